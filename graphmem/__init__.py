@@ -1,0 +1,5 @@
+"""graphmem: fallible, human-like memory for LLM agents playing social deduction games, stored in Neo4j."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,65 @@
+"""The ``graphmem`` command line (click).
+
+Exit codes: 0 success, 1 failure (any :class:`~graphmem.errors.GraphmemError`), 2 usage error (bad flags,
+unknown names: :class:`~graphmem.errors.UsageProblem` and click's own usage errors).
+
+Each command group lives in its own module of this package and is registered at the bottom of this file.
+Heavy imports (torch, sentence-transformers, matplotlib) happen inside the commands that need them, so
+``graphmem --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem.errors import GraphmemError, UsageProblem
+from graphmem.settings import Settings, load_settings
+
+
+class GraphmemGroup(click.Group):
+    """A click group that turns graphmem's errors into one-line messages and the right exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageProblem as e:
+            raise click.UsageError(str(e), ctx) from e
+        except GraphmemError as e:
+            raise click.ClickException(str(e)) from e
+
+
+@click.group(cls=GraphmemGroup)
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Configuration file (default: $GRAPHMEM_CONFIG or ./graphmem.toml).")
+@click.option("--uri", default=None, help="Neo4j URI (default: $NEO4J_URI, the config file, the local Neo4j).")
+@click.option("--user", default=None, help="Neo4j user (default: $NEO4J_USER or neo4j).")
+@click.option("--password", default=None, help="Neo4j password (default: $NEO4J_PASSWORD).")
+@click.option("--database", default=None, help="Neo4j database (default: $NEO4J_DATABASE or the server default).")
+@click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
+@click.version_option(package_name="graphmem")
+@click.pass_context
+def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: str | None,
+         password: str | None, database: str | None, verbose: int) -> None:
+    """graphmem: fallible, human-like memory for LLM agents playing social deduction games."""
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("neo4j").setLevel(logging.ERROR if verbose < 2 else logging.DEBUG)
+    try:
+        settings = load_settings(config_path=config_path)
+    except GraphmemError as e:
+        raise click.ClickException(str(e)) from e
+    ctx.obj = settings.with_overrides(uri=uri, user=user, password=password, database=database)
+
+
+def settings_of(ctx: click.Context) -> Settings:
+    """The :class:`Settings` the root command read (for subcommands)."""
+    settings = ctx.find_root().obj
+    assert isinstance(settings, Settings)
+    return settings
+
+
+# Command registration: one import per command module.

@@ -1,0 +1,80 @@
+"""The exception hierarchy of graphmem.
+
+Every error graphmem raises on purpose derives from :class:`GraphmemError`, so a caller (the CLI, a game
+engine) can catch one root. Subclasses say what failed; driver errors are wrapped with ``raise ... from e``.
+The CLI maps :class:`UsageProblem` to exit code 2 and every other :class:`GraphmemError` to exit code 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class GraphmemError(Exception):
+    """Root of every error graphmem raises on purpose."""
+
+
+class UsageProblem(GraphmemError):
+    """The request itself is malformed (a bad flag value, an unknown name): CLI exit code 2."""
+
+
+class ConfigError(GraphmemError):
+    """A settings, profile or parameter file is invalid. The message names the file, field and allowed range."""
+
+
+class Neo4jUnavailable(GraphmemError):
+    """No Neo4j answers at the configured URI (or it refused the credentials, or is too old)."""
+
+
+class LocalNeo4jError(GraphmemError):
+    """The project's local Neo4j launcher could not be built, started or stopped."""
+
+
+class UnknownQuery(UsageProblem):
+    """A query name that no ``.cypher`` file under ``cypher/`` defines."""
+
+
+class UnsafeIdentifier(UsageProblem):
+    """A label, relationship type or property name that is not ``^[A-Za-z_][A-Za-z0-9_]*$``."""
+
+
+class EmbeddingError(GraphmemError):
+    """The sentence-transformers model could not be loaded or failed to encode."""
+
+
+class NotFound(GraphmemError):
+    """A game, player or memory that is not stored. The message lists what exists."""
+
+
+@dataclass(frozen=True)
+class LogProblem:
+    """One problem found in a game log.
+
+    line : int, 1-based line number in the file (0 when the problem concerns the whole file)
+    field : str, the offending field ("" when the whole line is bad), dotted for nested fields
+    reason : str, human-readable explanation
+    """
+
+    line: int
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "file"
+        field = f", field '{self.field}'" if self.field else ""
+        return f"{where}{field}: {self.reason}"
+
+
+class InvalidGameLog(GraphmemError):
+    """A game log failed validation. Carries every problem found, not just the first.
+
+    path : str, the file that was read
+    problems : list of LogProblem, in line order
+    """
+
+    def __init__(self, path: str, problems: list[LogProblem]) -> None:
+        self.path = path
+        self.problems = list(problems)
+        shown = "\n".join(f"  {path}: {p}" for p in self.problems[:50])
+        more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
+        super().__init__(f"{path}: {len(self.problems)} invalid line(s)\n{shown}{more}")
