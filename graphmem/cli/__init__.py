@@ -63,3 +63,9 @@ def settings_of(ctx: click.Context) -> Settings:
 
 
 # Command registration: one import per command module.
+from graphmem.cli.init_cmd import init  # noqa: E402
+from graphmem.cli.model_cmd import model  # noqa: E402
+from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
+
+for _command in (neo4j, init, model):
+    main.add_command(_command)

@@ -1,0 +1,43 @@
+"""``graphmem init``: create the schema (constraints, range, full-text and vector indexes)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from graphmem.cli import settings_of
+
+
+@click.command("init")
+@click.option("--timeout", default=300, show_default=True, help="Seconds to wait for indexes to come ONLINE.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def init(ctx: click.Context, timeout: int, as_json: bool) -> None:
+    """Create every constraint and index graphmem needs and wait until they are ONLINE.
+
+    Checks that the server is Neo4j 5.26 or later. Running it again changes nothing.
+    """
+    from graphmem.embedding import model_dimension
+    from graphmem.store.connection import connected, server_version
+    from graphmem.store.schema import ensure_schema
+
+    settings = settings_of(ctx)
+    dimensions = model_dimension(settings.embedding_model)
+    with connected(settings) as driver:
+        version = server_version(driver, settings.database)
+        report = ensure_schema(driver, settings.database, dimensions, timeout)
+    if as_json:
+        click.echo(json.dumps({
+            "uri": settings.uri, "version": version, "created": list(report.created),
+            "constraints": report.constraints, "dimensions": report.dimensions,
+            "indexes": [{"name": n, "type": t, "state": s} for n, t, s in report.indexes],
+        }, indent=2))
+        return
+    click.echo(f"Neo4j {version} at {settings.uri}")
+    if report.created:
+        click.echo(f"created {len(report.created)}: {', '.join(report.created)}")
+    else:
+        click.echo("schema already complete: nothing to create")
+    click.echo(f"{report.constraints} constraints, {len(report.indexes)} indexes ONLINE "
+               f"(vector index: {report.dimensions} dimensions, cosine)")

@@ -1,0 +1,169 @@
+"""The one loader of graphmem's Cypher: every query lives in its own ``.cypher`` file under ``cypher/``.
+
+A query file starts with comment lines that document it (the idea of aiosql's named queries)::
+
+    // Who told whom in a game, with the number of messages per day.
+    // More lines of purpose are allowed.
+    // @param game: STRING  the game id
+    // @param day: INTEGER = null  only this day (null: every day)
+    // @returns teller, listener, day, messages
+
+The query's name is its path under ``cypher/`` without the extension (``analysis/who_told_whom``). Files come
+from the installed package (``graphmem/_cypher``, force-included by the wheel build) or, in a checkout, from the
+repository's ``cypher/`` directory. Texts are cached: each file is read once per process.
+
+Labels and relationship types cannot be parameters; :func:`identifier` checks and backticks them.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import cast
+
+if sys.version_info >= (3, 11):
+    from typing import LiteralString
+else:  # pragma: no cover
+    from typing_extensions import LiteralString
+
+from graphmem.errors import UnknownQuery, UnsafeIdentifier
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PARAM = re.compile(r"^@param\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<type>[A-Z]+(?:<[A-Z]+>)?)"
+                    r"(?:\s*=\s*(?P<default>\S+))?\s*(?P<doc>.*)$")
+PARAM_TYPES = ("STRING", "INTEGER", "FLOAT", "BOOLEAN", "LIST<STRING>", "LIST<INTEGER>", "LIST<FLOAT>")
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    """One documented ``$parameter`` of a query.
+
+    name : str; type : one of PARAM_TYPES; required : bool (False when the header gives a default);
+    default : the default as written in the header ("null", a number, a quoted string) or None; doc : str
+    """
+
+    name: str
+    type: str
+    required: bool
+    default: str | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class Query:
+    """A named Cypher query and its documentation.
+
+    name : str, path under ``cypher/`` without ``.cypher``; text : LiteralString, the whole file;
+    purpose : str, the header's prose; params : tuple of QueryParam; returns : tuple of column names
+    """
+
+    name: str
+    text: LiteralString
+    purpose: str
+    params: tuple[QueryParam, ...]
+    returns: tuple[str, ...]
+
+
+def _checkout_root() -> Path:
+    return Path(__file__).resolve().parents[2] / "cypher"
+
+
+def query_root() -> Traversable:
+    """Where the ``.cypher`` files are: the installed package's ``_cypher`` or the checkout's ``cypher/``."""
+    packaged = resources.files("graphmem").joinpath("_cypher")
+    if packaged.is_dir():
+        return packaged
+    return _checkout_root()
+
+
+def _walk(root: Traversable, prefix: str = "") -> list[str]:
+    names: list[str] = []
+    for entry in root.iterdir():
+        if entry.is_dir():
+            names.extend(_walk(entry, f"{prefix}{entry.name}/"))
+        elif entry.name.endswith(".cypher"):
+            names.append(prefix + entry.name[: -len(".cypher")])
+    return names
+
+
+@cache
+def query_names() -> tuple[str, ...]:
+    """Every query name, sorted (``analysis/who_told_whom``, ``ingest/write_memories``, ...)."""
+    return tuple(sorted(_walk(query_root())))
+
+
+def parse_header(name: str, text: str) -> Query:
+    """Split a query file into documentation and text. Raises ValueError on a malformed ``@param`` line."""
+    purpose: list[str] = []
+    params: list[QueryParam] = []
+    returns: tuple[str, ...] = ()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line.startswith("//"):
+            if line:
+                break
+            continue
+        body = line[2:].strip()
+        if body.startswith("@param"):
+            match = _PARAM.match(body)
+            if match is None or match["type"] not in PARAM_TYPES:
+                raise ValueError(f"{name}.cypher: malformed header line {raw!r} (types: {', '.join(PARAM_TYPES)})")
+            params.append(QueryParam(match["name"], match["type"], match["default"] is None,
+                                     match["default"], match["doc"].strip()))
+        elif body.startswith("@returns"):
+            returns = tuple(c.strip() for c in body[len("@returns"):].split(",") if c.strip())
+        elif body:
+            purpose.append(body)
+    return Query(name, cast(LiteralString, text), " ".join(purpose), tuple(params), returns)
+
+
+@cache
+def load(name: str) -> Query:
+    """The query called ``name`` with its parsed header.
+
+    Raises UnknownQuery (naming the closest existing names) when no such file exists.
+    """
+    if name not in query_names():
+        import difflib
+
+        close = difflib.get_close_matches(name, query_names(), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownQuery(f"no query named '{name}'{hint}")
+    *folders, stem = name.split("/")
+    node = query_root()
+    for folder in folders:
+        node = node.joinpath(folder)
+    node = node.joinpath(stem + ".cypher")
+    return parse_header(name, node.read_text(encoding="utf-8"))
+
+
+def cypher(name: str) -> LiteralString:
+    """The text of query ``name`` (see :func:`load`)."""
+    return load(name).text
+
+
+def identifier(name: str) -> LiteralString:
+    """``name`` backticked for use as a label, relationship type or property key.
+
+    Raises UnsafeIdentifier unless ``name`` matches ``^[A-Za-z_][A-Za-z0-9_]*$``.
+    """
+    if not isinstance(name, str) or not _IDENTIFIER.match(name):
+        raise UnsafeIdentifier(f"unsafe Cypher identifier {name!r}: must match ^[A-Za-z_][A-Za-z0-9_]*$")
+    return cast(LiteralString, f"`{name}`")
+
+
+def with_identifiers(text: LiteralString, **names: str) -> LiteralString:
+    """``text`` with each ``{key}`` replaced by the checked, backticked identifier ``names[key]``.
+
+    Only for labels, relationship types, property keys and index names, which Cypher cannot take as parameters;
+    values always go as parameters. Raises UnsafeIdentifier for a hostile name.
+    """
+    result: str = text
+    for key, name in names.items():
+        result = result.replace("{" + key + "}", identifier(name))
+    return cast(LiteralString, result)

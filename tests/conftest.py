@@ -1,0 +1,53 @@
+"""Shared fixtures: one Neo4j for the whole test session.
+
+``neo4j_uri`` is ``$NEO4J_URI`` when set (credentials from ``$NEO4J_USER`` / ``$NEO4J_PASSWORD``); otherwise the
+project's local Neo4j (``graphmem.local_neo4j``) is started once, on a free port in a temporary home, and stopped
+when the session ends. Tests that use it are marked ``neo4j``; deselect them with ``-m "not neo4j"`` on a machine
+without Java 17+ and Maven.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import neo4j
+import pytest
+
+from graphmem import local_neo4j
+from graphmem.errors import LocalNeo4jError
+
+
+@pytest.fixture(scope="session")
+def neo4j_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The Bolt URI of the session's Neo4j: ``$NEO4J_URI``, else a local Neo4j started for this session."""
+    external = os.environ.get("NEO4J_URI")
+    if external:
+        yield external
+        return
+    home = tmp_path_factory.mktemp("neo4j-session")
+    try:
+        state = local_neo4j.start(home, port=0, timeout=300)
+    except LocalNeo4jError as e:
+        pytest.fail(f"cannot start the local Neo4j for the tests (set NEO4J_URI, or run -m 'not neo4j'): {e}")
+    try:
+        yield state.uri
+    finally:
+        local_neo4j.stop(home)
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
+    """One driver for the session (the local Neo4j ignores the credentials: its authentication is disabled)."""
+    auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
+    with neo4j.GraphDatabase.driver(neo4j_uri, auth=auth) as drv:
+        drv.verify_connectivity()
+        yield drv
+
+
+@pytest.fixture(scope="session")
+def schema(driver: neo4j.Driver) -> object:
+    """The graphmem schema (constraints and indexes, 384-dimensional vector index), created once per session."""
+    from graphmem.store.schema import ensure_schema
+
+    return ensure_schema(driver, os.environ.get("NEO4J_DATABASE") or None, 384)

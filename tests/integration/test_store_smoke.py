@@ -1,0 +1,109 @@
+"""The foundation against a real Neo4j: schema, constraints, vector and full-text indexes, batches.
+
+Each test writes under its own game id and removes what it made.
+"""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from collections.abc import Iterator
+
+import neo4j
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from neo4j.exceptions import ConstraintError
+
+from graphmem.cli import main
+from graphmem.store.schema import VECTOR_INDEX, ensure_schema
+
+pytestmark = pytest.mark.neo4j
+
+
+@pytest.fixture()
+def game(driver: neo4j.Driver) -> Iterator[str]:
+    game_id = f"smoke-{uuid.uuid4().hex[:8]}"
+    yield game_id
+    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+
+
+def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: object) -> None:
+    again = ensure_schema(driver, None, 384)
+    assert again.created == ()
+    states = {name: (kind, state) for name, kind, state in again.indexes}
+    assert states[VECTOR_INDEX] == ("VECTOR", "ONLINE")
+    assert states["memory_text"] == ("FULLTEXT", "ONLINE")
+    assert again.constraints >= 8 and again.dimensions == 384
+
+
+def test_uid_uniqueness_is_enforced(driver: neo4j.Driver, schema: object, game: str) -> None:
+    driver.execute_query("CREATE (:Memory {uid: $uid, game: $game})", uid=f"{game}/m1", game=game)
+    with pytest.raises(ConstraintError):
+        driver.execute_query("CREATE (:Memory {uid: $uid, game: $game})", uid=f"{game}/m1", game=game)
+
+
+def test_vector_index_returns_the_nearest_memory(driver: neo4j.Driver, schema: object, game: str) -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(50, 384))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    rows = [{"uid": f"{game}/m{i}", "embedding": v.tolist()} for i, v in enumerate(vectors)]
+    driver.execute_query("UNWIND $rows AS r CREATE (:Memory {uid: r.uid, game: $game, embedding: r.embedding})",
+                         rows=rows, game=game)
+    probe = vectors[17] + 0.05 * rng.normal(size=384)
+    records, _, _ = driver.execute_query(
+        "CALL db.index.vector.queryNodes('memory_embedding', 200, $v) YIELD node, score "
+        "WHERE node.game = $game RETURN node.uid AS uid, score LIMIT 3", v=probe.tolist(), game=game)
+    assert records[0]["uid"] == f"{game}/m17"
+    assert records[0]["score"] > records[1]["score"]
+
+
+def test_fulltext_index_scores_the_matching_text(driver: neo4j.Driver, schema: object, game: str) -> None:
+    texts = ["Marcus is a traitor, I am sure", "The mission went well", "Eleanor trusts Marcus"]
+    driver.execute_query("UNWIND range(0, size($texts) - 1) AS i "
+                         "CREATE (:Memory {uid: $game + '/m' + i, game: $game, text: $texts[i]})",
+                         texts=texts, game=game)
+    records, _, _ = driver.execute_query(
+        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score "
+        "WHERE node.game = $game RETURN node.text AS text, score", q="traitor", game=game)
+    assert [r["text"] for r in records] == ["Marcus is a traitor, I am sure"]
+
+
+def test_unwind_batch_and_call_in_transactions(driver: neo4j.Driver, schema: object, game: str) -> None:
+    rows = [{"uid": f"{game}/e{i}", "i": i} for i in range(5000)]
+    summary = driver.execute_query("UNWIND $rows AS r MERGE (e:Event {uid: r.uid}) SET e.game = $game, e.i = r.i",
+                                   rows=rows, game=game).summary
+    assert summary.counters.nodes_created == 5000
+    with driver.session() as session:
+        session.run("MATCH (e:Event {game: $game}) CALL (e) { SET e.doubled = e.i * 2 } IN TRANSACTIONS OF 1000 ROWS",
+                    game=game).consume()
+    records, _, _ = driver.execute_query(
+        "MATCH (e:Event {game: $game}) RETURN count(e) AS n, sum(e.doubled) AS total", game=game)
+    assert records[0]["n"] == 5000
+    assert records[0]["total"] == 2 * sum(range(5000))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_init_without_neo4j_exits_1_with_one_line_naming_the_uri() -> None:
+    uri = f"bolt://127.0.0.1:{_free_port()}"
+    result = CliRunner().invoke(main, ["--uri", uri, "init"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert uri in lines[0] and "graphmem neo4j start" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_init_twice_through_the_cli(neo4j_uri: str, schema: object) -> None:
+    runner = CliRunner()
+    first = runner.invoke(main, ["--uri", neo4j_uri, "init", "--json"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(main, ["--uri", neo4j_uri, "init"])
+    assert second.exit_code == 0, second.output
+    assert "nothing to create" in second.output
+    assert "vector index: 384 dimensions" in second.output

@@ -1,0 +1,52 @@
+"""The Cypher loader: every shipped file parses, names resolve, identifiers are checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.errors import UnknownQuery, UnsafeIdentifier
+from graphmem.store.queries import identifier, load, parse_header, query_names, with_identifiers
+
+
+def test_every_shipped_query_has_a_documented_header() -> None:
+    names = query_names()
+    assert "schema/vector_index" in names
+    for name in names:
+        query = load(name)
+        assert query.purpose, f"{name}.cypher has no purpose line"
+        assert query.returns, f"{name}.cypher has no @returns line"
+        for param in query.params:
+            assert f"${param.name}" in query.text, f"{name}: documented ${param.name} is never used"
+
+
+def test_header_parsing_gives_params_defaults_and_columns() -> None:
+    query = parse_header("x", "// Purpose one.\n// Purpose two.\n// @param game: STRING  the game id\n"
+                              "// @param day: INTEGER = null  only this day\n// @returns a, b\nRETURN $game AS a, $day AS b\n")
+    assert query.purpose == "Purpose one. Purpose two."
+    assert [(p.name, p.type, p.required, p.default) for p in query.params] == [
+        ("game", "STRING", True, None), ("day", "INTEGER", False, "null")]
+    assert query.params[0].doc == "the game id"
+    assert query.returns == ("a", "b")
+
+
+def test_malformed_param_line_is_rejected_with_the_file_name() -> None:
+    with pytest.raises(ValueError, match="x.cypher: malformed header line"):
+        parse_header("x", "// @param game: TEXT the game\nRETURN 1")
+
+
+def test_unknown_query_suggests_close_names() -> None:
+    with pytest.raises(UnknownQuery, match="did you mean schema/vector_index"):
+        load("schema/vector_indx")
+
+
+@pytest.mark.parametrize("hostile", ["Memory`) DETACH DELETE n //", "a b", "1abc", "", "Mem-ory", "x;y", "é"])
+def test_hostile_identifiers_are_rejected(hostile: str) -> None:
+    with pytest.raises(UnsafeIdentifier):
+        identifier(hostile)
+    with pytest.raises(UnsafeIdentifier):
+        with_identifiers(load("schema/uid_constraint").text, name="ok", label=hostile)
+
+
+def test_identifiers_are_backticked_into_the_text() -> None:
+    text = with_identifiers(load("schema/uid_constraint").text, name="memory_uid", label="Memory")
+    assert "CREATE CONSTRAINT `memory_uid` IF NOT EXISTS FOR (n:`Memory`) REQUIRE n.uid IS UNIQUE" in text

@@ -1,0 +1,55 @@
+"""Settings precedence: defaults < graphmem.toml < environment < flags; the local state file gives the URI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graphmem.errors import ConfigError
+from graphmem.settings import load_settings
+
+
+def test_defaults_without_file_or_environment(tmp_path: Path) -> None:
+    s = load_settings(environ={"GRAPHMEM_HOME": str(tmp_path)}, cwd=tmp_path)
+    assert (s.uri, s.uri_source, s.user, s.database) == ("bolt://127.0.0.1:7687", "default", "neo4j", None)
+    assert s.embedding_model == "all-MiniLM-L6-v2"
+
+
+def test_config_file_then_environment_then_flags(tmp_path: Path) -> None:
+    (tmp_path / "graphmem.toml").write_text(
+        'seed = 3\n[neo4j]\nuri = "bolt://db:7687"\nuser = "alice"\ndatabase = "games"\n', encoding="utf-8")
+    env = {"GRAPHMEM_HOME": str(tmp_path)}
+    s = load_settings(environ=env, cwd=tmp_path)
+    assert (s.uri, s.uri_source, s.user, s.database, s.seed) == ("bolt://db:7687", "config", "alice", "games", 3)
+    s = load_settings(environ={**env, "NEO4J_URI": "neo4j://cluster:7687", "NEO4J_USER": "bob"}, cwd=tmp_path)
+    assert (s.uri, s.uri_source, s.user) == ("neo4j://cluster:7687", "env", "bob")
+    s = s.with_overrides(uri="bolt://flag:1", user=None)
+    assert (s.uri, s.uri_source, s.user) == ("bolt://flag:1", "flag", "bob")
+
+
+def test_local_state_file_gives_the_uri_when_nothing_else_does(tmp_path: Path) -> None:
+    (tmp_path / "neo4j-local.json").write_text(json.dumps({"uri": "bolt://127.0.0.1:45678", "pid": 1}))
+    s = load_settings(environ={"GRAPHMEM_HOME": str(tmp_path)}, cwd=tmp_path)
+    assert (s.uri, s.uri_source) == ("bolt://127.0.0.1:45678", "local-state")
+    s = load_settings(environ={"GRAPHMEM_HOME": str(tmp_path), "NEO4J_URI": "bolt://other:7687"}, cwd=tmp_path)
+    assert s.uri == "bolt://other:7687"
+
+
+def test_malformed_config_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "graphmem.toml"
+    bad.write_text("[neo4j\nuri = 1", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"graphmem.toml: malformed TOML"):
+        load_settings(environ={}, cwd=tmp_path)
+
+
+def test_wrongly_typed_value_names_the_field(tmp_path: Path) -> None:
+    (tmp_path / "graphmem.toml").write_text("[neo4j]\nuri = 7687\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be str"):
+        load_settings(environ={}, cwd=tmp_path)
+
+
+def test_missing_explicit_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="configuration file not found"):
+        load_settings(environ={}, config_path=tmp_path / "nope.toml")
