@@ -1,0 +1,91 @@
+"""``graphmem model``: look at the memory model without a database.
+
+``graphmem model curve --profile analytical`` prints, phase by phase, the strength and clarity marker of four
+memories of one profile: a mundane, a moderate and a salient episodic memory and a flashbulb. The profiles are the
+shipped ones plus those of the configuration file (``[profiles.NAME]``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import click
+
+from graphmem.cli import settings_of
+from graphmem.model.clarity import clarity_marker
+from graphmem.model.encoding import encoding_strength, stability
+from graphmem.model.flashbulb import strength_floor
+from graphmem.model.forgetting import CURVES, strength_at
+from graphmem.model.params import Parameters, Profile, load_parameters
+from graphmem.model.vocabulary import MemoryType
+
+# Illustrative memories, not model parameters: (kind, salience at encoding, flashbulb).
+EXAMPLES = (("mundane", 0.1, False), ("moderate", 0.5, False), ("salient", 0.9, False), ("flashbulb", 0.9, True))
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One row of the curve: phase (int, since encoding), kind, strength in [0, 1], marker or None."""
+
+    phase: int
+    kind: str
+    strength: float
+    marker: str | None
+
+
+def curve_points(profile: Profile, params: Parameters, phases: int, curve: str) -> list[CurvePoint]:
+    """Strength and marker of each example memory at phases 0..``phases`` after encoding (n = 0, no recall)."""
+    points = []
+    for kind, sal, flashbulb in EXAMPLES:
+        e0 = encoding_strength(sal, profile, flashbulb, params)
+        s = stability(sal, 0, profile, MemoryType.EPISODIC, flashbulb, params)
+        floor = strength_floor(flashbulb, params)
+        for t in range(phases + 1):
+            m = strength_at(e0, 0, s, t, curve, floor)
+            marker = clarity_marker(m, flashbulb, profile.retrieval_threshold, params)
+            points.append(CurvePoint(t, kind, m, marker.value if marker else None))
+    return points
+
+
+def _table(points: list[CurvePoint], profile: Profile, curve: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    kinds = [k for k, _, _ in EXAMPLES]
+    table = Table(title=f"profile {profile.name}, {curve} curve (strength and marker; '-' = not recalled)")
+    table.add_column("phase", justify="right")
+    for kind in kinds:
+        table.add_column(kind, justify="right")
+    by_phase: dict[int, dict[str, CurvePoint]] = {}
+    for p in points:
+        by_phase.setdefault(p.phase, {})[p.kind] = p
+    for phase, row in sorted(by_phase.items()):
+        table.add_row(str(phase), *(f"{row[k].strength:.3f} {row[k].marker or '-'}" for k in kinds))
+    Console().print(table)
+
+
+@click.group()
+def model() -> None:
+    """Inspect the memory model (no database needed)."""
+
+
+@model.command("curve")
+@click.option("--profile", "profile_name", default=None, help="Memory profile (default: the default profile).")
+@click.option("--phases", type=click.IntRange(0, 1000), default=12, show_default=True,
+              help="Phases after encoding to show.")
+@click.option("--curve", type=click.Choice(CURVES), default=None, help="Forgetting curve (default: configured).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {phase, kind, strength, marker}.")
+@click.pass_context
+def curve_cmd(ctx: click.Context, profile_name: str | None, phases: int, curve: str | None, as_json: bool) -> None:
+    """Strength and clarity marker, phase by phase, of a mundane (salience 0.1), moderate (0.5) and salient (0.9)
+    episodic memory and a flashbulb, for one profile."""
+    settings = settings_of(ctx)
+    source = str(settings.config_file) if settings.config_file else "<config>"
+    params = load_parameters(settings.config, source=source)
+    profile = params.profile(profile_name or params.default_profile)
+    points = curve_points(profile, params, phases, curve or params.curve)
+    if as_json:
+        click.echo(json.dumps([asdict(p) for p in points], indent=1))
+    else:
+        _table(points, profile, curve or params.curve)

@@ -1,0 +1,93 @@
+"""Encoding: the strength a memory starts with, its stability (memory strength in the sense of Ebbinghaus
+1885 and Murre & Dros 2015, in phases), and its memory type (SPEC 3.4).
+
+Stability S is the time constant of the forgetting curve (``forgetting.retention``): the half-life is
+``S ln 2`` phases. It grows with salience and with retrieval practice (ln(1 + n)), shrinks with the profile's
+decay rate, and differs by memory system (semantic and procedural knowledge outlast episodes).
+"""
+
+from __future__ import annotations
+
+import math
+
+from graphmem.errors import UsageProblem
+from graphmem.model._checks import check_nonnegative, check_unit
+from graphmem.model.params import Parameters, Profile, resolve
+from graphmem.model.vocabulary import MemoryType
+
+__all__ = ["MemoryType", "classify_type", "decay_rate", "encoding_strength", "stability", "type_factor"]
+
+LESSON_KINDS = frozenset({"lesson"})
+SEMANTIC_KINDS = frozenset({"summary", "reveal"})
+
+
+def type_factor(memory_type: MemoryType | str, params: Parameters | None = None) -> float:
+    """Stability multiplier of a memory type (> 0): episodic 1.0, semantic 2.0, procedural 3.0, emotional 1.5.
+
+    Source: SPEC 3.4. Raises UsageProblem for an unknown type.
+    """
+    try:
+        return resolve(params).encoding.type_factors[MemoryType(memory_type).value]
+    except ValueError:
+        raise UsageProblem(f"unknown memory type {memory_type!r} "
+                           f"(known: {', '.join(t.value for t in MemoryType)})") from None
+
+
+def decay_rate(profile: Profile, flashbulb: bool, params: Parameters | None = None) -> float:
+    """The decay rate used for S, in (0, 1]: the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 3.4, 5)."""
+    return resolve(params).flashbulb.decay_rate if flashbulb else profile.base_decay_rate
+
+
+def encoding_strength(salience: float, profile: Profile, flashbulb: bool = False,
+                      params: Parameters | None = None) -> float:
+    """E0, the strength right after encoding, in [BaseEncodingStrength, 1] (SPEC 3.4).
+
+    E0 = BaseEncodingStrength + (1 - BaseEncodingStrength) * salience; a flashbulb starts at 1 (SPEC 5,
+    Brown & Kulik 1977). salience : float in [0, 1]. Raises UsageProblem for salience outside [0, 1].
+    """
+    check_unit("salience", salience)
+    if flashbulb:
+        return resolve(params).flashbulb.initial_strength
+    b = profile.base_encoding_strength
+    return b + (1.0 - b) * salience
+
+
+def stability(salience: float, n: int, profile: Profile, memory_type: MemoryType | str = MemoryType.EPISODIC,
+              flashbulb: bool = False, params: Parameters | None = None) -> float:
+    """Stability S in phases, >= 1: max(1, (10 salience + 2 ln(1 + n)) * (0.15 / rate) * type_factor) (SPEC 3.4).
+
+    salience : float in [0, 1]; n : int >= 0, the access count (retrieval practice raises S); rate : the
+    profile's BaseDecayRate, or 0.05 for a flashbulb. A larger BaseDecayRate never gives a larger S (the seed's
+    ``retention *= 1 + rate * 0.2`` had this backwards, SPEC 12.1). The half-life is S ln 2.
+    Source: SPEC 3.4; the stability reading of Ebbinghaus 1885 as fitted by Murre & Dros 2015.
+    Raises UsageProblem for salience outside [0, 1] or a negative n.
+    """
+    p = resolve(params).encoding
+    check_unit("salience", salience)
+    check_nonnegative("n", n)
+    raw = p.salience_weight * salience + p.rehearsal_weight * math.log1p(n)
+    scaled = raw * (p.reference_decay_rate / decay_rate(profile, flashbulb, params)) * type_factor(memory_type, params)
+    return max(p.min_stability, scaled)
+
+
+def classify_type(kind: str, *, emotion_peak: float, flashbulb: bool, factual: bool = False,
+                  params: Parameters | None = None) -> MemoryType:
+    """The memory type of a new memory, by the rules of SPEC 3.4, first match wins.
+
+    kind : the memory's kind (an event kind such as "say", "reveal", "banish", or "summary" or "lesson");
+    emotion_peak : float in [0, 1], the largest intensity of the owner's emotion state at encoding;
+    flashbulb : the memory is a flashbulb; factual : the content is a claim about a fact (a role claim, SPEC 2.3).
+
+    1. procedural for lessons (procedural thoughts and the outcome rule "Voting out NAME was a mistake");
+    2. semantic for role reveals, factual claims and summaries;
+    3. emotional when emotion_peak >= 0.6 and the memory is not a flashbulb (a flashbulb is a vivid episode);
+    4. episodic otherwise.
+    """
+    check_unit("emotion_peak", emotion_peak)
+    if kind in LESSON_KINDS:
+        return MemoryType.PROCEDURAL
+    if kind in SEMANTIC_KINDS or factual:
+        return MemoryType.SEMANTIC
+    if emotion_peak >= resolve(params).encoding.emotional_peak and not flashbulb:
+        return MemoryType.EMOTIONAL
+    return MemoryType.EPISODIC

@@ -1,0 +1,59 @@
+"""Forgetting curves and the closed-form strength of a memory at any phase (SPEC 4).
+
+A memory keeps the strength it had at its last reinforcement (``e_ref`` at phase ``t_ref``) and its stability
+``S``; its strength at phase ``t`` is ``e_ref * R(t - t_ref, S)``. Because the state is never overwritten by
+decay, evaluating any phase any number of times gives the same value (decay is idempotent), unlike the seed's
+running product (SPEC 12.3). The Cypher decay query implements the same two curves and must agree to 1e-9.
+
+Curves, both with retention 1/2 at the half-life ``S ln 2``:
+
+- ``exponential``: R = exp(-dt / S) (Ebbinghaus 1885; Murre & Dros 2015 replicated the curve).
+- ``power``: R = (1 + 3 dt / (S ln 2))^(-1/2), the heavier tail of human data (Wixted & Ebbesen 1991). The
+  exponent -1/2 fixes the shape and the 3 = 2^2 - 1 puts the half-life at S ln 2; they are the curve's
+  definition, not tunable parameters.
+"""
+
+from __future__ import annotations
+
+import math
+
+from graphmem.errors import UsageProblem
+from graphmem.model._checks import check_nonnegative, check_positive
+
+__all__ = ["CURVES", "half_life", "retention", "strength_at"]
+
+CURVES = ("exponential", "power")
+
+
+def half_life(s: float) -> float:
+    """Phases until retention falls to 1/2 on either curve: S ln 2. s : stability in phases, > 0."""
+    return check_positive("s", s) * math.log(2.0)
+
+
+def retention(dt: float, s: float, curve: str = "exponential") -> float:
+    """Retention R in [0, 1] (0 only by floating-point underflow) after ``dt`` phases at stability ``s`` (SPEC 4).
+
+    dt : float >= 0, elapsed phases; s : float > 0, stability in phases; curve : "exponential" or "power".
+    R(0) = 1; R falls with dt and rises with s; R(S ln 2) = 1/2 on both curves.
+    Source: Ebbinghaus 1885 / Murre & Dros 2015 (exponential), Wixted & Ebbesen 1991 (power).
+    Raises UsageProblem for dt < 0, s <= 0 or an unknown curve.
+    """
+    check_nonnegative("dt", dt)
+    check_positive("s", s)
+    if curve == "exponential":
+        return math.exp(-dt / s)
+    if curve == "power":
+        return math.pow(1.0 + 3.0 * dt / (s * math.log(2.0)), -0.5)
+    raise UsageProblem(f"unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
+
+
+def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = "exponential",
+                floor: float = 0.0) -> float:
+    """Strength m(t) = max(floor, e_ref * R(t - t_ref, s)), in [floor, e_ref] (SPEC 4, 5).
+
+    e_ref : float in [0, 1], strength at the last reinforcement; t_ref : its phase; s : stability, phases;
+    t : the phase asked about, >= t_ref; floor : the displayed minimum, 0.8 for flashbulbs (SPEC 5), else 0.
+    Closed form: the result depends only on the stored state and t, never on earlier evaluations.
+    Raises UsageProblem for t < t_ref, s <= 0 or an unknown curve.
+    """
+    return max(floor, e_ref * retention(t - t_ref, s, curve))

@@ -1,0 +1,232 @@
+"""Reconsolidation of one recalled memory: rehearsal, detail loss, detail import, misattribution (SPEC 6 step 3).
+
+A recalled memory is strengthened and re-stored, and may come back changed (Nader, Schafe & LeDoux 2000):
+details fade out (omission), a person, place or day from a similar memory slips in (commission, the
+misinformation effect of Loftus 2005), or the owner comes to believe another player told them (source
+misattribution, Johnson et al. 1993). Flashbulbs go through the same steps: their strength stays above the
+floor while their details drift (Talarico & Rubin 2003). All chance comes from one generator seeded by
+(seed, uid, access count), so a replay of the same recalls gives the same memories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from graphmem.model._checks import check_unit
+from graphmem.model.details import Detail, any_fabricated, n_lost
+from graphmem.model.distortion import (access_load, distortion_risk, faded_since_encoding, loss_probability,
+                                       misattribution_probability, recall_rng, rehearse)
+from graphmem.model.encoding import stability
+from graphmem.model.flashbulb import strength_floor
+from graphmem.model.forgetting import strength_at
+from graphmem.model.params import Parameters, Profile, resolve
+from graphmem.model.source import source_belief, source_confidence
+from graphmem.model.vocabulary import DetailKind, MemoryType, SourceType
+
+__all__ = ["Change", "MemoryState", "RecallInput", "Reconsolidation", "SimilarMemory", "distortion_risk",
+           "reconsolidate", "rehearse"]
+
+IMPORTABLE = {DetailKind.WHO: "person", DetailKind.WHOM: "person", DetailKind.WHERE: "place",
+              DetailKind.WHEN: "day"}
+
+
+@dataclass(frozen=True)
+class MemoryState:
+    """What reconsolidation needs of a stored memory (the graph's Memory properties, docs/graph-model.md).
+
+    uid : str; e_ref : float in [0, 1], strength at the last reinforcement, at phase t_ref (int);
+    s : float > 0, current stability in phases; n : int >= 0, access count; salience : float in [0, 1];
+    t_enc : int, phase of encoding; s_enc : float > 0, stability at encoding (the source clock and the
+    fading term of the distortion risk use t_enc and s_enc); c0 : float in [0, 1], source confidence at
+    encoding; source_k : float >= 1, the source exponent; source_type : the provenance type; teller : who gave
+    it (None for first-hand); believed_teller : who the owner now believes gave it; details : tuple of Detail.
+    """
+
+    uid: str
+    e_ref: float
+    t_ref: int
+    s: float
+    n: int
+    salience: float
+    t_enc: int
+    s_enc: float
+    memory_type: MemoryType = MemoryType.EPISODIC
+    flashbulb: bool = False
+    c0: float = 1.0
+    source_k: float = 1.0
+    source_type: SourceType = SourceType.FIRST_HAND
+    teller: str | None = None
+    believed_teller: str | None = None
+    details: tuple[Detail, ...] = ()
+
+
+RecallInput = MemoryState
+
+
+@dataclass(frozen=True)
+class SimilarMemory:
+    """Another memory of the same owner, as a donor of details and tellers.
+
+    uid : str; similarity : float, cosine similarity of the embeddings; details : its details;
+    teller : the teller the owner believes gave it (None for first-hand).
+    """
+
+    uid: str
+    similarity: float
+    details: tuple[Detail, ...] = ()
+    teller: str | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing reconsolidation did, for analysis and logs.
+
+    kind : "lost" | "imported" | "misattributed"; detail : the detail kind (None for misattribution);
+    before, after : the old and new value (a detail value, or the believed teller); origin : donor memory uid.
+    """
+
+    kind: str
+    detail: DetailKind | None = None
+    before: str | None = None
+    after: str | None = None
+    origin: str | None = None
+
+    def __str__(self) -> str:
+        what = f" {self.detail}" if self.detail else ""
+        via = f" from {self.origin}" if self.origin else ""
+        return f"{self.kind}{what}: {self.before!r} -> {self.after!r}{via}"
+
+
+@dataclass(frozen=True)
+class Reconsolidation:
+    """The memory after one recall at phase ``t_ref`` (the new reference phase).
+
+    e_ref = strength : float in [0, 1], m' after rehearsal (>= the floor for flashbulbs); strength_before : m
+    before; s : float, new stability (n grew); n : int, access count + 1; rho : float in [0, 1], distortion
+    risk; source_confidence : float, c at this phase (its clock is not reset); details : the new details;
+    believed_teller, misattributed : the owner's belief about the teller and whether it is wrong;
+    changes : tuple of Change, in the order they happened.
+    """
+
+    uid: str
+    e_ref: float
+    t_ref: int
+    s: float
+    n: int
+    strength: float
+    strength_before: float
+    rho: float
+    source_confidence: float
+    details: tuple[Detail, ...]
+    believed_teller: str | None
+    misattributed: bool
+    changes: tuple[Change, ...]
+
+    @property
+    def n_lost(self) -> int:
+        """How many details are lost now."""
+        return n_lost(self.details)
+
+    @property
+    def fabricated(self) -> bool:
+        """Whether any detail is imported."""
+        return any_fabricated(self.details)
+
+
+def _truth(d: Detail) -> str | None:
+    return d.original if d.fabricated else d.value
+
+
+def _import_candidates(details: Sequence[Detail],
+                       donors: Sequence[SimilarMemory]) -> list[tuple[SimilarMemory, Detail]]:
+    """(donor, detail) pairs: a person, place or day of a similar memory that is not in this event."""
+    present: set[tuple[str, str | None]] = set()
+    for d in details:
+        if d.kind in IMPORTABLE:
+            present |= {(IMPORTABLE[d.kind], d.value), (IMPORTABLE[d.kind], _truth(d))}
+    return [(donor, d) for donor in donors for d in donor.details
+            if d.kind in IMPORTABLE and not d.lost and (IMPORTABLE[d.kind], d.value) not in present]
+
+
+def _implant(details: list[Detail], donor: SimilarMemory, new: Detail) -> Change:
+    """Put ``new`` into ``details``: over a lost detail of its kind, else over a kept one, else appended."""
+    same = [i for i, d in enumerate(details) if d.kind is new.kind]
+    slot = next((i for i in same if details[i].lost), same[0] if same else None)
+    old = details[slot] if slot is not None else None
+    implanted = Detail(new.kind, new.value, fabricated=True, original=_truth(old) if old else None, origin=donor.uid)
+    if slot is None:
+        details.append(implanted)
+    else:
+        details[slot] = implanted
+    before = None if old is None or old.lost else old.value
+    return Change("imported", new.kind, before, new.value, donor.uid)
+
+
+def reconsolidate(state: MemoryState, now: int, emotion_now: float, similar: Sequence[SimilarMemory],
+                  profile: Profile, params: Parameters | None = None, seed: int = 0) -> Reconsolidation:
+    """Recall ``state`` at phase ``now`` and return it re-stored (SPEC 6 step 3).
+
+    emotion_now : float in [0, 1], the owner's emotional intensity now (``flashbulb.emotional_peak`` of the
+    current state); similar : other memories of the same owner (only those with cosine >= 0.5 are used, most
+    similar first); seed : the configured seed.
+
+    1. rehearsal: m' = m + 0.05 (1 - m) from m = strength now (floored for flashbulbs); n + 1; S becomes the
+       larger of S and the stability of 3.4 at the new n (so S grows, and a summary's S never shrinks).
+    2. rho from a = 1 - R(now - t_enc, S_enc), b = 1 - exp(-n'/10) with the new access count, c = emotion_now.
+    3. if rho > 0.3, each kept detail but the gist is lost with ``distortion.loss_probability``.
+    4. if rho > 0.5 and c > 0.6, with probability ConfabulationRisk one who/whom/where/when value of a similar
+       memory that is not in this event replaces a lost detail of its kind, else a kept one, else is added.
+    5. if the memory has a teller, the source belief is still known (c_src >= 0.3), c_src < 0.5, and a similar
+       memory has another teller: with probability SuggestibilityFactor * (rho - 0.3) the believed teller
+       becomes the most similar such memory's teller.
+    Raises UsageProblem for now < t_ref or inputs out of range.
+    """
+    p = resolve(params)
+    r = p.reconsolidation
+    check_unit("emotion_now", emotion_now)
+    rng = recall_rng(seed, state.uid, state.n)
+    floor = strength_floor(state.flashbulb, p)
+    m = strength_at(state.e_ref, state.t_ref, state.s, now, p.curve, floor)
+    m_new = rehearse(m, p)
+    n_new = state.n + 1
+    a = faded_since_encoding(now, state.t_enc, state.s_enc, p.curve)
+    rho = distortion_risk(a, access_load(n_new, p), emotion_now, profile, p)
+
+    changes: list[Change] = []
+    details = list(state.details)
+    for i, d in enumerate(details):
+        chance = 0.0 if d.lost else loss_probability(rho, d.kind, profile, p)
+        if chance > 0.0 and rng.random() < chance:
+            details[i] = d.forgotten()
+            changes.append(Change("lost", d.kind, d.value, None))
+
+    donors = sorted((x for x in similar if x.uid != state.uid and x.similarity >= p.similarity.detail_import),
+                    key=lambda x: (-x.similarity, x.uid))
+    if rho > r.import_onset and emotion_now > r.import_emotion and rng.random() < profile.confabulation_risk:
+        candidates = _import_candidates(details, donors)
+        if candidates:
+            donor, detail = candidates[rng.randrange(len(candidates))]
+            changes.append(_implant(details, donor, detail))
+
+    c_src = source_confidence(state.c0, now, state.t_enc, state.s_enc, state.source_k, p.curve)
+    believed = state.believed_teller if state.believed_teller is not None else state.teller
+    known = source_belief(state.source_type, c_src, p) != SourceType.UNKNOWN.value
+    if state.teller is not None and known and c_src < r.misattribution_confidence:
+        other = next((x for x in donors if x.teller is not None and x.teller != believed), None)
+        if other is not None and rng.random() < misattribution_probability(rho, profile, p):
+            changes.append(Change("misattributed", None, believed, other.teller, other.uid))
+            believed = other.teller
+
+    return Reconsolidation(
+        uid=state.uid, e_ref=m_new, t_ref=now,
+        s=max(state.s, stability(state.salience, n_new, profile, state.memory_type, state.flashbulb, p)),
+        n=n_new, strength=m_new, strength_before=m, rho=rho, source_confidence=c_src,
+        details=tuple(details), believed_teller=believed, misattributed=believed != state.teller,
+        changes=tuple(changes))
+
+
+def with_result(state: MemoryState, result: Reconsolidation) -> MemoryState:
+    """``state`` updated by ``result`` (for chaining recalls in simulations and tests)."""
+    return replace(state, e_ref=result.e_ref, t_ref=result.t_ref, s=result.s, n=result.n,
+                   believed_teller=result.believed_teller, details=result.details)

@@ -1,0 +1,90 @@
+"""The model's fixed vocabularies: situations (SPEC 3.5), memory types (3.4), source types (1, 4.1), detail kinds
+(6.1), clarity markers (6) and lifecycle states (10).
+
+Every enum is a ``str`` subclass whose ``str()`` is its value, so members compare equal to, serialise as and
+format as the plain strings stored in the graph (``MemoryType.EPISODIC == "episodic"``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class _Name(str, Enum):
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Situation(_Name):
+    """What an event is for its owner: the rows of the relevance and appraisal table (SPEC 3.5)."""
+
+    MURDER_REVEALED_FAITHFUL = "murder_revealed_faithful"
+    MURDER_REVEALED_TRAITOR = "murder_revealed_traitor"  # a traitor who chose the victim
+    BANISHMENT_REVEAL = "banishment_reveal"
+    ACCUSED = "accused"  # a vote or accusation against the owner
+    RECRUITED = "recruited"
+    ROLE_CLAIM = "role_claim"  # role claim or reveal statement
+    PRIVATE_TO_OWNER = "private_to_owner"
+    ROUNDTABLE = "roundtable"  # round-table speech or vote by others
+    OVERHEARD = "overheard"
+    TRAITORS_MURDER_DISCUSSION = "traitors_murder_discussion"
+    OTHER = "other"
+
+
+class MemoryType(_Name):
+    """Memory systems (SPEC 3.4), each with its own stability factor."""
+
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    EMOTIONAL = "emotional"
+
+
+class SourceType(_Name):
+    """How the owner came to know a memory's content (SPEC 1); ``UNKNOWN`` is only ever a belief."""
+
+    FIRST_HAND = "first_hand"
+    DIRECT_TOLD = "direct_told"
+    OVERHEARD = "overheard"
+    GROUP_DISCUSS = "group_discuss"
+    INFERRED = "inferred"
+    UNKNOWN = "unknown"
+
+
+class DetailKind(_Name):
+    """Kinds of structured detail of a memory (SPEC 6.1)."""
+
+    WHO = "who"
+    WHOM = "whom"
+    WHERE = "where"
+    WHEN = "when"
+    QUOTE = "quote"
+    WHAT = "what"
+
+
+class Marker(_Name):
+    """Clarity markers shown to the agent (SPEC 6 step 4 and 5)."""
+
+    FLASHBULB = "FLASHBULB"
+    CLEAR = "CLEAR"
+    FUZZY = "FUZZY"
+    VAGUE = "VAGUE"
+
+
+class LifecycleState(_Name):
+    """Lifecycle states of a memory (SPEC 10). The decay job moves memories between the first three."""
+
+    ACTIVE = "active"
+    WARM = "warm"
+    ARCHIVED = "archived"
+    CANDIDATE = "candidate"
+    CONSOLIDATED = "consolidated"
+    TOMBSTONED = "tombstoned"
+
+
+SITUATIONS = tuple(s.value for s in Situation)
+MEMORY_TYPES = tuple(t.value for t in MemoryType)
+ENCODED_SOURCE_TYPES = tuple(s.value for s in SourceType if s is not SourceType.UNKNOWN)
