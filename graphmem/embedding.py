@@ -141,8 +141,10 @@ class Embedder:
                 self._cache[key] = vector
         if not keys:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([self._cache[k] for k in keys])
+        stacked: Vectors = np.stack([self._cache[k] for k in keys])
+        return stacked
 
     def encode_one(self, text: str) -> Vectors:
         """The embedding of one text, shape (dimension,)."""
-        return self.encode([text])[0]
+        vector: Vectors = self.encode([text])[0]
+        return vector

@@ -89,7 +89,8 @@ class Settings:
 def _read_config(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            config: dict[str, Any] = tomllib.load(fh)
+            return config
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: malformed TOML: {e}") from e
     except OSError as e:

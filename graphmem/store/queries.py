@@ -119,7 +119,7 @@ def parse_header(name: str, text: str) -> Query:
             returns = tuple(c.strip() for c in body[len("@returns"):].split(",") if c.strip())
         elif body:
             purpose.append(body)
-    return Query(name, cast(LiteralString, text), " ".join(purpose), tuple(params), returns)
+    return Query(name, cast(LiteralString, text), " ".join(purpose), tuple(params), returns)  # type: ignore[redundant-cast, unused-ignore]
 
 
 @cache
@@ -154,7 +154,7 @@ def identifier(name: str) -> LiteralString:
     """
     if not isinstance(name, str) or not _IDENTIFIER.match(name):
         raise UnsafeIdentifier(f"unsafe Cypher identifier {name!r}: must match ^[A-Za-z_][A-Za-z0-9_]*$")
-    return cast(LiteralString, f"`{name}`")
+    return cast(LiteralString, f"`{name}`")  # type: ignore[redundant-cast, unused-ignore]
 
 
 def with_identifiers(text: LiteralString, **names: str) -> LiteralString:
@@ -166,4 +166,4 @@ def with_identifiers(text: LiteralString, **names: str) -> LiteralString:
     result: str = text
     for key, name in names.items():
         result = result.replace("{" + key + "}", identifier(name))
-    return cast(LiteralString, result)
+    return cast(LiteralString, result)  # type: ignore[redundant-cast, unused-ignore]
