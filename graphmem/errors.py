@@ -77,4 +77,4 @@ class InvalidGameLog(GraphmemError):
         self.problems = list(problems)
         shown = "\n".join(f"  {path}: {p}" for p in self.problems[:50])
         more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
-        super().__init__(f"{path}: {len(self.problems)} invalid line(s)\n{shown}{more}")
+        super().__init__(f"{path}: {len(self.problems)} problem(s)\n{shown}{more}")

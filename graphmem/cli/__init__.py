@@ -69,3 +69,6 @@ from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
 
 for _command in (neo4j, init, model):
     main.add_command(_command)
+from graphmem.cli.convert_cmd import convert  # noqa: E402
+
+main.add_command(convert)

@@ -1,0 +1,92 @@
+"""``graphmem convert``: game logs of other shapes (or canonical ones) to canonical JSONL (SPEC 2.1, 2.2)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from graphmem.errors import InvalidGameLog, UsageProblem
+
+
+def _expand(paths: tuple[Path, ...], fmt: str | None) -> list[tuple[Path, str]]:
+    from graphmem.logs.importers import discover, get_importer
+
+    if fmt is None:
+        return discover(list(paths))
+    importer = get_importer(fmt)
+    found: list[tuple[Path, str]] = []
+    for path in paths:
+        if importer.detect(path):
+            found.append((path, fmt))
+        elif path.is_dir():
+            games = [child for child in sorted(path.iterdir()) if importer.detect(child)]
+            if not games:
+                raise UsageProblem(f"{path}: no {fmt} game logs found in this folder")
+            found.extend((child, fmt) for child in games)
+        elif path.exists():
+            raise UsageProblem(f"{path}: not a {fmt} log ({importer.description})")
+        else:
+            raise UsageProblem(f"{path}: no such file or folder")
+    return found
+
+
+@click.command("convert")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--from", "fmt", default=None, metavar="FORMAT",
+              help="Input format: an importer name such as traitors-plomp (default: detected per path).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="Output file for one game, or a folder (one GAME-ID.jsonl per game; created if missing). "
+                   "Default: standard output (one game only).")
+@click.option("--skip-invalid", is_flag=True,
+              help="Write the valid events of a game with bad events and list the rejected ones, instead of "
+                   "writing nothing for that game.")
+def convert(paths: tuple[Path, ...], fmt: str | None, output: Path | None, skip_invalid: bool) -> None:
+    """Convert game logs to canonical graphmem JSONL ("graphmem/1").
+
+    PATHS are game logs (a plomp game folder or its plomp.json, a canonical .jsonl) or folders of them (every game
+    directly inside is converted, e.g. a folder of plomp game folders).
+
+    With one game, -o names the output file (or an existing folder to write GAME-ID.jsonl into); with several
+    games, -o must be a folder. Every game is validated with the canonical rules; a game with problems is not
+    written (unless --skip-invalid) and every problem is listed with its file, position, field and reason.
+
+    Exit codes: 0 all written, 1 some game invalid or unreadable, 2 bad usage (e.g. an unknown --from).
+    """
+    from graphmem.logs.importers import load_game_log
+    from graphmem.logs.writer import write_game_log
+
+    games = _expand(paths, fmt)
+    to_folder = output is not None and (len(games) > 1 or output.is_dir() or str(output).endswith(("/", "\\")))
+    if output is None and len(games) > 1:
+        raise UsageProblem(f"{len(games)} games found: give -o FOLDER to write one file per game")
+    if to_folder and output is not None:
+        if output.exists() and not output.is_dir():
+            raise UsageProblem(f"{output}: exists and is not a folder (needed for {len(games)} games)")
+        output.mkdir(parents=True, exist_ok=True)
+
+    failures: list[str] = []
+    written: dict[Path, Path] = {}
+    for path, game_format in games:
+        try:
+            log = load_game_log(path, game_format, skip_invalid=skip_invalid)
+        except InvalidGameLog as e:
+            failures.append(str(e))
+            continue
+        target = output / f"{log.game}.jsonl" if to_folder and output is not None else output
+        if target is not None:
+            if target in written:
+                failures.append(f"{path}: game id {log.game!r} also comes from {written[target]}; not written")
+                continue
+            write_game_log(log, target)
+            written[target] = path
+        else:
+            write_game_log(log, sys.stdout)
+        days = max((p.day for p in log.phases), default=0)
+        click.echo(f"{path}: game {log.game}, {len(log.events)} events, {len(log.phases)} phases, {days} days "
+                   f"-> {target if target is not None else 'stdout'}", err=True)
+        for problem in log.rejected:
+            click.echo(f"  skipped: {path}: {problem}", err=True)
+    if failures:
+        raise click.ClickException(f"{len(failures)} of {len(games)} game(s) not converted:\n" + "\n".join(failures))

@@ -1,0 +1,173 @@
+"""A small rule-based claim extractor (SPEC 2.3): statements in, claims out. Precision over recall.
+
+Recognised, at the start of a clause only (see below):
+
+- role claims about the speaker: "I'm a faithful", "I am Faithful", "I'm not a traitor", "I'm no traitor"
+  -> ``{speaker, role, faithful|traitor, polarity}``;
+- role claims about a named player: "X is a traitor", "X was faithful", "X isn't a traitor",
+  "X is not one of the traitors" -> ``{X, role, ..., polarity}``;
+- the speaker's votes: "I voted for Y", "I'm voting for Y", "I'm voting to eliminate Y", "I vote Y out",
+  "I'm going to vote for Y", "My vote goes to Y"; negated: "I didn't vote for Y", "I'm not voting for Y"
+  -> ``{speaker, voted_for, Y, polarity}``;
+- a named player's past vote: "X voted for Y", "X voted to eliminate Y", "X didn't vote for Y".
+
+Names are matched ignoring case against the game's players and returned as the header spells them; role words
+are the game's (default "traitor" and "faithful"; plurals accepted, objects lower-case singular).
+
+Conservative by construction:
+
+- the text is split into sentences and clauses (at , ; : ( ) dashes and "and", "but", "so", "because",
+  "since", "although", "though", "plus"); a claim must start its clause, after optional discourse markers
+  ("honestly", "trust me", "just a heads up") or assertive lead-ins ("I think", "I believe", "I know",
+  "I'm sure", "I can tell you", "I'm here to tell you", "I promise", "I swear", each optionally followed by "that");
+- questions (a sentence ending in "?") give no claim, nor does the part of a sentence from the clause holding a
+  conditional or hypothetical word ("if", "unless", "whether", "suppose", "assuming", "imagine", "pretend",
+  "what if", "in case") on: "Taylor was a traitor, but we don't know if ..." keeps its first clause;
+- role claims must end their clause (allowing "too", "here", "myself", "for sure"): "I'm a traitor hunter" and
+  "I am faithful to the group" give none;
+- reported speech in double quotes is removed first (it is someone else's claim);
+- pronouns and "you" are never resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from graphmem.logs.schema import Claim
+
+DEFAULT_ROLES: tuple[str, ...] = ("traitor", "faithful")
+"""Role words of The Traitors."""
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
+_QUOTED = re.compile(r'"[^"\n]*"')
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+_CLAUSE = re.compile(r"\s*[,;:()\u2014\u2013]\s*|\s+-+\s+|\s+(?:and|but|so|because|since|although|though|plus)\s+",
+                     re.IGNORECASE)
+_HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
+                           r"what if|in case)\b", re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:and|but|so|also|well|look|listen|honestly|frankly|okay|ok|alright|yes|yeah|now|again|"
+    r"to be clear|just to be clear|for the record|to be honest|trust me|believe me|just a heads up|heads up)\b"
+    r"|I (?:really |honestly |truly |genuinely )?(?:think|believe|know)\b"
+    r"|I(?:'m| am) (?:sure|certain|convinced|positive)\b"
+    r"|I can (?:tell you|confirm|assure you)\b"
+    r"|I(?:'m| am) here to tell you\b"
+    r"|I (?:promise|swear|assure)(?: you)?\b"
+    r"|(?:let me be clear|I want you to know|I want to be clear)\b"
+    r")(?:\s+that\b)?[\s,!]*",
+    re.IGNORECASE,
+)
+_ADVERBS = r"(?:(?:definitely|actually|clearly|really|truly|honestly|absolutely|certainly|obviously|100%)\s+)*"
+_ARTICLE = r"(?:(?:a|an|the|one of the)\s+)?(?:(?:loyal|true|real|genuine|fellow)\s+)?"
+_TAIL = r"(?:\s+(?:too|here|myself|for sure|through and through))?[\s.!]*$"
+_VOTE_PREP = r"(?:for|to eliminate|to banish|to get rid of|against)"
+
+
+class ClaimExtractor:
+    """Claim extraction for one game's players and role words (compiled once; reuse it for many texts).
+
+    players : iterable of str, the game's player names (as in the header)
+    roles : iterable of str, role words (default "traitor", "faithful")
+    """
+
+    def __init__(self, players: Iterable[str], roles: Iterable[str] = DEFAULT_ROLES) -> None:
+        names = sorted(set(players), key=len, reverse=True)
+        self._canonical = {n.casefold(): n for n in names}
+        self._roles = {r.casefold(): r.casefold() for r in roles}
+        name = "|".join(re.escape(n) for n in names) or r"(?!x)x"
+        role = "|".join(re.escape(r) for r in sorted(self._roles, key=len, reverse=True)) or r"(?!x)x"
+        obj = rf"(?P<obj>{name})(?!\w|'s\b)"
+        flags = re.IGNORECASE
+        self._self_role = re.compile(
+            rf"^I(?:'m| am|m)\s+{_ADVERBS}(?P<neg>not\s+|no\s+)?{_ADVERBS}{_ARTICLE}(?P<role>{role})s?{_TAIL}", flags)
+        self._other_role = re.compile(
+            rf"^(?P<subj>{name})\s+(?P<verb>is|was|isn't|wasn't|is not|was not)\s+{_ADVERBS}(?P<neg>not\s+)?"
+            rf"{_ARTICLE}(?P<role>{role})s?{_TAIL}", flags)
+        self._self_vote = re.compile(
+            rf"^(?:I(?:'m| am|'ve| have|'ll| will| did)?\s+(?:(?:going to|gonna|also|still|definitely|now)\s+)*"
+            rf"(?:vote|voted|voting|cast my vote|casting my vote)\s+(?:{_VOTE_PREP}\s+)?"
+            rf"|my vote (?:goes to|is going to|will go to|is for|is on)\s+){obj}", flags)
+        self._self_vote_neg = re.compile(
+            rf"^(?:I\s+(?:didn't|did not|don't|do not|won't|will not|wouldn't|would not|never)\s+(?:vote|voted)"
+            rf"|I(?:'m| am)\s+not\s+(?:going to vote|gonna vote|voting))\s+{_VOTE_PREP}\s+{obj}", flags)
+        self._other_vote = re.compile(
+            rf"^(?P<subj>{name})\s+(?P<neg>didn't vote|did not vote|voted|has voted|had voted)\s+{_VOTE_PREP}\s+{obj}",
+            flags)
+
+    def _name(self, text: str) -> str:
+        return self._canonical[text.casefold()]
+
+    def extract(self, text: str, speaker: str | None = None) -> list[Claim]:
+        """The claims of one statement, in order of appearance, without duplicates.
+
+        text : str, the statement
+        speaker : str or None, who said it (the subject of "I ..." claims; None: those are skipped)
+        """
+        claims: list[Claim] = []
+        text = _QUOTED.sub(" ", text.translate(_APOSTROPHES))
+        for sentence in _SENTENCE.split(text):
+            sentence = sentence.strip()
+            if not sentence or re.sub(r"[^\w?.!]+$", "", sentence).endswith("?"):
+                continue
+            hypothetical = _HYPOTHETICAL.search(sentence)
+            cut = hypothetical.start() if hypothetical else len(sentence)
+            for clause, end in _clauses(sentence):
+                if end > cut:
+                    break  # this clause and the rest of the sentence are hypothetical
+                claim = self._clause_claim(self._strip_lead(clause), speaker)
+                if claim is not None and claim not in claims:
+                    claims.append(claim)
+        return claims
+
+    @staticmethod
+    def _strip_lead(clause: str) -> str:
+        clause = " ".join(clause.split()).lstrip("\"'*-\u2026. ")
+        while True:
+            stripped = _LEAD.sub("", clause, count=1)
+            if stripped == clause:
+                return clause
+            clause = stripped
+
+    def _clause_claim(self, clause: str, speaker: str | None) -> Claim | None:
+        if speaker is not None:
+            if m := self._self_role.match(clause):
+                return Claim(subject=speaker, predicate="role", object=self._roles[m["role"].casefold()],
+                             polarity=not m["neg"])
+            if m := self._self_vote_neg.match(clause):
+                return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]), polarity=False)
+            if m := self._self_vote.match(clause):
+                return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]))
+        if m := self._other_role.match(clause):
+            negated = bool(m["neg"]) != ("n't" in m["verb"] or " not" in m["verb"].casefold())
+            return Claim(subject=self._name(m["subj"]), predicate="role", object=self._roles[m["role"].casefold()],
+                         polarity=not negated)
+        if m := self._other_vote.match(clause):
+            return Claim(subject=self._name(m["subj"]), predicate="voted_for", object=self._name(m["obj"]),
+                         polarity="not" not in m["neg"] and "n't" not in m["neg"])
+        return None
+
+
+def _clauses(sentence: str) -> list[tuple[str, int]]:
+    """The clauses of a sentence with the position where each ends."""
+    out: list[tuple[str, int]] = []
+    start = 0
+    for m in _CLAUSE.finditer(sentence):
+        out.append((sentence[start:m.start()], m.start()))
+        start = m.end()
+    out.append((sentence[start:], len(sentence)))
+    return out
+
+
+def extract_claims(text: str, *, speaker: str | None, players: Sequence[str] | Iterable[str],
+                   roles: Iterable[str] = DEFAULT_ROLES) -> list[Claim]:
+    """The claims of one statement (see the module docstring for what is recognised).
+
+    text : str, the statement
+    speaker : str or None, the speaker (subject of "I ..." claims)
+    players : the game's player names; roles : the game's role words
+
+    Returns a list of Claim (subject and voted_for objects spelled as in ``players``). For many statements of one
+    game, build one :class:`ClaimExtractor` and call :meth:`ClaimExtractor.extract`.
+    """
+    return ClaimExtractor(players, roles).extract(text, speaker)

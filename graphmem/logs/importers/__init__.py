@@ -1,0 +1,134 @@
+"""Importers for game logs of other shapes (SPEC 2.2), and the registry that finds them.
+
+Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors). A new importer (Mafia,
+Werewolf, Avalon corpora) implements :class:`Importer` (``name``, ``description``, ``detect``, ``convert``) and
+is registered with :func:`register_importer`; everything else (the CLI, discovery, validation) then works for it.
+
+The canonical format itself is named ``"graphmem"`` (:data:`CANONICAL`) in :func:`detect_format` and
+:func:`discover`; it is read by :func:`graphmem.logs.reader.read_game_log`, not by an importer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graphmem.errors import UsageProblem
+from graphmem.logs.importers.base import Conversion, Importer, import_game_log, validate_conversion
+from graphmem.logs.importers.traitors_plomp import TraitorsPlompImporter
+from graphmem.logs.reader import GameLog, read_game_log
+
+__all__ = [
+    "CANONICAL",
+    "Conversion",
+    "Importer",
+    "detect_format",
+    "discover",
+    "get_importer",
+    "import_game_log",
+    "importer_names",
+    "load_game_log",
+    "register_importer",
+    "validate_conversion",
+]
+
+CANONICAL = "graphmem"
+"""The format name of canonical JSONL logs ("graphmem/1")."""
+
+CANONICAL_SUFFIXES = (".jsonl", ".ndjson")
+
+_IMPORTERS: dict[str, Importer] = {}
+
+
+def register_importer(importer: Importer) -> Importer:
+    """Add an importer to the registry (its ``name`` must be new and not "graphmem"). Returns it."""
+    if importer.name == CANONICAL or importer.name in _IMPORTERS:
+        raise ValueError(f"an importer named {importer.name!r} is already registered")
+    _IMPORTERS[importer.name] = importer
+    return importer
+
+
+def importer_names() -> list[str]:
+    """The registered importer names, sorted."""
+    return sorted(_IMPORTERS)
+
+
+def get_importer(name: str) -> Importer:
+    """The importer called ``name``. Raises UsageProblem (CLI exit 2) listing the known names."""
+    try:
+        return _IMPORTERS[name]
+    except KeyError:
+        raise UsageProblem(f"unknown log format {name!r}; known importers: {', '.join(importer_names())}") from None
+
+
+def _looks_canonical(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            head = fh.readline(65536)
+    except OSError:
+        return False
+    return b'"graphmem/1"' in head and b'"game"' in head
+
+
+def detect_format(path: str | Path) -> str | None:
+    """The format of one game log: "graphmem" (canonical JSONL), an importer name, or None.
+
+    A file ending in .jsonl or .ndjson is canonical; otherwise each importer's ``detect`` is asked, then the first
+    line is sniffed for a canonical header. Never raises.
+    """
+    path = Path(path)
+    if path.is_file() and path.suffix.lower() in CANONICAL_SUFFIXES:
+        return CANONICAL
+    for name in importer_names():
+        if _IMPORTERS[name].detect(path):
+            return name
+    if path.is_file() and _looks_canonical(path):
+        return CANONICAL
+    return None
+
+
+def discover(paths: list[Path]) -> list[tuple[Path, str]]:
+    """Expand paths into ``(game log, format)`` pairs, in a stable order.
+
+    A path that is itself one game (a canonical file, a plomp game folder or plomp.json) yields itself. A folder
+    that is not one game yields each game directly inside it: its files and sub-folders that
+    :func:`detect_format` recognises (e.g. a folder of plomp game folders, or a folder of .jsonl files), sorted
+    by name; other entries are ignored.
+
+    Raises UsageProblem for a path that does not exist, a file of unknown format, or a folder without games.
+    """
+    found: list[tuple[Path, str]] = []
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            raise UsageProblem(f"{path}: no such file or folder")
+        fmt = detect_format(path)
+        if fmt is not None:
+            found.append((path, fmt))
+            continue
+        if path.is_file():
+            raise UsageProblem(f"{path}: unknown log format (known: {', '.join([CANONICAL, *importer_names()])})")
+        inside = [(child, detect_format(child)) for child in sorted(path.iterdir()) if not child.name.startswith(".")]
+        games = [(child, f) for child, f in inside if f is not None]
+        if not games:
+            raise UsageProblem(f"{path}: no game logs found in this folder")
+        found.extend(games)
+    return found
+
+
+def load_game_log(path: str | Path, fmt: str | None = None, *, skip_invalid: bool = False) -> GameLog:
+    """Read one game log of any known format as a validated GameLog.
+
+    fmt : "graphmem", an importer name, or None to detect it (UsageProblem if it cannot be told)
+    Raises InvalidGameLog (with every problem) as :func:`read_game_log` and :func:`import_game_log` do.
+    """
+    path = Path(path)
+    if fmt is None:
+        fmt = detect_format(path)
+        if fmt is None:
+            raise UsageProblem(f"{path}: unknown log format (known: {', '.join([CANONICAL, *importer_names()])})")
+    if fmt == CANONICAL:
+        return read_game_log(path, skip_invalid=skip_invalid)
+    return import_game_log(get_importer(fmt), path, skip_invalid=skip_invalid)
+
+
+register_importer(TraitorsPlompImporter())

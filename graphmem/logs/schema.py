@@ -1,0 +1,379 @@
+"""The canonical game-log format "graphmem/1" (SPEC 2.1) as pydantic v2 models.
+
+A canonical log is UTF-8 JSONL: line 1 is a :class:`GameHeader`, every later line one event. Every model is
+strict: unknown fields are rejected (``extra="forbid"``), strings, integers, numbers and booleans are never coerced
+(``"1"`` is not an int, ``true`` is not a number), lists are JSON arrays (held as tuples).
+
+This module checks one object at a time. What needs context (the first line is the header, player names exist,
+phases never go back, event ids are unique) is checked by :mod:`graphmem.logs.reader`.
+
+Player-valued fields (checked against the header's players by the reader): ``speaker``, ``to``, ``witnesses``,
+``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, the keys of ``emotion``, and in
+claims (SPEC 2.3) the subject of the functional predicates ``role`` and ``voted_for`` and the object of
+``voted_for``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    Strict,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+
+FORMAT = "graphmem/1"
+"""The value of the header's ``format`` field."""
+
+CHANNELS = ("private", "public", "roundtable", "traitors")
+"""The channels of a ``say`` event."""
+
+FUNCTIONAL_PREDICATES = frozenset({"role", "voted_for"})
+"""Claim predicates with one true object at a time (SPEC 2.3); their subjects must be players."""
+
+PLAYER_PREDICATES = frozenset({"role", "voted_for"})
+"""Claim predicates whose subject must be a player of the game."""
+
+
+def _iso_timestamp(value: str) -> str:
+    try:
+        datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
+    except ValueError:
+        raise ValueError("must be an ISO 8601 timestamp such as 2025-04-12T15:27:09.773481") from None
+    return value
+
+
+def _has_text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or only whitespace")
+    return value
+
+
+Text = Annotated[str, Strict(), StringConstraints(min_length=1)]
+"""A non-empty string."""
+Speech = Annotated[str, Strict(), AfterValidator(_has_text)]
+"""A string with at least one non-whitespace character."""
+Name = Annotated[str, Strict(), StringConstraints(min_length=1)]
+"""A player name in an event (must be one of the header's players: checked by the reader)."""
+PlayerName = Annotated[str, Strict(), StringConstraints(pattern=r"^[^\s/](?:[^/]*[^\s/])?$")]
+"""A player name in the header: non-empty, no surrounding whitespace, no "/" (names go into node uids)."""
+GameId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$", max_length=200)]
+"""A game id: letters, digits and ``. _ : -`` (it prefixes every node uid)."""
+EventId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9._:-]+$", max_length=200)]
+"""An event id: letters, digits and ``. _ : -`` (default: the event's line number)."""
+Timestamp = Annotated[str, Strict(), AfterValidator(_iso_timestamp)]
+"""An ISO 8601 timestamp, kept as written."""
+Intensity = Annotated[float, Strict(), Field(ge=0.0, le=1.0)]
+"""A number in [0, 1] (an integer 0 or 1 is accepted)."""
+Count = Annotated[int, Strict(), Field(ge=0)]
+"""A non-negative integer."""
+Emotions = dict[Text, Intensity]
+"""``{emotion: intensity}``, e.g. ``{"fear": 0.8, "anger": 0.3}``."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Claim(_Model):
+    """A claim carried by a statement (SPEC 2.3).
+
+    subject : str, a player name for the predicates ``role`` and ``voted_for``, otherwise free text
+    predicate : str, open set; ``role`` and ``voted_for`` are functional (one true object at a time)
+    object : str, the claimed value (a role name, a player name for ``voted_for``)
+    polarity : bool, False for a negated claim ("X is not a traitor"); default True
+    """
+
+    subject: Text
+    predicate: Text
+    object: Text
+    polarity: Annotated[bool, Strict()] = True
+
+
+class PlayerSpec(_Model):
+    """One player in the header: ``name``, ``role`` (faithful, traitor or the game's own role names) and an
+    optional memory ``profile`` name (SPEC 13; unknown names are rejected when the profile is resolved)."""
+
+    name: PlayerName
+    role: Text
+    profile: Text | None = None
+
+
+class GameHeader(_Model):
+    """Line 1 of a canonical log.
+
+    kind : "game"
+    format : "graphmem/1"
+    game : str, the game id (letters, digits, ``. _ : -``)
+    title : str, default ""
+    players : list of PlayerSpec, at least one, names unique ignoring case
+    source : str or None, where the log came from (e.g. a repository and path)
+    licence : str or None, the licence of the log
+    imported_from : str or None, the importer that produced it (None: written natively)
+    metadata : JSON object, anything else worth keeping (models per player, prize split, ...)
+    """
+
+    kind: Literal["game"]
+    format: Literal["graphmem/1"]
+    game: GameId
+    title: Annotated[str, Strict()] = ""
+    players: tuple[PlayerSpec, ...] = Field(min_length=1)
+    source: Text | None = None
+    licence: Text | None = None
+    imported_from: Text | None = None
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def _unique_names(cls, players: tuple[PlayerSpec, ...]) -> tuple[PlayerSpec, ...]:
+        seen: dict[str, str] = {}
+        for p in players:
+            key = p.name.casefold()
+            if key in seen:
+                raise ValueError(f"duplicate player name {p.name!r} (names must differ ignoring case: {seen[key]!r})")
+            seen[key] = p.name
+        return players
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """The player names, in header order."""
+        return tuple(p.name for p in self.players)
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """``{player name: role}`` as declared in the header (the initial roles)."""
+        return {p.name: p.role for p in self.players}
+
+
+class _EventBase(_Model):
+    """Fields every event has: ``id`` (default: its line number, filled in by the reader) and ``t``."""
+
+    id: EventId | None = None
+    t: Timestamp | None = None
+
+
+class _Perceived(_EventBase):
+    """Fields of the events players perceive.
+
+    witnesses : list of player names or None (None: the kind's default, SPEC 2.1; [] means nobody)
+    emotion : ``{player: {emotion: intensity in [0, 1]}}`` or None, the perceivers' state from a game's emotion
+        engine (None: SPEC 3.3's appraisal applies)
+    claims : list of Claim (SPEC 2.3), default empty
+    """
+
+    witnesses: tuple[Name, ...] | None = None
+    emotion: dict[Name, Emotions] | None = None
+    claims: tuple[Claim, ...] = ()
+
+
+class PhaseEvent(_EventBase):
+    """Opens the next phase: ``day`` (int >= 0) and ``name`` (breakfast, mission, social, roundtable,
+    banishment, night, final, ...). Days never go back."""
+
+    kind: Literal["phase"]
+    day: Count
+    name: Text
+
+
+class SayEvent(_Perceived):
+    """A statement: ``speaker``, ``to`` (non-empty list of players, or "all"), ``channel`` (private, public,
+    roundtable, traitors; a private statement names its addressees), ``text`` (not blank), ``about`` (players
+    the statement is about), ``claims``."""
+
+    kind: Literal["say"]
+    speaker: Name
+    to: Union[Literal["all"], tuple[Name, ...]]
+    channel: Literal["private", "public", "roundtable", "traitors"]
+    text: Speech
+    about: tuple[Name, ...] = ()
+
+    @field_validator("to", mode="before")
+    @classmethod
+    def _check_to(cls, value: Any) -> Any:
+        if value == "all":
+            return value
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) and v for v in value):
+            return value
+        raise ValueError('must be a non-empty list of player names or "all"')
+
+    @model_validator(mode="after")
+    def _private_needs_addressees(self) -> SayEvent:
+        if self.channel == "private" and self.to == "all":
+            raise ValueError('a private statement needs a list of addressees in "to", not "all"')
+        return self
+
+
+class ObserveEvent(_Perceived):
+    """Something seen: ``observers`` (non-empty list of players), ``text``, optional ``subject`` (free text),
+    ``location`` and ``about`` (players involved)."""
+
+    kind: Literal["observe"]
+    observers: tuple[Name, ...] = Field(min_length=1)
+    text: Speech
+    subject: Text | None = None
+    location: Text | None = None
+    about: tuple[Name, ...] = ()
+
+
+BALLOTS_WITH_TARGET = frozenset({"banish", "murder"})
+"""Ballots whose votes must name a ``target``."""
+
+
+class VoteEvent(_Perceived):
+    """A vote: ``voter``, ``ballot`` (banish, murder, end_game, ...), ``target`` (a player; required for banish and
+    murder ballots), ``choice`` (for ballots without a player, e.g. end_game: "end" or "continue"), optional
+    ``text`` (the reason). A vote names a target or a choice."""
+
+    kind: Literal["vote"]
+    voter: Name
+    ballot: Text
+    target: Name | None = None
+    choice: Text | None = None
+    text: Text | None = None
+
+    @model_validator(mode="after")
+    def _target_or_choice(self) -> VoteEvent:
+        if self.ballot in BALLOTS_WITH_TARGET and self.target is None:
+            raise ValueError(f"a {self.ballot} vote needs a target")
+        if self.target is None and self.choice is None:
+            raise ValueError("a vote needs a target or a choice")
+        return self
+
+
+class MurderEvent(_Perceived):
+    """A murder: ``victim`` and optional ``by`` (non-empty list of the players who chose the victim; hidden from
+    faithfuls)."""
+
+    kind: Literal["murder"]
+    victim: Name
+    by: tuple[Name, ...] | None = Field(default=None, min_length=1)
+
+
+class BanishEvent(_Perceived):
+    """A banishment: ``player``, optional ``votes`` (int >= 0, the votes against them) and ``role_revealed``
+    (None when the role stays hidden)."""
+
+    kind: Literal["banish"]
+    player: Name
+    votes: Count | None = None
+    role_revealed: Text | None = None
+
+
+class RevealEvent(_Perceived):
+    """A role becomes known to the witnesses: ``player`` and ``role``."""
+
+    kind: Literal["reveal"]
+    player: Name
+    role: Text
+
+
+class RecruitEvent(_Perceived):
+    """A player is recruited as a traitor: ``player`` and ``by``."""
+
+    kind: Literal["recruit"]
+    player: Name
+    by: Name
+
+
+class ThoughtEvent(_EventBase):
+    """A working-memory item (SPEC 7): ``player``, ``text``, ``priority`` in [0, 1], ``persistence`` (int >= 0,
+    phases), optional ``procedural`` (a lesson, SPEC 3.4) and ``trigger``."""
+
+    kind: Literal["thought"]
+    player: Name
+    text: Speech
+    priority: Intensity
+    persistence: Count
+    procedural: Annotated[bool, Strict()] = False
+    trigger: Text | None = None
+
+
+class EmotionEvent(_EventBase):
+    """Sets a player's current emotion state: ``player`` and ``state`` ``{emotion: intensity in [0, 1]}``."""
+
+    kind: Literal["emotion"]
+    player: Name
+    state: Emotions
+
+
+class EndEvent(_Perceived):
+    """The game ends: ``winner`` (e.g. "faithfuls", "traitors") and an optional ``text``."""
+
+    kind: Literal["end"]
+    winner: Text
+    text: Text | None = None
+
+
+Event = Annotated[
+    Union[
+        PhaseEvent,
+        SayEvent,
+        ObserveEvent,
+        VoteEvent,
+        MurderEvent,
+        BanishEvent,
+        RevealEvent,
+        RecruitEvent,
+        ThoughtEvent,
+        EmotionEvent,
+        EndEvent,
+    ],
+    Field(discriminator="kind"),
+]
+"""Any canonical event, discriminated on ``kind``."""
+
+EVENT_MODELS: dict[str, type[_EventBase]] = {
+    "phase": PhaseEvent,
+    "say": SayEvent,
+    "observe": ObserveEvent,
+    "vote": VoteEvent,
+    "murder": MurderEvent,
+    "banish": BanishEvent,
+    "reveal": RevealEvent,
+    "recruit": RecruitEvent,
+    "thought": ThoughtEvent,
+    "emotion": EmotionEvent,
+    "end": EndEvent,
+}
+"""The model of each event kind."""
+
+EVENT_KINDS: tuple[str, ...] = tuple(EVENT_MODELS)
+"""The known event kinds, in SPEC order."""
+
+
+def player_references(event: _EventBase) -> list[tuple[str, str]]:
+    """Every player name an event names, as ``(field path, name)`` pairs (e.g. ``("to[1]", "Marcus")``).
+
+    Covers the player-valued fields listed in this module's docstring, claims included.
+    """
+    refs: list[tuple[str, str]] = []
+    for field in ("speaker", "voter", "target", "victim", "player"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            refs.append((field, value))
+    by = getattr(event, "by", None)
+    if isinstance(by, str):
+        refs.append(("by", by))
+    elif isinstance(by, tuple):
+        refs.extend((f"by[{i}]", name) for i, name in enumerate(by))
+    for field in ("to", "witnesses", "observers", "about"):
+        value = getattr(event, field, None)
+        if isinstance(value, tuple):
+            refs.extend((f"{field}[{i}]", name) for i, name in enumerate(value))
+    emotion = getattr(event, "emotion", None)
+    if isinstance(emotion, dict):
+        refs.extend((f"emotion.{name}", name) for name in emotion)
+    for i, claim in enumerate(getattr(event, "claims", ())):
+        if claim.predicate in PLAYER_PREDICATES:
+            refs.append((f"claims[{i}].subject", claim.subject))
+        if claim.predicate == "voted_for":
+            refs.append((f"claims[{i}].object", claim.object))
+    return refs

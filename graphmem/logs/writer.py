@@ -1,0 +1,74 @@
+"""Writing canonical game logs (SPEC 2.1): one JSON object per line, UTF-8, header first.
+
+The output reads back equal: ``read_game_log(path)`` of a written log has the same header and the same events
+(ids are always written, so events keep their identity even when the line numbers change). Fields equal to their
+defaults are left out; ``kind`` comes first on every line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel
+
+from graphmem.logs.reader import GameLog
+
+_FIRST = ("kind", "format", "game", "id", "t")
+_LAST = ("witnesses", "emotion", "claims")
+
+
+def to_json_object(model: BaseModel) -> dict[str, Any]:
+    """A header or event as the canonical JSON object (defaults omitted, ``kind`` first)."""
+    data = model.model_dump(mode="json", exclude_defaults=True)
+    data["kind"] = getattr(model, "kind")
+    first = [k for k in _FIRST if k in data]
+    last = [k for k in _LAST if k in data]
+    middle = [k for k in data if k not in _FIRST and k not in _LAST]
+    return {k: data[k] for k in first + middle + last}
+
+
+def dumps_line(obj: dict[str, Any]) -> str:
+    """One canonical line (without the newline): compact JSON, non-ASCII kept as UTF-8."""
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def game_log_lines(log: GameLog) -> Iterator[str]:
+    """The lines of the canonical file (without newlines), header first."""
+    yield dumps_line(to_json_object(log.header))
+    for logged in log.events:
+        event = logged.event
+        if event.id is None:
+            event = event.model_copy(update={"id": logged.id})
+        yield dumps_line(to_json_object(event))
+
+
+def write_game_log(log: GameLog, out: str | os.PathLike[str] | TextIO) -> None:
+    """Write a game log as canonical JSONL.
+
+    log : GameLog, e.g. from :func:`~graphmem.logs.reader.read_game_log` or an importer
+    out : a path (written atomically: a temporary file in the same folder, then renamed) or a text stream
+    """
+    if isinstance(out, (str, os.PathLike)):
+        path = Path(out)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                _write(log, fh)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    else:
+        _write(log, out)
+
+
+def _write(log: GameLog, fh: TextIO) -> None:
+    for line in game_log_lines(log):
+        fh.write(line)
+        fh.write("\n")

@@ -1,0 +1,39 @@
+"""Fixtures for the game-log tests (helpers in logs_helpers.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from logs_helpers import EXAMPLES, HEADER, REAL_GAMES, jsonl
+
+
+@pytest.fixture
+def write_log(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Write canonical lines (header first unless given) to a file and return its path."""
+    def write(*objects: dict[str, Any] | str, header: bool = True, name: str = "game.jsonl") -> Path:
+        path = tmp_path / name
+        path.write_text(jsonl(*(((HEADER,) if header else ()) + objects)), encoding="utf-8")
+        return path
+    return write
+
+
+@pytest.fixture
+def real_games() -> Path:
+    """The folder of the 40 real games (skips when the shared data is not checked out)."""
+    if not REAL_GAMES.is_dir():
+        pytest.skip(f"real game data not found at {REAL_GAMES} (set GRAPHMEM_TRAITORS_DATA)")
+    return REAL_GAMES
+
+
+@pytest.fixture
+def game_copy(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Copy a real example game folder into tmp and return (folder, parsed plomp.json)."""
+    def copy(game_id: str = "yy0et4ne") -> tuple[Path, dict[str, Any]]:
+        target = tmp_path / game_id
+        shutil.copytree(EXAMPLES / "traitors-llm" / game_id, target)
+        return target, json.loads((target / "plomp.json").read_text(encoding="utf-8"))
+    return copy

@@ -1,0 +1,108 @@
+"""The rule-based claim extractor, on sentences taken from the real LLM Traitors logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.logs import Claim, ClaimExtractor, extract_claims
+
+PLAYERS = ["Alessandra", "Beef", "Braxton", "Cassandra", "Dominic", "Ellis", "Sudz", "Riley", "Morgan", "Gwendolyn",
+           "Casey", "Parker", "Taylor", "Fletcher"]
+EX = ClaimExtractor(PLAYERS)
+
+
+def claims(text: str, speaker: str | None = "Casey") -> list[tuple[str, str, str, bool]]:
+    return [(c.subject, c.predicate, c.object, c.polarity) for c in EX.extract(text, speaker)]
+
+
+@pytest.mark.parametrize(("speaker", "text", "expected"), [
+    # role claims about the speaker (433y9yyp, h2cu3q56, 1fnk1fzg, 9dsjd6j1)
+    ("Riley", "Hey Gwendolyn, just a heads up, I'm a traitor. I'm playing it cool for now, but I think Parker and I "
+              "are on the same page.", [("Riley", "role", "traitor", True)]),
+    ("Morgan", "Hey Taylor! Just wanted to chat. I'm a faithful, so I'm trying to figure out who to trust. Any ideas on "
+               "who might be a traitor? 😊", [("Morgan", "role", "faithful", True)]),
+    ("Ellis", "Dominic, I’m a Faithful, let’s work together!", [("Ellis", "role", "faithful", True)]),
+    ("Morgan", "Hey Parker, I know you voted me out, but I'm here to tell you I'm Faithful. I went after Gwendolyn "
+               "because she was way too focused on Fletcher.", [("Morgan", "role", "faithful", True)]),
+    ("Casey", "I am faithful.", [("Casey", "role", "faithful", True)]),
+    # negations
+    ("Casey", "I'm not a traitor.", [("Casey", "role", "traitor", False)]),
+    ("Casey", "Honestly, I am not a Traitor!", [("Casey", "role", "traitor", False)]),
+    ("Casey", "Gwendolyn voted to eliminate Riley, but Riley wasn't a traitor. Gwendolyn's judgment is questionable.",
+     [("Gwendolyn", "voted_for", "Riley", True), ("Riley", "role", "traitor", False)]),
+    ("Fletcher", "She voted to eliminate Riley even though Riley wasn't a traitor.",
+     [("Riley", "role", "traitor", False)]),
+    ("Casey", "Sudz is not a traitor.", [("Sudz", "role", "traitor", False)]),
+    # role claims about others (m97vcjj1, 7s6m4pwj, qzokdh49)
+    ("Cassandra", "Sudz was actually Faithful since he was Murdered, so he wasn't a Traitor.",
+     [("Sudz", "role", "faithful", True)]),
+    ("Beef", "Sudz is clearly a traitor, they're trying to turn us against each other.",
+     [("Sudz", "role", "traitor", True)]),
+    ("Casey", "I'm not sure if we've eliminated all the traitors yet. Taylor was a traitor, but we don't know if "
+              "there's another one left.", [("Taylor", "role", "traitor", True)]),
+    ("Casey", "dominic is one of the traitors.", [("Dominic", "role", "traitor", True)]),
+    # votes (0oisq1p0, 1fnk1fzg, 3lyaf9lv, 3325g7wm)
+    ("Riley", "I'm voting to eliminate Morgan. They called out Parker directly.", [("Riley", "voted_for", "Morgan", True)]),
+    ("Morgan", "Alright everyone, I'm going to vote for Parker. The reason is simple—Parker came at me directly.",
+     [("Morgan", "voted_for", "Parker", True)]),
+    ("Gwendolyn", "I voted for Fletcher because when I looked back, I think he was the player who was being shady.",
+     [("Gwendolyn", "voted_for", "Fletcher", True)]),
+    ("Ellis", "I'm voting Sudz out. They've been too eager to accuse others without proof.",
+     [("Ellis", "voted_for", "Sudz", True)]),
+    ("Braxton", "His reluctance to agree with others worries me. I vote to eliminate braxton.",
+     [("Braxton", "voted_for", "Braxton", True)]),
+    ("Beef", "I'm voting for Ellis because they were super quiet until now.", [("Beef", "voted_for", "Ellis", True)]),
+    ("Casey", "My vote goes to Taylor.", [("Casey", "voted_for", "Taylor", True)]),
+    ("Casey", "I didn't vote for Riley, I voted for Morgan.",
+     [("Casey", "voted_for", "Riley", False), ("Casey", "voted_for", "Morgan", True)]),
+    ("Casey", "I'm not voting for Parker.", [("Casey", "voted_for", "Parker", False)]),
+])
+def test_claims_from_real_sentences(speaker: str, text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert claims(text, speaker) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # conditionals and hypotheticals (1fnk1fzg, 0oisq1p0, 95hor2z3)
+    "If I'm a Faithful, she's working against the group. If I'm a Traitor, she's eliminating a threat.",
+    "If Parker is a Traitor, this move would make sense to eliminate a Faithful.",
+    "If Ellis is a traitor, removing him would be a good move for our group.",
+    # questions (cf27l4yq, m97vcjj1, 7s6m4pwj)
+    "Can you tell me honestly, do you have any reason to believe I'm a Traitor?",
+    "What makes you think I'm not a Traitor?",
+    "You think Sudz is a traitor too?",
+    # embedded or reported, not asserted by the speaker (7klpvf6l, 1fnk1fzg, cf27l4yq, hhcm17fp)
+    "There's a risk that the remaining faithful will split the pot if they figure out I'm a traitor.",
+    "Her accusations have been too focused on Beef, who we know is a Faithful.",
+    "We should focus on figuring out if Gwendolyn or Parker is a Traitor.",
+    "I'm starting to think Cassandra is a traitor.",
+    "I don't think Sudz is a traitor.",
+    "Casey said \"Sudz is a traitor\" to me yesterday.",
+    # proposals and hedges are not votes (0oisq1p0, 3325g7wm)
+    "I'm leaning toward eliminating Morgan for now.",
+    "I'm leaning towards voting out Beef.",
+    "Vote Sudz out NOW before they pull another fast one.",
+    # role words in other senses, pronouns, non-players
+    "I'm a traitor hunter, and proud of it.",
+    "I am faithful to the group.",
+    "She was a traitor.",
+    "Gwen is a traitor.",
+    "I'm voting to eliminate you because your voting has been erratic.",
+])
+def test_no_claim_when_the_sentence_does_not_assert_one(text: str) -> None:
+    assert claims(text) == []
+
+
+def test_names_come_back_spelled_as_in_the_game_and_i_claims_need_a_speaker() -> None:
+    assert claims("BEEF is a traitor. I'm a faithful.", None) == [("Beef", "role", "traitor", True)]
+
+
+def test_duplicates_are_dropped_and_order_kept() -> None:
+    assert claims("Beef is a traitor. Beef is a traitor! Sudz is faithful.") == [
+        ("Beef", "role", "traitor", True), ("Sudz", "role", "faithful", True)]
+
+
+def test_other_games_role_words() -> None:
+    found = extract_claims("Anna is a werewolf. I'm the seer.", speaker="Bo", players=["Anna", "Bo"],
+                           roles=["werewolf", "seer", "villager"])
+    assert found == [Claim(subject="Anna", predicate="role", object="werewolf"),
+                     Claim(subject="Bo", predicate="role", object="seer")]
