@@ -177,7 +177,7 @@ def test_several_bad_lines_are_reported_together() -> None:
     found = [(p.line, p.field) for p in problems_of(path)]
     assert found == [(3, ""), (4, "speaker"), (5, "kind"), (7, "text"), (8, "id"), (9, "day")]
     message = str(pytest.raises(InvalidGameLog, read_game_log, path).value)
-    assert message.startswith(f"{path}: 6 invalid line(s)")
+    assert message.startswith(f"{path}: 6 problem(s)")
     assert f"{path}: line 4, field 'speaker': unknown player 'Bob'" in message
 
 
