@@ -3,3 +3,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+from graphmem.service import MemoryService  # noqa: E402
+
+__all__ = ["MemoryService", "__version__"]

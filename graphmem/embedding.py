@@ -96,6 +96,8 @@ class Embedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bars on stderr
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             path = resolve_model_path(self.model_name)
             try:
                 from sentence_transformers import SentenceTransformer
@@ -143,6 +145,11 @@ class Embedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         stacked: Vectors = np.stack([self._cache[k] for k in keys])
         return stacked
+
+    def clear_cache(self) -> None:
+        """Forget every cached embedding (the model stays loaded)."""
+        self._cache.clear()
+        self.encoded, self.seconds = 0, 0.0
 
     def encode_one(self, text: str) -> Vectors:
         """The embedding of one text, shape (dimension,)."""

@@ -54,6 +54,8 @@ FAILED_MARKER = "GRAPHMEM_NEO4J_FAILED"
 STAMP_NAME = ".graphmem-build-stamp"
 HEAP_ENV = "GRAPHMEM_NEO4J_HEAP"
 DEFAULT_HEAP = "1g"
+PAGE_CACHE_ENV = "GRAPHMEM_NEO4J_PAGECACHE"
+DEFAULT_PAGE_CACHE = "256m"  # holds the store of ~100k memories with their 384-float embeddings
 PASSWORD_ENV = "GRAPHMEM_NEO4J_AUTH_PASSWORD"
 LOG_TAIL_LINES = 20
 
@@ -394,17 +396,24 @@ def check_port_free(port: int) -> None:
             raise LocalNeo4jError(f"cannot bind {HOST}:{port}: {e.strerror}") from e
 
 
+def _memory_size(variable: str, default: str) -> str:
+    value = os.environ.get(variable) or default
+    if not re.fullmatch(r"\d+[kKmMgG]", value):
+        raise ConfigError(f"{variable} must be a memory size such as 512m or 2g, got {value!r}")
+    return value
+
+
 def _heap() -> str:
-    heap = os.environ.get(HEAP_ENV) or DEFAULT_HEAP
-    if not re.fullmatch(r"\d+[kKmMgG]", heap):
-        raise ConfigError(f"{HEAP_ENV} must be a JVM heap size such as 512m or 2g, got {heap!r}")
-    return heap
+    return _memory_size(HEAP_ENV, DEFAULT_HEAP)
 
 
-def launcher_command(java: str, jar: Path, neo4j_home: Path, port: int, heap: str = DEFAULT_HEAP) -> list[str]:
-    """The command line that runs the launcher: heap ``-Xms``/``-Xmx`` = ``heap``, :data:`JVM_FLAGS`, the jar."""
+def launcher_command(java: str, jar: Path, neo4j_home: Path, port: int, heap: str = DEFAULT_HEAP,
+                     page_cache: str | None = None) -> list[str]:
+    """The command line that runs the launcher: heap ``-Xms``/``-Xmx`` = ``heap``, :data:`JVM_FLAGS`, the jar, and
+    the page cache (``$GRAPHMEM_NEO4J_PAGECACHE``, default 256m)."""
+    cache = page_cache or _memory_size(PAGE_CACHE_ENV, DEFAULT_PAGE_CACHE)
     return [java, f"-Xms{heap}", f"-Xmx{heap}", *JVM_FLAGS, "-jar", str(jar),
-            "--home", str(neo4j_home), "--port", str(port), "--page-cache", "64m"]
+            "--home", str(neo4j_home), "--port", str(port), "--page-cache", cache]
 
 
 def _read_from(path: Path, offset: int) -> str:

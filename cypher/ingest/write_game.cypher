@@ -1,0 +1,10 @@
+// Create the Game node, or bring its progress up to date (a live game grows; a second ingest of the same log
+// sets the same values, so it changes nothing).
+// @param row: MAP  the game row (uid, game, title, format, imported_from, curve, last_phase, winner)
+// @param now: STRING  ISO timestamp of this ingest
+// @returns created
+MERGE (g:Game {uid: $row.uid})
+ON CREATE SET g += $row, g.ingested_at = $now, g.decayed_to = 0, g.complete = false
+ON MATCH SET g.last_phase = CASE WHEN $row.last_phase > g.last_phase THEN $row.last_phase ELSE g.last_phase END,
+             g.winner = coalesce($row.winner, g.winner)
+RETURN g.ingested_at = $now AS created

@@ -1,0 +1,43 @@
+// Decay every live memory (state active, warm or archived) of a game encoded by phase $to to that phase,
+// in closed form (SPEC 4, 4.1, 10): strength = max(floor, e_ref * R(to - t_ref, s)); source_confidence =
+// c0 * R(to - t_enc, s_enc)^source_k on the source's own clock; source_belief "unknown" below $unknown_below;
+// state active / warm / archived by the band $active and the memory's own threshold; decayed_to = $to.
+// R is exp(-dt / S) ("exponential") or (1 + 3 dt / (S ln 2))^(-1/2) ("power"). A memory reinforced after $to
+// (t_ref > $to) keeps e_ref (dt is clamped at 0). Candidate, consolidated and tombstoned memories are untouched.
+// Batched with CALL IN TRANSACTIONS: run it through session.run (an implicit, auto-commit transaction).
+// The outer MATCH reads only `game` (through its index): filtering on `state` there too would make the planner
+// materialise every row before the first batch (an Eager for the read/set conflict on `state`).
+// Must agree with graphmem.model (forgetting.strength_at, source.source_confidence/source_belief,
+// clarity.lifecycle_state) to 1e-9: tests/integration/test_decay_model.py holds them together.
+// @param game: STRING  the game id
+// @param to: INTEGER  the phase to decay to
+// @param curve: STRING  the game's forgetting curve, "exponential" or "power"
+// @param active: FLOAT  lifecycle band: a memory is active at strength >= this (parameters.lifecycle.active, 0.40)
+// @param unknown_below: FLOAT  the source belief becomes "unknown" below this confidence (parameters.source.unknown_below, 0.3)
+// @param batch: INTEGER  memories per transaction
+// @returns state, memories
+MATCH (m:Memory {game: $game})
+USING INDEX m:Memory(game)
+CALL (m) {
+  WITH m WHERE m.state IN ['active', 'warm', 'archived'] AND m.t_enc <= $to
+  WITH m,
+       toFloat(CASE WHEN $to > m.t_ref THEN $to - m.t_ref ELSE 0 END) AS dt,
+       toFloat($to - m.t_enc) AS dt_enc,
+       toFloat(m.s) AS s,
+       toFloat(m.s_enc) AS s_enc
+  WITH m,
+       CASE $curve WHEN 'power' THEN (1.0 + 3.0 * dt / (s * log(2.0))) ^ (-0.5) ELSE exp(-dt / s) END AS r,
+       CASE $curve WHEN 'power' THEN (1.0 + 3.0 * dt_enc / (s_enc * log(2.0))) ^ (-0.5) ELSE exp(-dt_enc / s_enc) END AS r_enc,
+       toFloat(coalesce(m.floor, 0.0)) AS floor
+  WITH m, r_enc, CASE WHEN m.e_ref * r > floor THEN m.e_ref * r ELSE floor END AS strength
+  WITH m, strength, m.c0 * r_enc ^ m.source_k AS confidence
+  WITH m, strength, confidence,
+       CASE WHEN strength >= $active THEN 'active' WHEN strength >= m.threshold THEN 'warm' ELSE 'archived' END AS state
+  SET m.strength = strength,
+      m.source_confidence = confidence,
+      m.source_belief = CASE WHEN confidence < $unknown_below THEN 'unknown' ELSE m.source_type END,
+      m.state = state,
+      m.decayed_to = $to
+  RETURN state
+} IN TRANSACTIONS OF $batch ROWS
+RETURN state, count(*) AS memories

@@ -1,0 +1,130 @@
+"""``graphmem ingest``, ``graphmem games`` and ``graphmem stats``: game logs in, and what is stored."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem.cli import settings_of
+from graphmem.errors import NotFound
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", default="auto", show_default=True,
+              help="auto, graphmem (canonical JSONL) or an importer name such as traitors-plomp.")
+@click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
+@click.option("--batch-size", default=1000, show_default=True, help="Rows per write transaction.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_context
+def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: bool, batch_size: int,
+           as_json: bool) -> None:
+    """Ingest game logs: files, or folders of them (a folder of plomp games ingests every game in it).
+
+    Every file is validated first: with any invalid line nothing is written (exit 1) unless --skip-invalid.
+    Ingesting the same log again changes nothing.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from graphmem.embedding import Embedder
+    from graphmem.ingest.pipeline import ingest as run_ingest
+    from graphmem.logs import get_importer
+    from graphmem.model import load_parameters
+    from graphmem.store.connection import connected
+
+    if fmt not in ("auto", "graphmem"):
+        get_importer(fmt)  # raises UsageProblem listing the known formats
+    settings = settings_of(ctx)
+    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
+    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size)
+    show = sys.stderr.isatty() and not as_json
+    with connected(settings) as driver, Progress(TextColumn("{task.description}"), BarColumn(),
+                                                 MofNCompleteColumn(), TimeElapsedColumn(),
+                                                 disable=not show, transient=True) as bar:
+        task = bar.add_task("validating and embedding", total=None)
+
+        def on_stage(description: str, total: int) -> None:
+            bar.update(task, description=description, total=total, completed=0)
+
+        def progress(stage: str, rows: int) -> None:
+            bar.advance(task, rows)
+
+        summary = run_ingest(driver, settings.database, list(paths), params, embedder, fmt=fmt,
+                             skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
+                             on_stage=on_stage)
+    if as_json:
+        data = asdict(summary)
+        data["memories_per_second"] = round(summary.memories_per_second, 1)
+        click.echo(json.dumps(data, indent=2))
+        return
+    for line in summary.rejected:
+        click.echo(f"rejected: {line}", err=True)
+    click.echo(f"{summary.games} games, {summary.events} events, {summary.memories} memories, "
+               f"{summary.players} players; created {summary.nodes_created} nodes and "
+               f"{summary.relationships_created} relationships in {summary.seconds:.1f} s "
+               f"({summary.memories_per_second:.0f} memories/s; embedding {summary.texts_embedded} texts "
+               f"took {summary.embedding_seconds:.1f} s)")
+
+
+def _read(ctx: click.Context, name: str, **params: Any) -> list[dict[str, Any]]:
+    from neo4j import RoutingControl
+
+    from graphmem.store.connection import connected
+    from graphmem.store.queries import cypher
+
+    settings = settings_of(ctx)
+    with connected(settings) as driver:
+        records, _, _ = driver.execute_query(cypher(name), params, database_=settings.database,
+                                             routing_=RoutingControl.READ)
+    return [r.data() for r in records]
+
+
+@click.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def games(ctx: click.Context, as_json: bool) -> None:
+    """List the stored games."""
+    rows = _read(ctx, "stats/list_games")
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo("no games stored: ingest one with `graphmem ingest PATH`")
+        return
+    for r in rows:
+        state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
+        click.echo(f"{r['game']}  {r['players']} players, phases 0-{r['last_phase']}, decayed to "
+                   f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}  ({r['title']})")
+
+
+def require_game(ctx: click.Context, game: str) -> None:
+    """Raise NotFound naming ``game`` and listing the stored games when it is not stored."""
+    known = [r["game"] for r in _read(ctx, "stats/list_games")]
+    if game not in known:
+        listing = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none"
+        raise NotFound(f"no game '{game}' is stored (stored games: {listing})")
+
+
+@click.command("stats")
+@click.option("--game", required=True, help="The game id.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def stats(ctx: click.Context, game: str, as_json: bool) -> None:
+    """Counts of one game: nodes by label, relationships by type, memories by source and state."""
+    require_game(ctx, game)
+    result: dict[str, dict[str, int]] = {
+        "nodes": {r["label"]: r["count"] for r in _read(ctx, "stats/node_counts", game=game)},
+        "relationships": {r["type"]: r["count"] for r in _read(ctx, "stats/relationship_counts", game=game)},
+    }
+    for r in _read(ctx, "stats/memory_counts", game=game):
+        result.setdefault(f"memories_by_{r['dimension']}", {})[str(r["value"])] = r["count"]
+    if as_json:
+        click.echo(json.dumps(result, indent=2, sort_keys=True))
+        return
+    for section, counts in result.items():
+        click.echo(f"{section}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

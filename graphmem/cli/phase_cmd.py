@@ -1,0 +1,52 @@
+"""``graphmem phase advance``: let a game's memories fade to a later phase (SPEC 4, 7, 10).
+
+``graphmem phase advance --game G`` moves the game one phase on; ``--to PHASE`` goes to that phase (the phase it
+is at already changes nothing; an earlier one is a usage error, exit 2). An unknown game fails with exit 1 and
+lists the stored games.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from graphmem.cli import settings_of
+from graphmem.jobs.decay import DecayReport, advance
+from graphmem.model import load_parameters
+from graphmem.store.connection import connected
+
+
+def summary(report: DecayReport) -> str:
+    """One paragraph describing a decay run."""
+    states = ", ".join(f"{n} {state}" for state, n in report.states.items())
+    moved = (f"from phase {report.from_phase} to phase {report.to_phase}" if report.to_phase != report.from_phase
+             else f"again to phase {report.to_phase} (no change)")
+    return (f"Game {report.game} decayed {moved} on the {report.curve} curve: {report.memories} memories updated "
+            f"({states}); {report.thoughts_active} of {report.thoughts} thoughts held in working memory. "
+            f"Took {report.seconds:.2f} s.")
+
+
+@click.group()
+def phase() -> None:
+    """Move a game through time: memories fade, working memory expires."""
+
+
+@phase.command("advance")
+@click.option("--game", required=True, help="Game id.")
+@click.option("--to", "to_phase", type=click.IntRange(min=0), default=None,
+              help="Phase to decay to (default: one phase after the game's current one).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Memories per write transaction.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def advance_cmd(ctx: click.Context, game: str, to_phase: int | None, batch_size: int, as_json: bool) -> None:
+    """Recompute strength, source confidence, lifecycle state and working memory of GAME at a phase."""
+    settings = settings_of(ctx)
+    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
+    with connected(settings) as driver:
+        report = advance(driver, settings.database, game, to_phase, params, batch_size=batch_size)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+    else:
+        click.echo(summary(report))

@@ -1,0 +1,329 @@
+"""From a validated game log to the rows of the graph: perception (SPEC 3.1) and encoding (SPEC 3.3-3.5, 5, 7).
+
+Pure: no I/O, no Neo4j, no embeddings (rumour chains, which need embeddings, are linked afterwards by
+:mod:`graphmem.ingest.rumours`). The same log and parameters always give the same rows, which is what makes a
+second ingest of a log a no-op.
+
+The emotions a witness encodes with (SPEC 3.3's ``I``) are the event's ``emotion`` entry for that witness when the
+log gives one (a game's emotion engine); otherwise the appraisal of SPEC 3.5 combined with the witness's current
+emotion state from ``emotion`` events (the larger intensity of each emotion stands).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from graphmem.ingest import texts
+from graphmem.ingest.records import (
+    EventRow,
+    GameRow,
+    MemoryRow,
+    PhaseRow,
+    PlayerRow,
+    ThoughtRow,
+    ToldRow,
+    event_uid,
+    memory_uid,
+    phase_uid,
+    player_uid,
+    source_uid,
+    thought_uid,
+)
+from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
+from graphmem.logs.schema import (
+    BanishEvent,
+    EmotionEvent,
+    EndEvent,
+    GameHeader,
+    MurderEvent,
+    PhaseEvent,
+    SayEvent,
+    ThoughtEvent,
+    VoteEvent,
+)
+from graphmem.errors import LogProblem
+from graphmem.model import Parameters, Profile, Situation, SourceType
+from graphmem.model.clarity import lifecycle_state
+from graphmem.model.details import details_to_json
+from graphmem.model.encoding import classify_type, decay_rate, encoding_strength, stability
+from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
+from graphmem.model.salience import appraise, personal_relevance, salience
+from graphmem.model.source import initial_source_confidence, source_exponent
+from graphmem.perception import GameState, Percept, about_of, actor_of, apply, perceive, targets_of
+
+LISTENER_SOURCES = (SourceType.DIRECT_TOLD, SourceType.GROUP_DISCUSS)
+"""Sources that count as being told (a TOLD edge); overhearing is not being told."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A ``say`` event as rumour chains need it (SPEC 3.2).
+
+    order : int, position of the event in the log; speaker : str; text : the statement's content (the text of
+    its listeners' memories); claims : tuple of (subject, predicate, object, polarity); listeners : uids of the
+    memories of everyone who heard it (told, overheard, group)
+    """
+
+    order: int
+    speaker: str
+    text: str
+    claims: tuple[tuple[str, str, str, bool], ...]
+    listeners: tuple[str, ...]
+
+
+@dataclass
+class EncodedGame:
+    """Everything one game log becomes, before embeddings.
+
+    memory_order : {memory uid: position of its event in the log} (rumour chains look only backwards)
+    memory_claims : {memory uid: claims of its event}
+    """
+
+    game: GameRow
+    players: list[PlayerRow]
+    phases: list[PhaseRow]
+    events: list[EventRow]
+    memories: list[MemoryRow]
+    told: list[ToldRow]
+    thoughts: list[ThoughtRow]
+    statements: list[Statement]
+    memory_order: dict[str, int] = field(default_factory=dict)
+    memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = field(default_factory=dict)
+
+
+def _claims(logged: LoggedEvent) -> tuple[tuple[str, str, str, bool], ...]:
+    return tuple((c.subject, c.predicate, c.object, c.polarity) for c in getattr(logged.event, "claims", ()))
+
+
+def _emotions(logged: LoggedEvent, owner: str, appraised: Mapping[str, float],
+              current: Mapping[str, float]) -> dict[str, float]:
+    given = getattr(logged.event, "emotion", None)
+    if given and owner in given:
+        return dict(given[owner])
+    merged = dict(current)
+    for name, intensity in appraised.items():
+        merged[name] = max(intensity, merged.get(name, 0.0))
+    return merged
+
+
+class Encoder:
+    """Walks a game's events in order, keeping the game state (living players, roles, votes of the round, emotion
+    states), and accumulates the rows. :func:`encode_game` runs it over a whole log; a live game feeds it one
+    event at a time (:mod:`graphmem.ingest.live`) and takes the rows added since the last call.
+    """
+
+    def __init__(self, header: GameHeader, params: Parameters, imported_from: str = "graphmem") -> None:
+        self.header = header
+        self.imported_from = imported_from
+        self.params = params
+        self.game = header.game
+        self.profiles: dict[str, Profile] = {
+            p.name: params.profile(p.profile or params.default_profile) for p in header.players}
+        self.state = GameState(roles=dict(header.roles))
+        self.emotion: dict[str, dict[str, float]] = {p: {} for p in self.state.roles}
+        self.eliminated: dict[str, tuple[int, int]] = {}
+        self.memories: list[MemoryRow] = []
+        self.events: list[EventRow] = []
+        self.told: list[ToldRow] = []
+        self.thoughts: list[ThoughtRow] = []
+        self.statements: list[Statement] = []
+        self.memory_order: dict[str, int] = {}
+        self.memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = {}
+        self.winner: str | None = None
+        self.seq = 0
+        self._taken = (0, 0, 0, 0, 0)
+
+    # -- memories -------------------------------------------------------------------------------------------------
+
+    def memory(self, logged: LoggedEvent, order: int, percept: Percept, wording: texts.Wording,
+               *, kind: str | None = None, lesson: bool = False) -> MemoryRow:
+        """Encode one memory for ``percept.owner`` (salience, E0, S, flashbulb, source) and keep its row."""
+        p, owner = self.params, percept.owner
+        profile = self.profiles[owner]
+        appraisal = appraise(percept.situation, p, voted_out_faithful=percept.voted_out_faithful)
+        emotions = _emotions(logged, owner, appraisal.emotions, self.emotion[owner])
+        relevance = personal_relevance(appraisal.relevance, percept.involved, p)
+        sal = salience(appraisal.relevance, percept.involved, emotions, profile, p)
+        flashbulb = is_flashbulb(emotions, appraisal.surprise, relevance, appraisal.consequence, p)
+        peak = emotional_peak(emotions)
+        claims = _claims(logged)
+        kind = kind or logged.kind
+        factual = any(c[1] == "role" for c in claims)
+        mtype = classify_type(kind, emotion_peak=peak, flashbulb=flashbulb, factual=factual, params=p)
+        e0 = encoding_strength(sal, profile, flashbulb, p)
+        s = stability(sal, 0, profile, mtype, flashbulb, p)
+        c0 = initial_source_confidence(percept.source_type, p)
+        about = [name for name in about_of(logged.event, list(self.state.roles)) if name != owner]
+        named = {d.value for d in wording.details if d.kind.value in ("who", "whom")} | set(about)
+        uid = memory_uid(self.game, owner, logged.id, lesson)
+        event = event_uid(self.game, logged.id)
+        row = MemoryRow(
+            uid=uid, game=self.game, owner=owner, event=logged.id, kind=kind, type=str(mtype),
+            text=wording.text, template=wording.template, details_json=details_to_json(wording.details),
+            n_lost=0, fabricated=False, about=about, keywords=" ".join(sorted(named)),
+            claims_json=json.dumps([list(c) for c in claims]), t_enc=logged.phase, day=logged.day,
+            phase_name=logged.phase_name, salience=sal, relevance=relevance, emotion_peak=peak,
+            emotion_json=EmotionalContext.of(emotions).to_json(), surprise=appraisal.surprise,
+            consequence=appraisal.consequence, flashbulb=flashbulb,
+            flashbulb_score=flashbulb_score(peak, appraisal.surprise, relevance, appraisal.consequence, p),
+            floor=strength_floor(flashbulb, p), e0=e0, s_enc=s, decay_rate=decay_rate(profile, flashbulb, p),
+            e_ref=e0, t_ref=logged.phase, s=s, n=0, strength=max(e0, strength_floor(flashbulb, p)),
+            decayed_to=logged.phase, state=str(lifecycle_state(e0, profile.retrieval_threshold, p)),
+            threshold=profile.retrieval_threshold, source_type=str(percept.source_type), teller=percept.teller,
+            c0=c0, source_k=source_exponent(profile, p), source_confidence=c0,
+            source_belief=str(percept.source_type), believed_teller=percept.teller, misattributed=False,
+            channel=getattr(logged.event, "channel", None), owner_uid=player_uid(self.game, owner),
+            event_uid=event, source_uid=source_uid(self.game, owner, logged.id, lesson),
+            teller_uid=player_uid(self.game, percept.teller) if percept.teller else None,
+            about_uids=[player_uid(self.game, name) for name in about])
+        self.memories.append(row)
+        self.memory_order[uid] = order
+        self.memory_claims[uid] = claims
+        if flashbulb or percept.situation is Situation.ACCUSED:
+            trigger = "flashbulb" if flashbulb else "accusation"
+            w = p.working_memory
+            self.thought(owner, f"{logged.id}-{trigger}", wording.text, w.automatic_priority,
+                         w.automatic_persistence, logged.phase, trigger)
+        return row
+
+    def thought(self, player: str, thought_id: str, content: str, priority: float, persistence: int,
+                phase: int, trigger: str) -> None:
+        """Push a working-memory item (SPEC 7); the decay job decides which are active."""
+        self.seq += 1
+        self.thoughts.append(ThoughtRow(
+            uid=thought_uid(self.game, player, thought_id), game=self.game, player=player, content=content,
+            priority=priority, persistence=persistence, pushed_phase=phase, expires_phase=phase + persistence,
+            seq=self.seq, trigger=trigger, active=persistence > 0, persistence_left=persistence,
+            player_uid=player_uid(self.game, player)))
+
+    # -- events ---------------------------------------------------------------------------------------------------
+
+    def event(self, logged: LoggedEvent, order: int) -> None:
+        """Perceive, encode and apply one event of the log."""
+        event = logged.event
+        if isinstance(event, PhaseEvent):
+            return
+        if isinstance(event, EmotionEvent):
+            self.emotion[event.player] = dict(event.state)
+            return
+        if isinstance(event, ThoughtEvent):
+            self._thought_event(logged, order, event)
+            return
+        percepts = perceive(logged, self.state)
+        self._event_row(logged, [pc.owner for pc in percepts])
+        rows = [self.memory(logged, order, pc, texts.wording(event, pc.owner, logged.day)) for pc in percepts]
+        if isinstance(event, SayEvent):
+            self._statement(logged, order, event, percepts, rows)
+        if isinstance(event, BanishEvent) and event.role_revealed not in (None, "traitor"):
+            self._lessons(logged, order, event, percepts)
+        if isinstance(event, (MurderEvent, BanishEvent)):
+            victim = event.victim if isinstance(event, MurderEvent) else event.player
+            self.eliminated[victim] = (logged.phase, logged.day)
+        if isinstance(event, EndEvent):
+            self.winner = event.winner
+        apply(logged, self.state)
+
+    def _thought_event(self, logged: LoggedEvent, order: int, event: ThoughtEvent) -> None:
+        self.thought(event.player, logged.id, event.text, event.priority, event.persistence, logged.phase,
+                     event.trigger or event_uid(self.game, logged.id))
+        if event.procedural:
+            percept = Percept(event.player, SourceType.INFERRED, None, Situation.OTHER, True)
+            self._event_row(logged, [event.player])
+            self.memory(logged, order, percept, texts.Wording("{content}", texts.details_for(
+                logged.day, quote=event.text, what=texts.gist(event.text))), kind="lesson")
+
+    def _statement(self, logged: LoggedEvent, order: int, event: SayEvent, percepts: list[Percept],
+                   rows: list[MemoryRow]) -> None:
+        listeners = tuple(r.uid for pc, r in zip(percepts, rows) if pc.source_type is not SourceType.FIRST_HAND)
+        content = next((r.text for pc, r in zip(percepts, rows) if pc.source_type is not SourceType.FIRST_HAND),
+                       None)
+        if content is not None:
+            self.statements.append(Statement(order, event.speaker, content, _claims(logged), listeners))
+        for pc in percepts:
+            if pc.source_type in LISTENER_SOURCES:
+                self.told.append(ToldRow(player_uid(self.game, event.speaker), player_uid(self.game, pc.owner),
+                                         logged.id, logged.phase, logged.day, event.channel))
+
+    def _lessons(self, logged: LoggedEvent, order: int, event: BanishEvent, percepts: list[Percept]) -> None:
+        witnesses = {pc.owner for pc in percepts}
+        for voter, target in self.state.banish_votes.items():
+            if target == event.player and voter in witnesses:
+                percept = Percept(voter, SourceType.INFERRED, None, Situation.BANISHMENT_REVEAL, True, True)
+                self.memory(logged, order, percept, texts.lesson_wording(event.player, logged.day),
+                            kind="lesson", lesson=True)
+
+    def _event_row(self, logged: LoggedEvent, witnesses: list[str]) -> None:
+        event, game = logged.event, self.game
+        objective = texts.wording(event, None, logged.day) if not isinstance(event, ThoughtEvent) else \
+            texts.Wording(event.text, ())
+        actor = actor_of(event) if not isinstance(event, ThoughtEvent) else event.player
+        targets = targets_of(event) if not isinstance(event, ThoughtEvent) else []
+        self.events.append(EventRow(
+            uid=event_uid(game, logged.id), game=game, id=logged.id, kind=logged.kind, phase=logged.phase,
+            day=logged.day, line=logged.line, text=objective.text, channel=getattr(event, "channel", None),
+            ballot=getattr(event, "ballot", None), actor=actor, targets=targets, witnesses=witnesses,
+            details_json=details_to_json(objective.details), claims_json=json.dumps([list(c) for c in
+                                                                                      _claims(logged)]),
+            role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
+            t=getattr(event, "t", None), phase_uid=phase_uid(game, logged.phase),
+            actor_uid=player_uid(game, actor) if actor else None,
+            target_uids=[player_uid(game, p) for p in targets],
+            witness_uids=[player_uid(game, p) for p in witnesses]))
+
+    # -- the game -------------------------------------------------------------------------------------------------
+
+    def take(self, phases: Sequence[PhaseInfo]) -> EncodedGame:
+        """The rows added since the last ``take`` (players, phases and the game row are always complete)."""
+        full = self.result(phases)
+        marks = self._taken
+        self._taken = (len(self.events), len(self.memories), len(self.told), len(self.thoughts),
+                       len(self.statements))
+        full.events, full.memories, full.told, full.thoughts, full.statements = (
+            full.events[marks[0]:], full.memories[marks[1]:], full.told[marks[2]:], full.thoughts[marks[3]:],
+            full.statements[marks[4]:])
+        return full
+
+    def result(self, phases: Sequence[PhaseInfo]) -> EncodedGame:
+        """Every row so far; ``phases`` are the game's phases so far (from the validator or the log)."""
+        game, p, header = self.game, self.params, self.header
+        phase_rows = [PhaseRow(phase_uid(game, ph.index), game, ph.index, ph.day, ph.name,
+                               phase_uid(game, ph.index - 1) if ph.index > 0 else None) for ph in phases]
+        players = []
+        for spec in header.players:
+            profile = self.profiles[spec.name]
+            phase_day = self.eliminated.get(spec.name)
+            players.append(PlayerRow(
+                uid=player_uid(game, spec.name), game=game, name=spec.name, role=self.state.roles[spec.name],
+                profile=profile.name, status=self.state.status[spec.name],
+                eliminated_phase=phase_day[0] if phase_day else None,
+                eliminated_day=phase_day[1] if phase_day else None,
+                wm_capacity=profile.working_memory_capacity, threshold=profile.retrieval_threshold,
+                emotion_json=json.dumps(self.emotion[spec.name], sort_keys=True)))
+        last_phase = max((ph.index for ph in phases), default=0)
+        row = GameRow(uid=game, game=game, title=header.title or game, format=header.format,
+                      imported_from=self.imported_from, curve=p.curve, last_phase=last_phase, winner=self.winner)
+        return EncodedGame(row, players, phase_rows, list(self.events), list(self.memories), list(self.told),
+                           list(self.thoughts), list(self.statements), dict(self.memory_order),
+                           dict(self.memory_claims))
+
+
+def encode_game(log: GameLog, params: Parameters) -> EncodedGame:
+    """The rows of one validated game log (see the module docstring).
+
+    Raises UsageProblem when a player's profile is not a known profile (``check_profiles`` reports it earlier,
+    with the header line).
+    """
+    encoder = Encoder(log.header, params, log.imported_from)
+    for order, logged in enumerate(log.events):
+        encoder.event(logged, order)
+    return encoder.result(log.phases)
+
+
+
+def check_profiles(log: GameLog, params: Parameters) -> list[LogProblem]:
+    """Problems with the header's memory profiles (line 1, ``players[i].profile``), before anything is written."""
+    known = sorted(params.profiles)
+    return [LogProblem(1, f"players[{i}].profile", f"unknown memory profile {spec.profile!r} (known: {', '.join(known)})")
+            for i, spec in enumerate(log.header.players) if spec.profile and spec.profile not in params.profiles]

@@ -1,0 +1,164 @@
+"""The ingest job: game logs in, memories in Neo4j.
+
+1. find and validate every file first (canonical JSONL or any importer's format); any problem stops the whole run
+   before anything is written, unless ``skip_invalid`` (then each file's valid events are written and the
+   rejected ones reported);
+2. encode each game (perception, salience, encoding, working memory: :mod:`graphmem.ingest.encode`);
+3. embed every distinct memory text once, in batches (:class:`graphmem.embedding.Embedder`);
+4. link rumour chains (:mod:`graphmem.ingest.rumours`);
+5. write each game in idempotent batches (:mod:`graphmem.store.writer`), run the decay job to the log's last phase
+   so the stored state describes the end of the log, and mark the game complete.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import neo4j
+
+from graphmem.embedding import Embedder
+from graphmem.errors import InvalidGameLog, LogProblem, UsageProblem
+from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
+from graphmem.ingest.rumours import link_rumours
+from graphmem.jobs.decay import advance
+from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.model import Parameters
+from graphmem.store.queries import cypher
+from graphmem.store.schema import ensure_schema
+from graphmem.store.writer import Progress, WriteCounts, mark_complete, write_encoded_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class GameSummary:
+    """One ingested game: its id, the file, and what it holds."""
+
+    game: str
+    path: str
+    format: str
+    events: int
+    memories: int
+    players: int
+    relationships_created: int
+    nodes_created: int
+    rejected: list[str] = field(default_factory=list)
+
+
+@dataclass
+class IngestSummary:
+    """The result of one ingest run (``graphmem ingest --json`` prints it).
+
+    games, events, memories, players : totals over the ingested logs
+    nodes_created, relationships_created : what the database created (0 when everything was already stored)
+    seconds : wall time; embedding_seconds : time inside the embedding model; texts_embedded : texts encoded
+    """
+
+    games: int = 0
+    events: int = 0
+    memories: int = 0
+    players: int = 0
+    nodes_created: int = 0
+    relationships_created: int = 0
+    texts_embedded: int = 0
+    embedding_seconds: float = 0.0
+    seconds: float = 0.0
+    per_game: list[GameSummary] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+
+    @property
+    def memories_per_second(self) -> float:
+        """Memories written per second of wall time."""
+        return self.memories / self.seconds if self.seconds else 0.0
+
+
+def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple[Path, str, GameLog]]:
+    """Find and validate every game log under ``paths`` (files or folders).
+
+    fmt : "auto" or a format name ("graphmem", "traitors-plomp", ...)
+    Raises InvalidGameLog holding the problems of every invalid file (the path of each problem is in its message),
+    or UsageProblem when a path does not exist or holds no game log.
+    """
+    for path in paths:
+        if not path.exists():
+            raise UsageProblem(f"{path}: no such file or directory")
+    found = discover(list(paths))
+    if not found:
+        raise UsageProblem(f"no game logs found in {', '.join(map(str, paths))}")
+    loaded: list[tuple[Path, str, GameLog]] = []
+    failures: list[InvalidGameLog] = []
+    for path, detected in found:
+        chosen = detected if fmt == "auto" else fmt
+        try:
+            loaded.append((path, chosen, load_game_log(path, chosen, skip_invalid=skip_invalid)))
+        except InvalidGameLog as e:
+            failures.append(e)
+    if failures:
+        if len(failures) == 1:
+            raise failures[0]
+        problems = [LogProblem(p.line, p.field, f"{e.path}: {p.reason}") for e in failures for p in e.problems]
+        raise InvalidGameLog(f"{len(failures)} files", problems)
+    games = [log.game for _, _, log in loaded]
+    duplicates = sorted({g for g in games if games.count(g) > 1})
+    if duplicates:
+        raise UsageProblem(f"the same game id appears in several files: {', '.join(duplicates)}")
+    return loaded
+
+
+def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], params: Parameters,
+           embedder: Embedder, *, fmt: str = "auto", skip_invalid: bool = False, batch_size: int = 1000,
+           progress: Progress | None = None, on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
+    """Ingest every game log under ``paths`` (see the module docstring).
+
+    progress(stage, rows) is called after each written batch; on_stage(description, total_rows) before writing.
+    Raises InvalidGameLog (nothing written), UsageProblem, EmbeddingError, or the driver's errors.
+    """
+    started = time.perf_counter()
+    loaded = load_logs(paths, fmt, skip_invalid)
+    problems = [LogProblem(p.line, p.field, f"{path}: {p.reason}")
+                for path, _, game_log in loaded for p in check_profiles(game_log, params)]
+    if problems:
+        raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)
+    encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
+    uids = [m.uid for game in encoded for m in game.memories]
+    vectors = embedder.encode([m.text for game in encoded for m in game.memories])
+    by_uid = dict(zip(uids, vectors))
+    dimensions = int(vectors.shape[1]) if len(uids) else embedder.dimension
+    ensure_schema(driver, database, dimensions)
+
+    summary = IngestSummary(texts_embedded=embedder.encoded, embedding_seconds=embedder.seconds)
+    if on_stage:
+        on_stage("writing", sum(_rows(game) for game in encoded))
+    for (path, chosen, game_log), game in zip(loaded, encoded):
+        derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
+        embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
+        counts: WriteCounts = write_encoded_game(driver, database, game, embeddings, derived,
+                                                 batch_size=batch_size, progress=progress)
+        records, _, _ = driver.execute_query(cypher("ingest/game_progress"), game=game.game.uid,
+                                             database_=database, routing_=neo4j.RoutingControl.READ)
+        if records and (records[0]["decayed_to"] or 0) < game.game.last_phase:
+            advance(driver, database, game.game.uid, game.game.last_phase, params)
+        mark_complete(driver, database, game.game.uid)
+        rejected = [f"{path}: {p}" for p in game_log.rejected]
+        summary.per_game.append(GameSummary(game.game.uid, str(path), chosen, len(game.events),
+                                            len(game.memories), len(game.players), counts.relationships_created,
+                                            counts.nodes_created, rejected))
+        summary.rejected.extend(rejected)
+        summary.games += 1
+        summary.events += len(game.events)
+        summary.memories += len(game.memories)
+        summary.players += len(game.players)
+        summary.nodes_created += counts.nodes_created
+        summary.relationships_created += counts.relationships_created
+    summary.seconds = time.perf_counter() - started
+    log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
+    return summary
+
+
+def _rows(game: EncodedGame) -> int:
+    return (len(game.players) + len(game.phases) + len(game.events) + len(game.memories) + len(game.told)
+            + len(game.thoughts))

@@ -1,0 +1,66 @@
+"""Rumour chains (SPEC 3.2): when A tells B something A remembers from elsewhere, B's memory DERIVED_FROM A's.
+
+For every statement, the candidates are the speaker's memories of earlier events. The origin is the candidate
+most similar to the statement (cosine of embeddings) among those with cosine >= the rumour-chain threshold (0.75)
+or holding the same claim (subject, predicate, object, polarity). Every listener's memory of the statement gets a
+``DERIVED_FROM {similarity, via}`` edge to it; ``via`` is "embedding" or "claim" (when only the claim matched).
+
+Cost: one matrix product per speaker (statements x earlier memories), so linear in the number of memories per
+speaker for a fixed number of statements, and never across games.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.ingest.encode import EncodedGame, Statement
+from graphmem.ingest.records import DerivedRow
+
+Vectors = npt.NDArray[np.float32]
+
+
+def link_rumours(encoded: EncodedGame, vectors: dict[str, Vectors], threshold: float) -> list[DerivedRow]:
+    """The DERIVED_FROM rows of one game.
+
+    vectors : {memory uid: L2-normalised embedding of its text}, for every memory of the game
+    threshold : float in [0, 1], the cosine needed without a shared claim (SPEC 3.2: 0.75)
+    """
+    by_owner: dict[str, list[str]] = defaultdict(list)
+    for memory in encoded.memories:
+        by_owner[memory.owner].append(memory.uid)
+    rows: list[DerivedRow] = []
+    for speaker, statements in _by_speaker(encoded).items():
+        statements = [s for s in statements if s.listeners]
+        candidates = [uid for uid in by_owner.get(speaker, []) if uid in vectors]
+        if not candidates:
+            continue
+        order = np.array([encoded.memory_order[uid] for uid in candidates])
+        matrix = np.stack([vectors[uid] for uid in candidates])
+        probes = np.stack([vectors[s.listeners[0]] for s in statements])
+        similarity = probes @ matrix.T  # (statements, candidates)
+        for i, statement in enumerate(statements):
+            earlier = order < statement.order
+            if not earlier.any():
+                continue
+            claims = set(statement.claims)
+            shared = np.array([bool(claims & set(encoded.memory_claims[uid])) for uid in candidates]) \
+                if claims else np.zeros(len(candidates), dtype=bool)
+            eligible = earlier & ((similarity[i] >= threshold) | shared)
+            if not eligible.any():
+                continue
+            scores = np.where(eligible, similarity[i], -np.inf)
+            best = int(np.argmax(scores))
+            via = "embedding" if similarity[i, best] >= threshold else "claim"
+            value = float(min(1.0, max(-1.0, similarity[i, best])))
+            rows.extend(DerivedRow(listener, candidates[best], value, via) for listener in statement.listeners)
+    return rows
+
+
+def _by_speaker(encoded: EncodedGame) -> dict[str, list[Statement]]:
+    grouped: dict[str, list[Statement]] = defaultdict(list)
+    for statement in encoded.statements:
+        grouped[statement.speaker].append(statement)
+    return grouped

@@ -1,0 +1,252 @@
+"""Who perceives what (SPEC 3.1): witnesses, source types and what an event is for each of them.
+
+This is the information boundary. Each event yields one :class:`Percept` for each witness and for nobody else:
+the log's explicit ``witnesses`` when given, otherwise the kind's default of SPEC 2.1, computed from the living
+players at that moment (:class:`GameState`). A faithful therefore never perceives a traitors-only event.
+
+Source types: the speaker of a ``say`` remembers having said it first-hand; addressees of a private statement are
+``direct_told``; the other witnesses of a private statement ``overheard`` it; witnesses of a round-table, public or
+traitors' statement got it in ``group_discuss``; everything else is ``first_hand``.
+
+Pure: no I/O, no Neo4j, no embeddings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graphmem.logs.reader import LoggedEvent
+from graphmem.logs.schema import (
+    BanishEvent,
+    EndEvent,
+    Event,
+    MurderEvent,
+    ObserveEvent,
+    RecruitEvent,
+    RevealEvent,
+    SayEvent,
+    VoteEvent,
+)
+from graphmem.model import Situation, SourceType
+
+TRAITOR = "traitor"
+
+
+@dataclass
+class GameState:
+    """The living players and their roles as the log unfolds (mutable; one per game being perceived).
+
+    roles : {name: role}, updated by recruitment
+    status : {name: "alive" | "murdered" | "banished"}
+    banish_votes : {voter: target} of the current banishment round (cleared by each banishment)
+    """
+
+    roles: dict[str, str]
+    status: dict[str, str] = field(default_factory=dict)
+    banish_votes: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in self.roles:
+            self.status.setdefault(name, "alive")
+
+    def living(self) -> list[str]:
+        """Living players, in header order."""
+        return [p for p in self.roles if self.status[p] == "alive"]
+
+    def living_traitors(self) -> list[str]:
+        """Living players whose role is traitor."""
+        return [p for p in self.living() if self.roles[p] == TRAITOR]
+
+    def is_traitor(self, name: str) -> bool:
+        """Whether ``name`` is (now) a traitor."""
+        return self.roles.get(name) == TRAITOR
+
+
+@dataclass(frozen=True)
+class Percept:
+    """One witness's perception of one event.
+
+    owner : str, the witness
+    source_type : SourceType, how the owner came to know it
+    teller : str or None, who gave it (the speaker) for told, overheard and group statements
+    situation : Situation, the row of the appraisal table (SPEC 3.5) that applies to the owner
+    involved : bool, the owner is actor, target, addressee or mentioned (SPEC 3.3)
+    voted_out_faithful : bool, a banishment revealed a faithful whom the owner voted out
+    """
+
+    owner: str
+    source_type: SourceType
+    teller: str | None
+    situation: Situation
+    involved: bool
+    voted_out_faithful: bool = False
+
+
+def actor_of(event: Event) -> str | None:
+    """The player who acted: speaker, voter, recruiter, or the sole murderer when known."""
+    if isinstance(event, SayEvent):
+        return event.speaker
+    if isinstance(event, VoteEvent):
+        return event.voter
+    if isinstance(event, RecruitEvent):
+        return event.by
+    if isinstance(event, MurderEvent) and event.by and len(event.by) == 1:
+        return event.by[0]
+    return None
+
+
+def targets_of(event: Event) -> list[str]:
+    """The players an event is done to: addressees, vote target, victim, banished, revealed, recruited."""
+    if isinstance(event, SayEvent):
+        return [] if event.to == "all" else list(event.to)
+    if isinstance(event, VoteEvent):
+        return [event.target] if event.target else []
+    if isinstance(event, MurderEvent):
+        return [event.victim]
+    if isinstance(event, (BanishEvent, RevealEvent, RecruitEvent)):
+        return [event.player]
+    return []
+
+
+def about_of(event: Event, players: list[str]) -> list[str]:
+    """Players an event is about: its ``about`` list, its targets (not addressees), claim subjects and players
+    named in its text (whole-word, case-insensitive), in header order."""
+    named: set[str] = set(getattr(event, "about", ()) or ())
+    if not isinstance(event, SayEvent):
+        named.update(targets_of(event))
+    for claim in getattr(event, "claims", ()):
+        if claim.subject in players:
+            named.add(claim.subject)
+        if claim.predicate == "voted_for" and claim.object in players:
+            named.add(claim.object)
+    text = getattr(event, "text", None)
+    if isinstance(text, str):
+        named.update(mentioned_in(text, players))
+    return [p for p in players if p in named]
+
+
+def mentioned_in(text: str, players: list[str]) -> list[str]:
+    """Players whose name occurs in ``text`` as a whole word, ignoring case."""
+    return [p for p in players if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.IGNORECASE)]
+
+
+def default_witnesses(event: Event, state: GameState) -> list[str]:
+    """The witnesses of SPEC 2.1's table when the log gives none (computed before the event changes the state)."""
+    if isinstance(event, SayEvent):
+        if event.channel == "private":
+            return [event.speaker, *(p for p in event.to if p != event.speaker)]
+        if event.channel == "traitors":
+            return state.living_traitors()
+        return state.living()
+    if isinstance(event, ObserveEvent):
+        return list(event.observers)
+    if isinstance(event, VoteEvent):
+        return state.living_traitors() if event.ballot == "murder" else state.living()
+    if isinstance(event, MurderEvent):
+        return [p for p in state.living() if p != event.victim]
+    if isinstance(event, RevealEvent):
+        return [event.player]
+    if isinstance(event, RecruitEvent):
+        return [event.player, *(p for p in state.living_traitors() if p != event.player)]
+    if isinstance(event, (BanishEvent, EndEvent)):
+        return state.living()
+    return []
+
+
+def witnesses_of(logged: LoggedEvent, state: GameState) -> list[str]:
+    """The event's witnesses: explicit ones as given (order kept, duplicates dropped), else the default."""
+    event = logged.event
+    explicit = getattr(event, "witnesses", None)
+    chosen = list(explicit) if explicit is not None else default_witnesses(event, state)
+    return list(dict.fromkeys(chosen))
+
+
+def _say_source(event: SayEvent, owner: str) -> tuple[SourceType, str | None]:
+    if owner == event.speaker:
+        return SourceType.FIRST_HAND, None
+    if event.channel == "private":
+        told = event.to != "all" and owner in event.to
+        return (SourceType.DIRECT_TOLD if told else SourceType.OVERHEARD), event.speaker
+    return SourceType.GROUP_DISCUSS, event.speaker
+
+
+def _accuses(event: SayEvent, owner: str) -> bool:
+    return any(c.subject == owner and c.predicate == "role" and c.object == TRAITOR and c.polarity
+               for c in event.claims)
+
+
+def _say_situation(event: SayEvent, owner: str, source: SourceType) -> Situation:
+    if owner == event.speaker:
+        return Situation.OTHER
+    if event.channel == "traitors":
+        return Situation.TRAITORS_MURDER_DISCUSSION
+    if _accuses(event, owner):
+        return Situation.ACCUSED
+    if any(c.predicate == "role" for c in event.claims):
+        return Situation.ROLE_CLAIM
+    return {SourceType.DIRECT_TOLD: Situation.PRIVATE_TO_OWNER,
+            SourceType.OVERHEARD: Situation.OVERHEARD}.get(source, Situation.ROUNDTABLE)
+
+
+def _situation(event: Event, owner: str, source: SourceType, state: GameState) -> tuple[Situation, bool]:
+    """(situation, voted_out_faithful) of ``event`` for ``owner``."""
+    if isinstance(event, SayEvent):
+        return _say_situation(event, owner, source), False
+    if isinstance(event, VoteEvent):
+        if event.ballot == "murder":
+            return Situation.TRAITORS_MURDER_DISCUSSION, False
+        if event.target == owner and event.voter != owner:
+            return Situation.ACCUSED, False
+        return (Situation.OTHER if event.voter == owner else Situation.ROUNDTABLE), False
+    if isinstance(event, MurderEvent):
+        traitor = state.is_traitor(owner)
+        return (Situation.MURDER_REVEALED_TRAITOR if traitor else Situation.MURDER_REVEALED_FAITHFUL), False
+    if isinstance(event, BanishEvent):
+        if event.player == owner:
+            return Situation.ACCUSED, False
+        if event.role_revealed is None:
+            return Situation.ROUNDTABLE, False
+        regret = event.role_revealed != TRAITOR and state.banish_votes.get(owner) == event.player
+        return Situation.BANISHMENT_REVEAL, regret
+    if isinstance(event, RevealEvent):
+        return Situation.ROLE_CLAIM, False
+    if isinstance(event, RecruitEvent):
+        return (Situation.RECRUITED if event.player == owner else Situation.OTHER), False
+    return Situation.OTHER, False
+
+
+def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
+    """Every witness's percept of one perceivable event (say, observe, vote, murder, banish, reveal, recruit, end).
+
+    Call before :func:`apply` for the same event: witnesses and situations are judged on the state just before it.
+    """
+    event = logged.event
+    players = list(state.roles)
+    actor = actor_of(event)
+    targets = targets_of(event)
+    about = about_of(event, players)
+    percepts = []
+    for owner in witnesses_of(logged, state):
+        if isinstance(event, SayEvent):
+            source, teller = _say_source(event, owner)
+        else:
+            source, teller = SourceType.FIRST_HAND, None
+        situation, regret = _situation(event, owner, source, state)
+        involved = owner == actor or owner in targets or owner in about
+        percepts.append(Percept(owner, source, teller, situation, involved, regret))
+    return percepts
+
+
+def apply(logged: LoggedEvent, state: GameState) -> None:
+    """Update the state after an event: votes of the round, deaths, banishments, recruitment."""
+    event = logged.event
+    if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
+        state.banish_votes[event.voter] = event.target
+    elif isinstance(event, MurderEvent):
+        state.status[event.victim] = "murdered"
+    elif isinstance(event, BanishEvent):
+        state.status[event.player] = "banished"
+        state.banish_votes.clear()
+    elif isinstance(event, RecruitEvent):
+        state.roles[event.player] = TRAITOR

@@ -1,0 +1,162 @@
+"""``graphmem.MemoryService``: the Python API a game engine (or a notebook) uses in-process.
+
+The service offers what the CLI offers — ingest, live events, phase advance, recall, thoughts, the consolidation and
+contradiction jobs, forgetting — on one Neo4j driver::
+
+    from graphmem import MemoryService
+
+    with MemoryService.connect() as memory:          # settings from the environment / graphmem.toml
+        memory.start_game({"kind": "game", "format": "graphmem/1", "game": "g-7", "players": [
+            {"name": "Marcus", "role": "faithful", "profile": "analytical"},
+            {"name": "Sarah", "role": "traitor"}, {"name": "Eleanor", "role": "faithful"}]})
+        memory.add_events("g-7", [
+            {"kind": "phase", "day": 1, "name": "social"},
+            {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private",
+             "text": "Eleanor is a traitor, I am sure of it."}])
+        memory.advance_phase("g-7")                    # one phase later: memories fade
+        print(memory.recall("g-7", "Marcus", topic="Eleanor").prompt)
+
+The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the service never closes it) or let
+:meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is safe to
+use from one thread at a time; open one per worker. Every job call is stateless (it reads what it needs from
+Neo4j); only a live game's validator and encoder state (:class:`graphmem.ingest.live.LiveGame`) stays in the
+process between calls, and a restarted process reopens a game with ``start_game(header, history=...)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import neo4j
+
+from graphmem.embedding import Embedder, model_dimension
+from graphmem.errors import NotFound
+from graphmem.ingest.live import BatchReport, LiveGame
+from graphmem.ingest.pipeline import IngestSummary
+from graphmem.jobs.decay import DecayReport
+from graphmem.model import Parameters, load_parameters
+from graphmem.settings import Settings, load_settings
+from graphmem.store.schema import SchemaReport
+
+log = logging.getLogger(__name__)
+
+
+class MemoryService:
+    """Fallible memory for the players of social deduction games, on one Neo4j database.
+
+    driver : neo4j.Driver or None; None opens one from ``settings`` (then the service owns and closes it)
+    settings : Settings or None (default: :func:`graphmem.settings.load_settings`)
+    params : Parameters or None (default: the shipped parameters with the settings' overrides)
+    embedder : Embedder or None (default: the settings' model, loaded on first use)
+
+    Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
+    """
+
+    def __init__(self, driver: neo4j.Driver | None = None, *, settings: Settings | None = None,
+                 params: Parameters | None = None, embedder: Embedder | None = None) -> None:
+        self.settings = settings or load_settings()
+        self._owns_driver = driver is None
+        if driver is None:
+            from graphmem.store.connection import open_driver
+
+            driver = open_driver(self.settings)
+        self.driver = driver
+        self.database = self.settings.database
+        self.params = params or load_parameters(self.settings.config,
+                                                str(self.settings.config_file or "<defaults>"))
+        self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
+        self._live: dict[str, LiveGame] = {}
+
+    @classmethod
+    def connect(cls, settings: Settings | None = None, **overrides: Any) -> MemoryService:
+        """A service with its own driver; ``overrides`` (uri, user, password, database) win over the settings."""
+        base = settings or load_settings()
+        return cls(settings=base.with_overrides(**overrides))
+
+    def close(self) -> None:
+        """Close the driver if the service opened it."""
+        if self._owns_driver:
+            self.driver.close()
+
+    def __enter__(self) -> MemoryService:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    # -- the database ---------------------------------------------------------------------------------------------
+
+    def init(self) -> SchemaReport:
+        """Create the schema (constraints, range, full-text and vector indexes); a no-op when it exists."""
+        from graphmem.store.schema import ensure_schema
+
+        return ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every stored game: {game, title, imported_from, players, last_phase, decayed_to, complete, winner}."""
+        from graphmem.store.queries import cypher
+
+        records, _, _ = self.driver.execute_query(cypher("stats/list_games"), database_=self.database,
+                                                  routing_=neo4j.RoutingControl.READ)
+        return [r.data() for r in records]
+
+    # -- logs in --------------------------------------------------------------------------------------------------
+
+    def ingest(self, *paths: str | Path, fmt: str = "auto", skip_invalid: bool = False) -> IngestSummary:
+        """Ingest game log files or folders (as ``graphmem ingest``). Raises InvalidGameLog (nothing written)."""
+        from graphmem.ingest.pipeline import ingest
+
+        return ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
+                      fmt=fmt, skip_invalid=skip_invalid)
+
+    def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
+        """Open a live game: its canonical header (SPEC 2.1's first line), and the events already sent when
+        reopening a game after a restart (replaying them writes nothing new).
+
+        Raises InvalidGameLog for an invalid header or history event.
+        """
+        from graphmem.store.schema import ensure_schema
+
+        live = LiveGame(header, self.params, self.embedder)
+        ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
+        stored = {g["game"]: g for g in self.games()}.get(live.game)
+        if stored is not None:
+            live.decayed_to = int(stored["decayed_to"] or 0)
+        self._live[live.game] = live
+        return live.add(self.driver, self.database, list(history))
+
+    def add_events(self, game: str, events: Sequence[Mapping[str, Any]]) -> BatchReport:
+        """Add events of a live game, in order (validated as a log file would be; see :meth:`start_game`).
+
+        A ``phase`` event moves the game on, and its memories are decayed to the new phase.
+        Raises NotFound when the game was not started in this process, InvalidGameLog for the first bad event
+        (the events before it are stored).
+        """
+        return self._game(game).add(self.driver, self.database, events)
+
+    def add_event(self, game: str, event: Mapping[str, Any]) -> BatchReport:
+        """One event of a live game (see :meth:`add_events`)."""
+        return self.add_events(game, [event])
+
+    def _game(self, game: str) -> LiveGame:
+        try:
+            return self._live[game]
+        except KeyError:
+            raise NotFound(f"game '{game}' is not open in this process: call start_game(header, history=...) "
+                           f"first (open games: {', '.join(sorted(self._live)) or 'none'})") from None
+
+    # -- time -----------------------------------------------------------------------------------------------------
+
+    def advance_phase(self, game: str, to: int | None = None) -> DecayReport:
+        """Run the decay job (SPEC 4): to phase ``to``, or one phase on. Idempotent for the same phase."""
+        from graphmem.jobs.decay import advance
+
+        report = advance(self.driver, self.database, game, to, self.params)
+        if game in self._live:
+            self._live[game].decayed_to = max(self._live[game].decayed_to, report.to_phase)
+        return report
