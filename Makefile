@@ -6,7 +6,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.graphmem-installed
 
-.PHONY: setup demo test bench lint clean
+.PHONY: setup demo test bench lint clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,18 @@ demo: setup
 	$(BIN)/graphmem neo4j start
 	$(BIN)/graphmem init
 
-test: setup
+test: setup browser
 	$(BIN)/python -m pytest
 
 lint: setup
 	$(BIN)/mypy
+
+# Headless Chromium for the page tests (tests/e2e/test_viz_browser.py): Debian's package, installed when missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium chromium-driver; }
+	@chromium --version
 
 clean:
 	rm -rf $(VENV) build dist docker/neo4j-local/target

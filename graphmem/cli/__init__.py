@@ -69,6 +69,8 @@ from graphmem.cli.init_cmd import init  # noqa: E402
 from graphmem.cli.model_cmd import model  # noqa: E402
 from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
 from graphmem.cli.phase_cmd import phase  # noqa: E402
+from graphmem.cli.query_cmd import query  # noqa: E402
+from graphmem.cli.viz_cmd import viz  # noqa: E402
 
-for _command in (neo4j, init, convert, ingest, games, stats, model, phase):
+for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz):
     main.add_command(_command)

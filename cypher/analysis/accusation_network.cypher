@@ -1,0 +1,31 @@
+// The accusation network: who voted to banish whom, and who called whom a traitor in a statement (a role claim,
+// SPEC 2.3: "X is a traitor", stored in claims_json as ["X", "role", "traitor", true] or its equivalent
+// ["X", "role", "faithful", false]; claims about oneself are not accusations). kind is "banish vote",
+// "murder vote" (the traitors' choice of victim, with $include_murder_votes) or "traitor claim"; accusations
+// counts them per accuser, accused, kind and day. claims_json is read as json.dumps writes it.
+// @param game: STRING  the game id
+// @param day: INTEGER = null  only this day (null: every day)
+// @param include_murder_votes: BOOLEAN = false  also the traitors' murder votes
+// @returns accuser, accuser_role, accused, accused_role, kind, day, accusations
+CALL () {
+  MATCH (e:Event {game: $game})
+  USING INDEX e:Event(game)
+  WHERE e.kind = 'vote' AND (e.ballot = 'banish' OR ($include_murder_votes AND e.ballot = 'murder'))
+    AND ($day IS NULL OR e.day = $day)
+  MATCH (e)-[:BY]->(a:Player), (e)-[:TARGETS]->(b:Player)
+  RETURN a, b, e.ballot + ' vote' AS kind, e.day AS day
+  UNION ALL
+  MATCH (e:Event {game: $game})
+  USING INDEX e:Event(game)
+  WHERE e.kind = 'say' AND ($day IS NULL OR e.day = $day)
+    AND (e.claims_json CONTAINS '"role", "traitor", true]' OR e.claims_json CONTAINS '"role", "faithful", false]')
+  MATCH (e)-[:BY]->(a:Player)
+  MATCH (b:Player {game: $game})
+  USING INDEX b:Player(game)
+  WHERE b <> a AND (e.claims_json CONTAINS ('["' + b.name + '", "role", "traitor", true]')
+                    OR e.claims_json CONTAINS ('["' + b.name + '", "role", "faithful", false]'))
+  RETURN a, b, 'traitor claim' AS kind, e.day AS day
+}
+RETURN a.name AS accuser, a.role AS accuser_role, b.name AS accused, b.role AS accused_role, kind, day,
+       count(*) AS accusations
+ORDER BY day, accuser, accused, kind

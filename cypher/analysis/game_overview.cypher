@@ -1,0 +1,14 @@
+// One game at a glance: its forgetting curve, the phase the decay job brought it to, the winner and its size
+// (players, traitors, ground-truth events, memories, TOLD edges, DERIVED_FROM edges). No row: the game is not stored.
+// @param game: STRING  the game id
+// @returns game, title, curve, last_phase, decayed_to, winner, players, traitors, events, memories, told, derived
+MATCH (g:Game {uid: $game})
+RETURN g.uid AS game, g.title AS title, g.curve AS curve, g.last_phase AS last_phase, g.decayed_to AS decayed_to,
+       g.winner AS winner,
+       COUNT { (g)-[:HAS_PLAYER]->() } AS players,
+       COUNT { (g)-[:HAS_PLAYER]->(p) WHERE p.role = 'traitor' } AS traitors,
+       COUNT { MATCH (e:Event {game: $game}) RETURN e } AS events,
+       COUNT { MATCH (m:Memory {game: $game}) RETURN m } AS memories,
+       COUNT { MATCH (:Player {game: $game})-[t:TOLD]->() RETURN t } AS told,
+       COUNT { MATCH (m:Memory {game: $game}) USING INDEX m:Memory(game) MATCH (m)-[d:DERIVED_FROM]->() RETURN d }
+         AS derived

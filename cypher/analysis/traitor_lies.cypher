@@ -1,0 +1,40 @@
+// Traitors' lies about roles, and who believed them. A lie is a statement by a player who was a traitor when they
+// made it, whose role claim (SPEC 2.3) contradicts the truth at that moment: calling a faithful a traitor, or
+// calling a traitor (themselves or another) faithful. listeners are the players who heard it (told, overheard or
+// at the round table); believers are the listeners who afterwards voted to banish the player falsely accused (a
+// lie that defends a traitor has no believers by this measure: not voting is not evidence); remembered_by counts
+// listeners whose memory of the lie is still recalled (state neither archived nor tombstoned). Recruited players
+// count as faithful until their recruitment (by log line). claims_json is read as json.dumps writes it.
+// @param game: STRING  the game id
+// @returns liar, event, day, channel, subject, subject_role, claimed, text, listeners, believers, remembered_by
+MATCH (e:Event {game: $game})
+USING INDEX e:Event(game)
+WHERE e.kind = 'say' AND e.claims_json CONTAINS '"role", '
+MATCH (e)-[:BY]->(liar:Player {game: $game})
+WHERE liar.role = 'traitor'
+  AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(liar) WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line }
+MATCH (subject:Player {game: $game})
+USING INDEX subject:Player(game)
+WITH e, liar, subject,
+     e.claims_json CONTAINS ('["' + subject.name + '", "role", "traitor", true]')
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", false]') AS says_traitor,
+     e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", true]')
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "traitor", false]') AS says_faithful
+WHERE says_traitor OR says_faithful
+WITH e, liar, subject, says_traitor,
+     subject.role = 'traitor'
+       AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(subject)
+                        WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line } AS subject_is_traitor
+WHERE says_traitor <> subject_is_traitor
+OPTIONAL MATCH (e)<-[:OF_EVENT]-(heard:Memory)<-[:REMEMBERS]-(listener:Player)
+WHERE heard.source_type IN ['direct_told', 'overheard', 'group_discuss']
+WITH e, liar, subject, says_traitor, subject_is_traitor, heard, listener,
+     says_traitor AND EXISTS { MATCH (v:Event)-[:BY]->(listener) WHERE v.game = $game AND v.kind = 'vote'
+                               AND v.ballot = 'banish' AND v.line > e.line AND subject.name IN v.targets } AS believed
+ORDER BY listener.name
+RETURN liar.name AS liar, e.uid AS event, e.day AS day, e.channel AS channel, subject.name AS subject,
+       CASE WHEN subject_is_traitor THEN 'traitor' ELSE 'faithful' END AS subject_role,
+       CASE WHEN says_traitor THEN 'traitor' ELSE 'faithful' END AS claimed, e.text AS text,
+       collect(listener.name) AS listeners, collect(CASE WHEN believed THEN listener.name END) AS believers,
+       count(CASE WHEN NOT heard.state IN ['archived', 'tombstoned'] THEN 1 END) AS remembered_by
+ORDER BY day, event, subject

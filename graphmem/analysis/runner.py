@@ -1,0 +1,104 @@
+"""Running analysis queries read-only, and checking the game they ask about.
+
+Every query runs through ``driver.execute_query(..., routing_=RoutingControl.READ)``: a transaction in read access
+mode, in which Neo4j itself refuses any write (``Neo.ClientError.Statement.AccessMode``), whatever the query says.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+from neo4j import RoutingControl
+from neo4j.exceptions import DriverError, Neo4jError
+
+from graphmem.errors import GraphmemError, Neo4jUnavailable, NotFound
+from graphmem.store.queries import Query, cypher
+
+ACCESS_MODE_REFUSED = "Neo.ClientError.Statement.AccessMode"
+
+
+class WriteRefused(GraphmemError):
+    """An analysis query tried to write; Neo4j refused it because analysis runs in read transactions."""
+
+
+class QueryFailed(GraphmemError):
+    """Neo4j rejected or failed an analysis query (syntax, a missing procedure, a runtime error)."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """What a query returned.
+
+    columns : tuple of str, the RETURN columns in order (known even when there are no rows)
+    rows : list of dict {column: value}, values plain Python (str, int, float, bool, None, list, dict)
+    """
+
+    columns: tuple[str, ...]
+    rows: list[dict[str, Any]]
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain Python: graph nodes and relationships become their property maps, paths lists of them,
+    temporal values ISO strings; lists and maps are converted item by item."""
+    if isinstance(value, (neo4j.graph.Node, neo4j.graph.Relationship)):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, neo4j.graph.Path):
+        return [plain(node) for node in value.nodes]
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    if isinstance(value, (_dt.date, _dt.time, _dt.datetime, _dt.timedelta)):
+        return str(value)
+    return value
+
+
+def run_read(driver: neo4j.Driver, database: str | None, query: Query,
+             params: Mapping[str, Any]) -> QueryResult:
+    """Run ``query`` with ``params`` in a READ transaction and return its columns and rows.
+
+    Raises WriteRefused when the query tries to write (Neo4j refuses it in read access mode), QueryFailed for
+    any other error Neo4j reports, Neo4jUnavailable when the server cannot be reached.
+    """
+    try:
+        records, _, keys = driver.execute_query(query.text, dict(params), database_=database,
+                                                routing_=RoutingControl.READ)
+    except Neo4jError as e:
+        name = query.name.removeprefix("analysis/")
+        if e.code == ACCESS_MODE_REFUSED:
+            raise WriteRefused(f"query '{name}' tries to write, and analysis queries run read-only: "
+                               f"Neo4j refused it ({e.message})") from e
+        raise QueryFailed(f"query '{name}' failed: {e.message or e}") from e
+    except DriverError as e:
+        raise Neo4jUnavailable(f"lost the connection to Neo4j while running '{query.name}': {e}") from e
+    return QueryResult(tuple(keys), [{key: plain(record[key]) for key in keys} for record in records])
+
+
+def stored_games(driver: neo4j.Driver, database: str | None) -> list[str]:
+    """The ids of every stored game, sorted."""
+    records, _, _ = driver.execute_query(cypher("stats/list_games"), database_=database,
+                                         routing_=RoutingControl.READ)
+    return [str(r["game"]) for r in records]
+
+
+def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
+    """Return when ``game`` is stored; raise NotFound (exit 1) otherwise, naming it with the closest stored ids
+    and listing the stored games (or their number, when there are more than ten)."""
+    records, _, _ = driver.execute_query(cypher("ingest/game_progress"), {"game": game}, database_=database,
+                                         routing_=RoutingControl.READ)
+    if records:
+        return
+    known = stored_games(driver, database)
+    if not known:
+        raise NotFound(f"no game '{game}' is stored (no game is: ingest one with `graphmem ingest PATH`)")
+    close = difflib.get_close_matches(game, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    listing = ", ".join(known) if len(known) <= 10 else f"{len(known)} games, listed by `graphmem games`"
+    raise NotFound(f"no game '{game}' is stored{hint} (stored: {listing})")

@@ -1,0 +1,12 @@
+"""Pictures of a game (SPEC 15): who told whom, and how a player's memories fade.
+
+- :mod:`graphmem.viz.told`: the who-told-whom graph (networkx MultiDiGraph) read from Neo4j, and its layout.
+- :mod:`graphmem.viz.static`: PNG and SVG drawings (matplotlib).
+- :mod:`graphmem.viz.html`: a self-contained interactive HTML page (inline SVG and vanilla JavaScript).
+- :mod:`graphmem.viz.export`: GraphML and GEXF files for Gephi.
+- :mod:`graphmem.viz.decay`: a player's memory strengths over phases with the clarity bands.
+- :mod:`graphmem.viz.outputs`: output kinds by extension, checked before any work, atomic writes.
+- :mod:`graphmem.viz.style`: colours by role, marks by fate, line styles by channel kind.
+
+The CLI is ``graphmem viz told`` and ``graphmem viz decay``. matplotlib is imported only by the modules that draw.
+"""
