@@ -66,11 +66,13 @@ def settings_of(ctx: click.Context) -> Settings:
 from graphmem.cli.convert_cmd import convert  # noqa: E402
 from graphmem.cli.ingest_cmd import games, ingest, stats  # noqa: E402
 from graphmem.cli.init_cmd import init  # noqa: E402
+from graphmem.cli.jobs_cmd import consolidate, contradictions, forget  # noqa: E402
 from graphmem.cli.model_cmd import model  # noqa: E402
 from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
 from graphmem.cli.phase_cmd import phase  # noqa: E402
 from graphmem.cli.query_cmd import query  # noqa: E402
 from graphmem.cli.viz_cmd import viz  # noqa: E402
 
-for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz):
+for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz, consolidate,
+                 contradictions, forget):
     main.add_command(_command)

@@ -1,11 +1,17 @@
-"""Jobs that change a stored game as a whole: decay (SPEC 4, 7, 10); consolidation and contradictions later.
+"""Jobs that change a stored game as a whole: decay (SPEC 4, 7, 10), consolidation (SPEC 11), contradictions
+(SPEC 9) and forgetting on request (SPEC 10).
 
-Each job takes the caller's ``driver`` and ``database`` and works on one game at a time, so jobs for different
-games can run in parallel against one Neo4j (SPEC 16).
+Each job takes the caller's ``driver`` and ``database`` and works on one game, and consolidation and contradictions
+on one owner at a time, so jobs for different games can run in parallel against one Neo4j (SPEC 16) and memory use
+stays bounded by the largest owner.
 """
 
 from __future__ import annotations
 
+from graphmem.jobs.consolidation import ConsolidationReport, consolidate
+from graphmem.jobs.contradictions import ContradictionReport, find_contradictions
 from graphmem.jobs.decay import DecayReport, advance
+from graphmem.jobs.forget import ForgetResult, forget
 
-__all__ = ["DecayReport", "advance"]
+__all__ = ["ConsolidationReport", "ContradictionReport", "DecayReport", "ForgetResult", "advance", "consolidate",
+           "find_contradictions", "forget"]

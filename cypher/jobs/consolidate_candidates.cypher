@@ -1,0 +1,18 @@
+// The memories of one owner that consolidation may cluster (SPEC 11): live (state active, warm or archived), not
+// summaries themselves (no summaries of summaries), not flashbulbs (vivid and distinct by definition: SPEC 5),
+// and not part of an open conflict (SPEC 9: the owner must still see both sides). Ordered by uid.
+// @param game: STRING  the game id
+// @param owner: STRING  the owner's player name
+// @returns uid, text, template, details_json, day, t_enc, phase_name, strength, s, source_type, teller, about, keywords, claims_json, embedding, salience, relevance, emotion_peak, surprise, consequence, threshold, decay_rate, source_k
+MATCH (m:Memory {game: $game, owner: $owner})
+WHERE m.state IN ['active', 'warm', 'archived'] AND NOT m:Summary AND NOT coalesce(m.flashbulb, false)
+  AND m.embedding IS NOT NULL
+  AND NOT EXISTS { MATCH (c:Conflict)-[:BETWEEN]->(m) WHERE c.status = 'open' }
+RETURN m.uid AS uid, m.text AS text, coalesce(m.template, m.text) AS template,
+       coalesce(m.details_json, '[]') AS details_json, m.day AS day, m.t_enc AS t_enc, m.phase_name AS phase_name,
+       m.strength AS strength, m.s AS s, m.source_type AS source_type, m.teller AS teller,
+       coalesce(m.about, []) AS about, coalesce(m.keywords, '') AS keywords,
+       coalesce(m.claims_json, '[]') AS claims_json, m.embedding AS embedding, m.salience AS salience,
+       m.relevance AS relevance, m.emotion_peak AS emotion_peak, m.surprise AS surprise,
+       m.consequence AS consequence, m.threshold AS threshold, m.decay_rate AS decay_rate, m.source_k AS source_k
+ORDER BY uid

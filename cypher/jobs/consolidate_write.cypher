@@ -1,0 +1,25 @@
+// Write one owner's consolidation (SPEC 11) in one transaction: each Memory:Summary node (MERGE by its uid, which
+// derives from its sorted member uids, so re-running creates nothing; properties only ON CREATE), the owner's
+// REMEMBERS edge, ABOUT edges to the players it is about, CONSOLIDATES edges to the members, and the members'
+// state "consolidated" with `summary` = the summary's uid.
+// @param summaries: LIST<MAP>  {uid, owner_uid, props (every Memory property), members (member uids), about_uids}
+// @returns summaries, members
+UNWIND $summaries AS s
+MATCH (owner:Player {uid: s.owner_uid})
+MERGE (m:Memory {uid: s.uid})
+ON CREATE SET m:Summary, m += s.props
+MERGE (owner)-[:REMEMBERS]->(m)
+WITH m, s
+CALL (m, s) {
+  UNWIND s.about_uids AS about_uid
+  MATCH (subject:Player {uid: about_uid})
+  MERGE (m)-[:ABOUT]->(subject)
+}
+CALL (m, s) {
+  UNWIND s.members AS member_uid
+  MATCH (member:Memory {uid: member_uid})
+  MERGE (m)-[:CONSOLIDATES]->(member)
+  SET member.state = 'consolidated', member.summary = m.uid
+  RETURN count(member) AS members
+}
+RETURN count(m) AS summaries, sum(members) AS members

@@ -1,0 +1,136 @@
+"""``graphmem consolidate``, ``graphmem contradictions`` and ``graphmem forget``: the jobs that reshape one game's
+memories (SPEC 9, 10, 11). Unknown games, players and memories exit 1 naming them and listing what exists."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from graphmem.cli import settings_of
+
+SHOWN = 20
+"""Lines of detail the human-readable output shows (``--json`` has everything)."""
+
+
+@contextmanager
+def _job(ctx: click.Context, label: str, total: int | None, quiet: bool) -> Iterator[tuple[Any, Any,
+                                                                                       Callable[[str, int], None]]]:
+    """The driver, the parameters and a per-owner progress callback (a bar on a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from graphmem.model import load_parameters
+    from graphmem.store.connection import connected
+
+    settings = settings_of(ctx)
+    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
+    show = sys.stderr.isatty() and not quiet
+    with connected(settings) as driver, Progress(TextColumn("{task.description}"), BarColumn(),
+                                                 MofNCompleteColumn(), TimeElapsedColumn(),
+                                                 disable=not show, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+
+        def progress(owner: str, n: int) -> None:
+            bar.update(task, description=f"{label}: {owner}")
+            bar.advance(task)
+
+        yield driver, params, progress
+
+
+def _short(text: str, width: int = 110) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[:width - 3] + "..."
+
+
+@click.command("consolidate")
+@click.option("--game", required=True, help="The game id.")
+@click.option("--player", default=None, help="Only this player's memories (default: every player's).")
+@click.option("--dry-run", is_flag=True, help="Report the summaries that would be written; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool, as_json: bool) -> None:
+    """Merge clusters of similar memories of each player into Summary memories (SPEC 11).
+
+    Live memories (active, warm, archived; not flashbulbs, not summaries, not in an open conflict) are clustered
+    by embedding (average linkage, cosine distance below parameters.consolidation.distance_threshold); every
+    cluster of min_cluster_size or more becomes one Summary, and its members become "consolidated".
+    Running it again adds nothing.
+    """
+    from graphmem.jobs.consolidation import consolidate as run
+
+    with _job(ctx, "consolidating", None, as_json) as (driver, params, progress):
+        report = run(driver, settings_of(ctx).database, game, params, player=player, dry_run=dry_run,
+                     progress=progress)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+        return
+    verb = "would write" if dry_run else "wrote"
+    click.echo(f"game {game} (phase {report.phase}): {verb} {report.summaries} summaries of {report.members} "
+               f"memories, from {report.candidates} candidates of {len(report.owners)} players"
+               + ("" if dry_run else f"; {report.created} summaries created") + f" in {report.seconds:.1f} s")
+    for item in report.planned[:SHOWN]:
+        click.echo(f"  {item['owner']}: {_short(item['text'])}")
+    if len(report.planned) > SHOWN:
+        click.echo(f"  ... and {len(report.planned) - SHOWN} more (--json lists them all)")
+
+
+@click.command("contradictions")
+@click.option("--game", required=True, help="The game id.")
+@click.option("--player", default=None, help="Only this player's memories (default: every player's).")
+@click.option("--dry-run", is_flag=True, help="Report the conflicts that would be written; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def contradictions(ctx: click.Context, game: str, player: str | None, dry_run: bool, as_json: bool) -> None:
+    """Find conflicting memories of each player and store them as Conflict nodes (SPEC 9).
+
+    Claims on role and voted_for are compared exactly; similar memories (cosine >= similarity.contradiction)
+    are compared for role words and polarity. Identity conflicts (a player's role) stay open until the player
+    witnesses a reveal of that role: then they are resolved and the wrong memory is tombstoned (never deleted).
+    Running it again adds nothing and reopens nothing.
+    """
+    from graphmem.jobs.contradictions import find_contradictions
+
+    with _job(ctx, "comparing", None, as_json) as (driver, params, progress):
+        report = find_contradictions(driver, settings_of(ctx).database, game, params, player=player,
+                                     dry_run=dry_run, progress=progress)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+        return
+    kinds = ", ".join(f"{kind} {n}" for kind, n in report.by_kind.items()) or "none"
+    would = "would be " if dry_run else ""
+    click.echo(f"game {game} (phase {report.phase}): {report.detected} conflicts ({kinds}), {report.new} new"
+               + ("" if dry_run else f" ({report.created} created)") + f", {report.open} open; "
+               f"{report.resolved} {would}resolved by a known truth, {report.tombstoned} memories {would}"
+               f"tombstoned, in {report.seconds:.1f} s")
+    notable = [c for c in report.conflicts if c.get("kind") != "temporal" or c.get("status") == "open"
+               or c.get("losers")]
+    for c in notable[:SHOWN]:
+        resolution = f" -> {c['resolution']}" if c.get("resolution") else ""
+        click.echo(f"  {c['owner']}: {c.get('kind', 'identity')} {c['status']}{resolution}: {_short(c['reason'])}")
+    if len(notable) > SHOWN:
+        click.echo(f"  ... and {len(notable) - SHOWN} more (--json lists them all)")
+
+
+@click.command("forget")
+@click.option("--game", required=True, help="The game id.")
+@click.option("--player", required=True, help="The player whose memory it is.")
+@click.option("--memory", "memory", required=True, help="The memory's uid.")
+@click.option("--reason", default=None, help="Why it is forgotten (default: \"forgotten on request\").")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:
+    """Tombstone one memory on request (SPEC 10): it is no longer recalled but is kept, with the reason and the
+    phase, for audit. A memory that does not exist or belongs to another player exits 1."""
+    from graphmem.jobs.forget import forget as run
+
+    with _job(ctx, "forgetting", None, True) as (driver, params, _):
+        result = run(driver, settings_of(ctx).database, game, player, memory, params, reason)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    state = "tombstoned" if result.changed else "was already tombstoned"
+    click.echo(f"{result.uid} {state} at phase {result.phase} ({result.reason}): {_short(result.text)}")

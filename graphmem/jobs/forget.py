@@ -1,0 +1,73 @@
+"""Forgetting on request: ``graphmem forget`` tombstones one memory of one owner (SPEC 10).
+
+A tombstoned memory is never recalled, clustered or compared again, but it is kept, with the reason and the
+phase, for audit and analysis: nothing is ever deleted except by purging a whole game.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import neo4j
+
+from graphmem.errors import NotFound
+from graphmem.jobs.scope import read, resolve_scope, session
+from graphmem.model.params import Parameters
+from graphmem.store.queries import cypher
+
+__all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_REASON = "forgotten on request"
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    """uid : the memory; text : its text; reason, phase : the tombstone's reason and phase; changed : False when
+    it was already tombstoned (then reason and phase are the first tombstone's)."""
+
+    uid: str
+    text: str
+    reason: str
+    phase: int
+    changed: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+
+def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, memory: str,
+           params: Parameters, reason: str | None = None) -> ForgetResult:
+    """Tombstone memory ``memory`` of ``player`` in ``game``: state "tombstoned", ``tombstone_reason`` (default
+    "forgotten on request") and ``tombstone_phase`` = the game's ``decayed_to``. Idempotent: a memory already
+    tombstoned is left as it is.
+
+    Raises NotFound naming an unknown game (listing the stored games) or player (listing the game's players), or
+    a memory uid that does not exist or is not one of that player's memories in that game.
+    """
+    scope = resolve_scope(driver, database, game, player, params)
+    records = read(driver, database, "jobs/forget_memory", uid=memory)
+    if not records:
+        raise NotFound(f"no memory '{memory}' is stored (memory uids look like "
+                       f"'{game}/memory/{player}/EVENT'; `graphmem recall` and `graphmem query` show them)")
+    row = records[0]
+    if row["game"] != game or row["owner"] != player:
+        raise NotFound(f"memory '{memory}' is not a memory of player '{player}' in game '{game}' "
+                       f"(it belongs to '{row['owner']}' in game '{row['game']}')")
+    def work(tx: neo4j.ManagedTransaction) -> neo4j.Record | None:
+        return tx.run(cypher("jobs/forget_tombstone"), uid=memory, game=game, owner=player,
+                      reason=reason or DEFAULT_REASON, phase=scope.phase).single()
+
+    with session(driver, database) as s:
+        done = s.execute_write(work)
+    if done is None:  # it was there a moment ago: only a purge of the whole game removes memories
+        raise NotFound(f"memory '{memory}' disappeared while it was being forgotten (was game '{game}' purged?)")
+    result = ForgetResult(str(done["uid"]), str(row["text"]), str(done["tombstone_reason"]),
+                          int(done["tombstone_phase"]), bool(done["changed"]))
+    log.info("game %s: %s %s (%s, phase %d)", game, "tombstoned" if result.changed else "already tombstoned",
+             memory, result.reason, result.phase)
+    return result

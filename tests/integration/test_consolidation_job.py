@@ -1,0 +1,197 @@
+"""The consolidation job against a real Neo4j and the real embedding model (SPEC 11), on the hand-written
+examples/small-game.jsonl under fresh game ids."""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+from click.testing import CliRunner, Result
+
+from graphmem.cli import main
+from graphmem.ingest.pipeline import ingest
+from graphmem.jobs.consolidation import consolidate, summary_uid
+from graphmem.jobs.decay import advance
+from graphmem.model import Parameters
+
+pytestmark = pytest.mark.neo4j
+SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
+
+Ingest = Callable[[], str]
+
+
+@pytest.fixture()
+def small_game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters,
+               tmp_path: Path) -> Iterator[Ingest]:
+    """make(): ingest examples/small-game.jsonl under a fresh game id and return it; deleted afterwards."""
+    made: list[str] = []
+
+    def make() -> str:
+        lines = SMALL.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])
+        header["game"] = game = f"jobs-small-{uuid.uuid4().hex[:8]}"
+        path = tmp_path / f"{game}.jsonl"
+        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+        ingest(driver, None, [path], params, embedder)
+        made.append(game)
+        return game
+
+    yield make
+    for game in made:
+        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+
+
+def snapshot(driver: neo4j.Driver, game: str) -> tuple[list[Any], list[Any]]:
+    """Every node (labels, properties) and relationship (type, ends, properties) of a game."""
+    nodes = driver.execute_query("MATCH (n {game: $game}) RETURN n.uid AS uid, labels(n) AS labels, "
+                                 "properties(n) AS props ORDER BY uid", game=game).records
+    rels = driver.execute_query("MATCH (a {game: $game})-[r]->(b) RETURN a.uid AS a, type(r) AS t, b.uid AS b, "
+                                "properties(r) AS props ORDER BY a, t, b", game=game).records
+    return [r.data() for r in nodes], [r.data() for r in rels]
+
+
+def summaries(driver: neo4j.Driver, game: str) -> list[dict[str, Any]]:
+    records = driver.execute_query("""
+        MATCH (p:Player)-[:REMEMBERS]->(s:Memory:Summary {game: $game})-[:CONSOLIDATES]->(m:Memory)
+        WITH p, s, m ORDER BY m.uid
+        RETURN p.name AS owner, properties(s) AS s, collect(properties(m)) AS members ORDER BY s.uid""",
+                                   game=game).records
+    return [r.data() for r in records]
+
+
+def test_consolidation_writes_summaries_with_every_property_and_edge(driver: neo4j.Driver, small_game: Ingest,
+                                                                     params: Parameters) -> None:
+    game = small_game()
+    phase = driver.execute_query("MATCH (g:Game {uid: $g}) RETURN g.decayed_to AS p", g=game).records[0]["p"]
+    report = consolidate(driver, None, game, params)
+    found = summaries(driver, game)
+    assert report.summaries == report.created == len(found) >= 3
+    assert report.members == sum(len(f["members"]) for f in found)
+    for f in found:
+        s, members = f["s"], f["members"]
+        assert len(members) >= params.consolidation.min_cluster_size
+        assert s["uid"] == summary_uid(game, f["owner"], [m["uid"] for m in members])
+        assert {m["owner"] for m in members} == {s["owner"]} == {f["owner"]}
+        assert all(m["state"] == "consolidated" and m["summary"] == s["uid"] for m in members)
+        assert s["e0"] == s["strength"] == pytest.approx(min(1.0, max(m["strength"] for m in members) + 0.1))
+        assert s["s"] == s["s_enc"] == pytest.approx(1.5 * max(m["s"] for m in members))
+        assert (s["kind"], s["type"], s["members"], s["n"], s["flashbulb"]) == \
+            ("summary", "semantic", len(members), 0, False)
+        assert s["t_enc"] == max(m["t_enc"] for m in members) and s["t_ref"] == s["decayed_to"] == phase
+        assert (s["day_first"], s["day_last"]) == (min(m["day"] for m in members), max(m["day"] for m in members))
+        assert s["state"] in ("active", "warm", "archived") and len(s["embedding"]) == 384
+        assert f"{len(members)} times" in s["text"] and any(m["text"] in s["text"] for m in members)
+        assert set(s["about"]) == {a for m in members for a in m["about"]}
+    about = driver.execute_query("MATCH (s:Summary {game: $g})-[:ABOUT]->(p:Player) RETURN count(*) AS n",
+                                 g=game).records[0]["n"]
+    assert about == sum(len(f["s"]["about"]) for f in found)
+
+
+def test_a_second_run_adds_nothing(driver: neo4j.Driver, small_game: Ingest, params: Parameters) -> None:
+    game = small_game()
+    first = consolidate(driver, None, game, params)
+    before = snapshot(driver, game)
+    second = consolidate(driver, None, game, params)
+    assert first.summaries > 0 and (second.summaries, second.members, second.created) == (0, 0, 0)
+    assert second.candidates == first.candidates - first.members
+    assert snapshot(driver, game) == before
+
+
+def test_dry_run_writes_nothing_and_reports_what_it_would_write(driver: neo4j.Driver, small_game: Ingest,
+                                                                params: Parameters) -> None:
+    game = small_game()
+    before = snapshot(driver, game)
+    dry = consolidate(driver, None, game, params, dry_run=True)
+    assert snapshot(driver, game) == before
+    assert dry.dry_run and dry.summaries > 0 and dry.created == 0
+    done = consolidate(driver, None, game, params)
+    assert [p["uid"] for p in dry.planned] == [p["uid"] for p in done.planned]
+    assert [p["text"] for p in dry.planned] == [s["s"]["text"] for s in sorted(
+        summaries(driver, game), key=lambda s: [p["uid"] for p in dry.planned].index(s["s"]["uid"]))]
+
+
+def test_an_interrupted_run_is_completed_by_the_next(driver: neo4j.Driver, small_game: Ingest,
+                                                     params: Parameters) -> None:
+    interrupted, fresh = small_game(), small_game()
+
+    class Stop(Exception):
+        pass
+
+    def stop(owner: str, n: int) -> None:
+        if n:
+            raise Stop(owner)  # killed right after the first owner with summaries was written
+
+    with pytest.raises(Stop):
+        consolidate(driver, None, interrupted, params, progress=stop)
+    partial = summaries(driver, interrupted)
+    assert partial and len({s["owner"] for s in partial}) == 1
+    consolidate(driver, None, interrupted, params)
+    consolidate(driver, None, fresh, params)
+
+    def shape(game: str) -> list[tuple[Any, ...]]:
+        return sorted((s["owner"], s["s"]["text"], [m["uid"].replace(game, "G") for m in s["members"]])
+                      for s in summaries(driver, game))
+    assert shape(interrupted) == shape(fresh) and len(shape(fresh)) > len(partial)
+
+
+def test_the_decay_job_moves_summaries_on_and_leaves_members_alone(driver: neo4j.Driver, small_game: Ingest,
+                                                                    params: Parameters) -> None:
+    game = small_game()
+    consolidate(driver, None, game, params)
+    before = {s["s"]["uid"]: s for s in summaries(driver, game)}
+    phase = next(iter(before.values()))["s"]["t_ref"]
+    advance(driver, None, game, phase + 3, params)
+    for after in summaries(driver, game):
+        s, old = after["s"], before[after["s"]["uid"]]["s"]
+        assert s["strength"] == pytest.approx(s["e_ref"] * math.exp(-3 / s["s"]))
+        assert s["decayed_to"] == phase + 3 and old["strength"] > s["strength"]
+        assert all(m["state"] == "consolidated" for m in after["members"])
+
+
+def test_flashbulbs_and_memories_in_open_conflicts_are_not_consolidated(driver: neo4j.Driver, small_game: Ingest,
+                                                                        params: Parameters) -> None:
+    game = small_game()
+    driver.execute_query("MATCH (m:Memory {game: $g}) SET m.flashbulb = true", g=game)
+    assert consolidate(driver, None, game, params, dry_run=True).candidates == 0
+    driver.execute_query("MATCH (m:Memory {game: $g}) SET m.flashbulb = false", g=game)
+    driver.execute_query("""
+        MATCH (m:Memory {game: $g, owner: 'Marcus'})
+        MERGE (c:Conflict {uid: $g + '/conflict/test'}) SET c.game = $g, c.owner = 'Marcus', c.status = 'open'
+        MERGE (c)-[:BETWEEN]->(m)""", g=game)
+    report = consolidate(driver, None, game, params)
+    marcus = next(o for o in report.owners if o.owner == "Marcus")
+    assert (marcus.candidates, marcus.summaries) == (0, 0)
+
+
+@pytest.fixture()
+def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
+    def invoke(*args: str) -> Result:
+        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args])
+    return invoke
+
+
+def test_cli(cli: Callable[..., Result], small_game: Ingest) -> None:
+    game = small_game()
+    dry = cli("consolidate", "--game", game, "--dry-run", "--json")
+    assert dry.exit_code == 0, dry.output
+    planned = json.loads(dry.output)
+    assert planned["dry_run"] is True and planned["summaries"] > 0 and planned["created"] == 0
+    one = cli("consolidate", "--game", game, "--player", "Eleanor")
+    assert one.exit_code == 0, one.output
+    assert one.output.startswith(f"game {game} (phase ") and "summaries created" in one.output
+    assert "Eleanor: (" in one.output and "Marcus:" not in one.output
+    rest = cli("consolidate", "--game", game, "--json")
+    assert rest.exit_code == 0 and {o["owner"] for o in json.loads(rest.output)["owners"]} == \
+        {"Eleanor", "Marcus", "Priya", "Sarah", "Thomas"}
+    unknown = cli("consolidate", "--game", "no-such-game")
+    assert unknown.exit_code == 1 and "no game 'no-such-game'" in unknown.output and game in unknown.output
+    nobody = cli("consolidate", "--game", game, "--player", "Zed")
+    assert nobody.exit_code == 1 and "no player 'Zed'" in nobody.output
+    assert "Eleanor, Marcus, Priya, Sarah, Thomas" in nobody.output
+    assert cli("consolidate", "--player", "Eleanor").exit_code == 2

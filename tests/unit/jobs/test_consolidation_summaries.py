@@ -1,0 +1,129 @@
+"""The text and properties of a consolidation summary (SPEC 11, docs/graph-model.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmem.jobs.consolidation import plan_summary, summary_uid
+from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
+from graphmem.model import default_parameters
+from graphmem.model.details import details_from_json, render
+
+ROOT = Path(__file__).resolve().parents[3]
+PARAMS = default_parameters()
+
+
+def member(uid: str, *, day: int = 1, t_enc: int = 2, strength: float = 0.5, s: float = 10.0,
+           source: str = "direct_told", teller: str | None = "Ava", about: tuple[str, ...] = ("Dan",),
+           vector: Sequence[float] = (1.0, 0.0, 0.0), claims: str = "[]", who: str = "Ava") -> Member:
+    details = json.dumps([{"kind": "who", "value": who, "lost": False, "fabricated": False, "original": None,
+                           "origin": None},
+                          {"kind": "quote", "value": f"Dan is odd ({uid})", "lost": False, "fabricated": False,
+                           "original": None, "origin": None}])
+    template = "{content}"
+    return Member(uid=uid, text=render(template, details_from_json(details)), template=template,
+                  details_json=details, day=day, t_enc=t_enc, phase_name="social", strength=strength, s=s,
+                  source_type=source, teller=teller, about=about, keywords=" ".join(about), claims_json=claims,
+                  embedding=np.asarray(vector, dtype=np.float64), salience=0.3, relevance=0.4,
+                  emotion_peak=0.1, surprise=0.2, consequence=0.3, threshold=0.18, decay_rate=0.2, source_k=1.67)
+
+
+def cluster() -> list[Member]:
+    return [member("g/memory/Cara/e1", day=1, t_enc=2, strength=0.3, s=8.0, vector=(1.0, 0.1, 0.0)),
+            member("g/memory/Cara/e2", day=2, t_enc=7, strength=0.62, s=12.0, vector=(1.0, 0.0, 0.0)),
+            member("g/memory/Cara/e3", day=3, t_enc=12, strength=0.4, s=9.0, vector=(1.0, -0.1, 0.0),
+                   about=("Dan", "Eve"))]
+
+
+def test_uid_is_the_sha1_of_the_sorted_member_uids() -> None:
+    uids = ["g/memory/Cara/e2", "g/memory/Cara/e1"]
+    digest = hashlib.sha1("g/memory/Cara/e1\ng/memory/Cara/e2".encode()).hexdigest()[:16]
+    assert summary_uid("g", "Cara", uids) == f"g/summary/Cara/{digest}"
+    assert summary_uid("g", "Cara", uids) == summary_uid("g", "Cara", list(reversed(uids)))
+    assert summary_uid("g", "Cara", uids) != summary_uid("g", "Cara", uids[:1])
+
+
+def test_extractive_text_is_the_medoid_with_count_days_and_the_others_involved() -> None:
+    members = cluster()
+    text = ExtractiveSummariser().summarise(members)
+    assert text == '(You heard this 3 times, days 1-3, also involving Eve) "Dan is odd (g/memory/Cara/e2)"'
+    assert ExtractiveSummariser().summarise(list(reversed(members))) == text  # order does not matter
+    first_hand = [member(f"u{i}", source="first_hand", teller=None, day=2) for i in range(3)]
+    assert ExtractiveSummariser().summarise(first_hand).startswith("(This came up 3 times on day 2) ")
+
+
+def test_the_template_renders_to_the_text_so_recall_can_lose_details() -> None:
+    members = cluster()
+    summariser = ExtractiveSummariser()
+    assert isinstance(summariser, TemplatingSummariser)
+    template, details_json = summariser.wording(members)
+    assert render(template, details_from_json(details_json)) == summariser.summarise(members)
+    lost = [d.forgotten() if d.kind.value == "quote" else d for d in details_from_json(details_json)]
+    assert render(template, lost).startswith("(You heard this 3 times")
+
+
+def test_summary_properties_follow_spec_11() -> None:
+    members = cluster()
+    plan = plan_summary("g", "Cara", members, 14, "exponential", PARAMS)
+    p = plan.props
+    assert plan.uid == summary_uid("g", "Cara", [m.uid for m in members]) == p["uid"]
+    assert plan.members == tuple(sorted(m.uid for m in members))
+    assert p["e0"] == p["e_ref"] == p["strength"] == pytest.approx(0.62 + 0.1)  # strongest + 0.1
+    assert p["s"] == p["s_enc"] == pytest.approx(1.5 * 12.0)  # 1.5 x the largest member S
+    assert (p["type"], p["kind"], p["event"], p["n"], p["flashbulb"], p["floor"]) == \
+        ("semantic", "summary", None, 0, False, 0.0)
+    assert (p["t_enc"], p["day"], p["day_first"], p["day_last"], p["members"]) == (12, 3, 1, 3, 3)
+    assert p["t_ref"] == p["decayed_to"] == 14 and p["state"] == "active"
+    assert (p["source_type"], p["teller"], p["believed_teller"], p["c0"]) == ("direct_told", "Ava", "Ava", 0.9)
+    expected_c = 0.9 * math.exp(-(14 - 12) / (1.5 * 12.0)) ** 1.67
+    assert p["source_confidence"] == pytest.approx(expected_c)
+    assert p["about"] == ["Dan", "Eve"] and p["keywords"] == "Dan Eve"
+    assert np.linalg.norm(p["embedding"]) == pytest.approx(1.0)
+    assert p["summary"] is None and p["tombstone_reason"] is None
+
+
+def test_e0_is_capped_at_one_and_mixed_sources_are_inferred() -> None:
+    members = [member("a", strength=0.95), member("b", teller="Ben"), member("c", source="first_hand", teller=None)]
+    p = plan_summary("g", "Cara", members, 3, "power", PARAMS).props
+    assert p["e0"] == 1.0
+    assert (p["source_type"], p["teller"], p["c0"]) == ("inferred", None, 0.5)
+    told_by_two = [member("a"), member("b", teller="Ben"), member("c")]
+    assert plan_summary("g", "Cara", told_by_two, 3, "exponential", PARAMS).props["source_type"] == "inferred"
+
+
+def test_every_memory_property_of_the_graph_model_is_set() -> None:
+    """The summary carries every Memory property docs/graph-model.md lists (recall reads them)."""
+    doc = (ROOT / "docs" / "graph-model.md").read_text(encoding="utf-8")
+    memory_section = doc.split("**Memory**")[1].split("**Summary**")[0]
+    listed = set(re.findall(r"`([a-z_0-9]+)`", memory_section))
+    listed -= {"who", "whom", "where", "when", "quote", "what", "kind", "value", "lost", "original", "origin",
+               "unknown", "embedding", "text"} | {"episodic", "semantic", "procedural", "emotional", "active", "warm",
+                                                  "archived", "candidate", "consolidated", "tombstoned", "first_hand",
+                                                  "direct_told", "overheard", "group_discuss", "inferred"}
+    listed |= {"kind", "text", "embedding"}
+    props = plan_summary("g", "Cara", cluster(), 14, "exponential", PARAMS).props
+    missing = {name for name in listed if name not in props and not name.startswith("summary_")}
+    assert not missing, missing
+    assert {"members", "day_first", "day_last"} <= set(props)
+
+
+class Echo:
+    """A summariser that is not extractive: any object with summarise(members) -> str."""
+
+    def summarise(self, members: Sequence[Member]) -> str:
+        return f"{len(members)} memories about Dan"
+
+
+def test_any_summariser_can_replace_the_extractive_one() -> None:
+    echo: Summariser = Echo()
+    assert not isinstance(echo, TemplatingSummariser)
+    p = plan_summary("g", "Cara", cluster(), 14, "exponential", PARAMS, echo).props
+    assert p["text"] == p["template"] == "3 memories about Dan" and p["details_json"] == "[]"
