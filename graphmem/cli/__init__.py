@@ -71,8 +71,9 @@ from graphmem.cli.model_cmd import model  # noqa: E402
 from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
 from graphmem.cli.phase_cmd import phase  # noqa: E402
 from graphmem.cli.query_cmd import query  # noqa: E402
+from graphmem.cli.recall_cmd import recall  # noqa: E402
 from graphmem.cli.viz_cmd import viz  # noqa: E402
 
-for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz, consolidate,
+for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz, recall, consolidate,
                  contradictions, forget):
     main.add_command(_command)

@@ -1,0 +1,8 @@
+// A game's phase and players, to check a recall request before any embedding is computed.
+// No row when the game is not stored.
+// @param game: STRING  the game id
+// @returns decayed_to, players
+MATCH (g:Game {uid: $game})
+OPTIONAL MATCH (g)-[:HAS_PLAYER]->(p:Player)
+WITH g, p ORDER BY p.name
+RETURN g.decayed_to AS decayed_to, collect(p.name) AS players

@@ -1,0 +1,15 @@
+// Write the reconsolidation of the recalled memories (SPEC 6 step 3) in one statement: rehearsal (e_ref, t_ref,
+// s, n, strength), the details after loss and import (details_json, n_lost, fabricated, the re-rendered text and
+// keywords), the believed teller (believed_teller, misattributed), last_recalled, state and decayed_to.
+// A memory whose access count is no longer the one read ($rows[i].n_before: another recall wrote it meanwhile) is
+// not matched; the caller compares `written` with the number of rows and rolls the transaction back on a mismatch.
+// @param rows: LIST<MAP>  {uid, n_before, e_ref, t_ref, s, n, strength, details_json, n_lost, fabricated, text, keywords, believed_teller, misattributed, last_recalled, state, decayed_to}
+// @returns written
+UNWIND $rows AS r
+MATCH (m:Memory {uid: r.uid})
+WHERE m.n = r.n_before
+SET m.e_ref = r.e_ref, m.t_ref = r.t_ref, m.s = r.s, m.n = r.n, m.strength = r.strength,
+    m.details_json = r.details_json, m.n_lost = r.n_lost, m.fabricated = r.fabricated, m.text = r.text,
+    m.keywords = r.keywords, m.believed_teller = r.believed_teller, m.misattributed = r.misattributed,
+    m.last_recalled = r.last_recalled, m.state = r.state, m.decayed_to = r.decayed_to
+RETURN count(m) AS written

@@ -1,0 +1,70 @@
+"""``graphmem recall``: a player's memory context for a dialogue, as the prompt block of SPEC 8 or JSON."""
+
+from __future__ import annotations
+
+import click
+
+from graphmem.cli import settings_of
+from graphmem.errors import UsageProblem
+
+
+def _names(value: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(n.strip() for n in (value or "").split(",") if n.strip()))
+
+
+@click.command("recall")
+@click.option("--game", required=True, help="The game id.")
+@click.option("--player", required=True, help="Whose memory (a player's name).")
+@click.option("--topic", default=None, help="What the dialogue is about; empty: the strongest memories come back.")
+@click.option("--with", "with_", default=None, metavar="A,B",
+              help="Comma-separated players in the dialogue: memories about them rank higher.")
+@click.option("--at", type=int, default=None, metavar="PHASE",
+              help="Recall as of an earlier phase (0 .. the game's decayed phase). A look into the past writes "
+                   "nothing, as with --dry-run.")
+@click.option("--k", type=click.IntRange(min=1), default=None, help="How many memories (default 10).")
+@click.option("--seed", type=int, default=None, help="Seed of reconsolidation (default: the configured seed).")
+@click.option("--dry-run", is_flag=True, help="Compute the same result and write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of the prompt block.")
+@click.pass_context
+def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_: str | None, at: int | None,
+           k: int | None, seed: int | None, dry_run: bool, as_json: bool) -> None:
+    """Recall what PLAYER remembers for a dialogue, and reconsolidate it (SPEC 6).
+
+    Prints the prompt block an LLM agent reads (active thoughts, the vivid flashbulb, numbered memories with
+    clarity markers and source labels). Recalling changes the memories it returns (rehearsal, fading details,
+    misattribution), as remembering does; --dry-run shows the same result without writing it. A player with no
+    recallable memory and no active thought gets an empty block (nothing on stdout).
+
+    Exit codes: 1 for an unknown game, player or --with name (the message lists what exists); 2 for --at outside
+    0 .. the game's decayed phase.
+    """
+    from graphmem.embedding import Embedder
+    from graphmem.model import load_parameters
+    from graphmem.recall import check_request
+    from graphmem.recall import recall as run
+    from graphmem.store.connection import connected
+
+    if at is not None and at < 0:
+        raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
+    settings = settings_of(ctx)
+    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
+    participants = _names(with_)
+    with connected(settings) as driver:
+        check_request(driver, settings.database, game, player, participants, at)
+        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size) \
+            if topic and topic.strip() else None
+        result = run(driver, settings.database, game, player, topic=topic, participants=participants, at=at, k=k,
+                     seed=settings.seed if seed is None else seed, params=params, embedder=embedder,
+                     dry_run=dry_run)
+    if as_json:
+        click.echo(result.to_json())
+        return
+    block = result.prompt()
+    if block:
+        click.echo(block, nl=False)
+    else:
+        click.echo(f"{player} recalls nothing at phase {result.phase} (no recallable memory, no active thought)",
+                   err=True)
+    if result.dry_run and not dry_run:
+        click.echo(f"(recalled as of phase {result.phase}, before the game's phase {result.decayed_to}: "
+                   "nothing was written)", err=True)

@@ -1,0 +1,292 @@
+"""The values of a recall: the request, a candidate as read from the graph, a recalled memory, the result.
+
+Frozen dataclasses with no I/O. :class:`RecallResult` renders itself through :mod:`graphmem.prompt` (the prompt
+block of SPEC 8) and as JSON (:meth:`RecallResult.to_json`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from graphmem import prompt
+from graphmem.errors import UsageProblem
+from graphmem.model.details import Detail, details_from_json
+from graphmem.model.vocabulary import DetailKind, Marker, MemoryType
+
+__all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecallResult", "RecalledMemory"]
+
+DENSE_METHODS = ("exact", "index")
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    """What a game engine asks for (SPEC 6).
+
+    game, player : str, the game id and the owner's name
+    topic : str or None, what the conversation is about (None or blank: strength alone ranks, plus the
+        participant boost)
+    participants : tuple of player names in the conversation (memories about them get +0.2 relevance)
+    at : int >= 0 or None, the phase to recall at (None: ``Game.decayed_to``); an earlier phase is a read-only
+        look into the past (see :func:`graphmem.recall.recall`)
+    k : int >= 1 or None, how many memories (None: ``parameters.recall.k``, 10)
+    seed : int, the seed of reconsolidation's randomness (with the memory uid and access count)
+    dry_run : bool, compute everything and write nothing
+    dense : "exact" (cosine over the owner's candidates, the default) or "index" (the global vector index, for
+        comparison; see the package docstring)
+    Raises UsageProblem for k < 1, at < 0 or an unknown dense method.
+    """
+
+    game: str
+    player: str
+    topic: str | None = None
+    participants: tuple[str, ...] = ()
+    at: int | None = None
+    k: int | None = None
+    seed: int = 0
+    dry_run: bool = False
+    dense: str = "exact"
+
+    def __post_init__(self) -> None:
+        if self.k is not None and self.k < 1:
+            raise UsageProblem(f"k must be at least 1, got {self.k}")
+        if self.at is not None and self.at < 0:
+            raise UsageProblem(f"the recall phase must be 0 or later, got {self.at}")
+        if self.dense not in DENSE_METHODS:
+            raise UsageProblem(f"unknown dense method {self.dense!r} (known: {', '.join(DENSE_METHODS)})")
+        object.__setattr__(self, "participants", tuple(dict.fromkeys(self.participants)))
+
+    @property
+    def has_topic(self) -> bool:
+        """Whether the topic holds any non-blank text."""
+        return bool(self.topic and self.topic.strip())
+
+
+def _float(row: Mapping[str, Any], key: str, default: float) -> float:
+    value = row.get(key)
+    return default if value is None else float(value)
+
+
+def _int(row: Mapping[str, Any], key: str, default: int) -> int:
+    value = row.get(key)
+    return default if value is None else int(value)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One of the owner's live memories as the recall query reads it (docs/graph-model.md property names).
+
+    dense : float in [0, 1] or None, Neo4j's cosine score (1 + cos) / 2 of topic and embedding (None: no topic);
+    lexical : float >= 0, the full-text score of the topic (0: not matched);
+    witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
+    labelled Summary. Missing numeric properties (a summary written without them) fall back to neutral values:
+    e0 = e_ref, s_enc = s, t_ref = t_enc, n = 0.
+    """
+
+    uid: str
+    event: str | None
+    kind: str
+    summary: bool
+    text: str
+    template: str | None
+    details: tuple[Detail, ...]
+    about: tuple[str, ...]
+    t_enc: int
+    day: int | None
+    phase_name: str | None
+    flashbulb: bool
+    floor: float
+    e0: float
+    s_enc: float
+    e_ref: float
+    t_ref: int
+    s: float
+    n: int
+    salience: float
+    memory_type: MemoryType
+    c0: float
+    source_k: float
+    source_type: str | None
+    teller: str | None
+    believed_teller: str | None
+    threshold: float
+    state: str
+    emotion_json: str
+    dense: float | None
+    lexical: float
+    witnesses: tuple[str, ...]
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any], player_threshold: float) -> Candidate:
+        """A candidate from one map of the ``recall/context`` query."""
+        e_ref = _float(row, "e_ref", 0.0)
+        s = _float(row, "s", 1.0)
+        t_enc = _int(row, "t_enc", 0)
+        try:
+            memory_type = MemoryType(row.get("type") or "episodic")
+        except ValueError:
+            memory_type = MemoryType.EPISODIC
+        return cls(
+            uid=str(row["uid"]), event=row.get("event"), kind=str(row.get("kind") or "memory"),
+            summary=bool(row.get("summary")), text=str(row.get("text") or ""), template=row.get("template"),
+            details=details_from_json(row.get("details_json") or "[]"), about=tuple(row.get("about") or ()),
+            t_enc=t_enc, day=row.get("day"), phase_name=row.get("phase_name"), flashbulb=bool(row.get("flashbulb")),
+            floor=_float(row, "floor", 0.0), e0=_float(row, "e0", e_ref), s_enc=_float(row, "s_enc", s),
+            e_ref=e_ref, t_ref=_int(row, "t_ref", t_enc), s=s, n=_int(row, "n", 0),
+            salience=_float(row, "salience", 0.0), memory_type=memory_type, c0=_float(row, "c0", 0.0),
+            source_k=_float(row, "source_k", 1.0), source_type=row.get("source_type"), teller=row.get("teller"),
+            believed_teller=row.get("believed_teller"), threshold=_float(row, "threshold", player_threshold),
+            state=str(row.get("state") or "active"), emotion_json=str(row.get("emotion_json") or "{}"),
+            dense=None if row.get("dense") is None else float(row["dense"]), lexical=_float(row, "lexical", 0.0),
+            witnesses=tuple(sorted(row.get("witnesses") or ())))
+
+
+@dataclass(frozen=True)
+class ActiveThought:
+    """A working-memory item active at the recall phase (SPEC 7). focus : bool, the highest-priority item."""
+
+    uid: str
+    content: str
+    priority: float
+    trigger: str
+    pushed_phase: int
+    focus: bool
+
+
+@dataclass(frozen=True)
+class RecalledMemory:
+    """One recalled memory as the owner now remembers it (after this recall's reconsolidation).
+
+    uid, event, kind : identity; marker : clarity marker of the strength at recall; day : the day the owner
+    believes (None when the ``when`` detail is lost; a fabricated day shows the fabricated day); true_day : the
+    event's day; phase_name : the phase the event happened in; source_belief : the owner's belief about the source
+    at the recall phase (a SourceType value, "unknown" once faded); teller : who the owner believes told them
+    (after any misattribution); text : the memory rendered from its details, full length; template : its
+    template (None for a memory stored without one: its text is shown as is); details : the details
+    after reconsolidation; about : players the memory is about; strength : m at recall (ranks, filters and sets
+    the marker); strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
+    flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
+    players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
+    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs).
+    """
+
+    uid: str
+    event: str | None
+    kind: str
+    marker: Marker
+    day: int | None
+    true_day: int | None
+    phase_name: str | None
+    source_belief: str
+    teller: str | None
+    text: str
+    template: str | None
+    details: tuple[Detail, ...]
+    about: tuple[str, ...]
+    strength: float
+    strength_after: float
+    score: float
+    relevance: float
+    dense: float
+    lexical: float
+    flashbulb: bool
+    summary: bool
+    fabricated: bool
+    misattributed: bool
+    lost: tuple[str, ...]
+    conflicts: tuple[str, ...]
+    changes: tuple[str, ...]
+    emotion_json: str
+    witnesses: tuple[str, ...]
+
+    def detail(self, kind: DetailKind) -> Detail | None:
+        """The first detail of ``kind``, or None."""
+        return next((d for d in self.details if d.kind is kind), None)
+
+    @property
+    def who_lost(self) -> bool:
+        """True when the owner no longer remembers who (a lost ``who`` detail)."""
+        return any(d.kind is DetailKind.WHO and d.lost for d in self.details)
+
+
+def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, Any]:
+    return {
+        "number": number, "uid": memory.uid, "event": memory.event, "kind": memory.kind,
+        "marker": str(memory.marker), "day": memory.day, "true_day": memory.true_day,
+        "phase_name": memory.phase_name, "source": memory.source_belief,
+        "source_label": prompt.source_label(memory), "teller": memory.teller, "text": memory.text,
+        "line": prompt.memory_text(memory, owner), "about": list(memory.about),
+        "strength": memory.strength, "strength_after": memory.strength_after, "score": memory.score,
+        "relevance": memory.relevance, "dense": memory.dense, "lexical": memory.lexical,
+        "flags": {"flashbulb": memory.flashbulb, "summary": memory.summary, "lost_details": list(memory.lost),
+                  "fabricated": memory.fabricated, "misattributed": memory.misattributed,
+                  "conflict": list(memory.conflicts)},
+        "changes": list(memory.changes),
+    }
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """The memory context of one player for one dialogue (SPEC 6 step 5, SPEC 8).
+
+    game, player : str; phase : int, the recall phase ``now``; decayed_to : int, the game's phase; topic,
+    participants, k, seed : as asked (k resolved); dry_run : bool, nothing was to be written (asked, or implied by
+    an earlier ``at``); written : int, memories whose reconsolidation was written; candidates : int, the owner's
+    live memories considered; thoughts : active working-memory items, the focus first; memories : the recalled
+    memories in prompt order (flashbulbs, then CLEAR, FUZZY, VAGUE, each band by score); vivid : the most relevant
+    recalled flashbulb (highest score) or None; timings : seconds per stage (embed, read, rank, similar,
+    reconsolidate, write, total), not part of the JSON so that replays compare equal.
+    """
+
+    game: str
+    player: str
+    phase: int
+    decayed_to: int
+    topic: str | None
+    participants: tuple[str, ...]
+    k: int
+    seed: int
+    dry_run: bool
+    written: int
+    candidates: int
+    thoughts: tuple[ActiveThought, ...]
+    memories: tuple[RecalledMemory, ...]
+    vivid: RecalledMemory | None
+    timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+
+    @property
+    def empty(self) -> bool:
+        """True when there is nothing to show (no active thought and no recalled memory): the block is ""."""
+        return not self.thoughts and not self.memories
+
+    def prompt(self) -> str:
+        """The prompt block of SPEC 8 (see :func:`graphmem.prompt.render_block`)."""
+        return prompt.render_block(self)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The same content as the prompt block, as a JSON-ready dict (the format of ``to_json``)."""
+        vivid = None
+        if self.vivid is not None:
+            vivid = {"uid": self.vivid.uid, "lines": prompt.vivid_lines(self.vivid)}
+        return {
+            "game": self.game, "player": self.player, "phase": self.phase, "decayed_to": self.decayed_to,
+            "topic": self.topic, "participants": list(self.participants), "k": self.k, "seed": self.seed,
+            "dry_run": self.dry_run, "written": self.written, "candidates": self.candidates,
+            "thoughts": [{"uid": t.uid, "content": t.content, "priority": t.priority, "trigger": t.trigger,
+                          "pushed_phase": t.pushed_phase, "focus": t.focus} for t in self.thoughts],
+            "vivid": vivid,
+            "memories": [_memory_dict(m, i, self.player) for i, m in enumerate(self.memories, start=1)],
+            "prompt": self.prompt(),
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """``as_dict()`` as JSON text (UTF-8 characters kept)."""
+        return json.dumps(self.as_dict(), indent=indent, ensure_ascii=False)
+
+
+def participants_tuple(names: Sequence[str]) -> tuple[str, ...]:
+    """Participant names, stripped, blanks dropped, duplicates removed (order kept)."""
+    return tuple(dict.fromkeys(n.strip() for n in names if n and n.strip()))

@@ -1,0 +1,275 @@
+"""Recall against a real Neo4j with the real embedding model, on the hand-written small game (one game id per test)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+from click.testing import CliRunner, Result
+
+from graphmem.cli import main
+from graphmem.errors import NotFound, UsageProblem
+from graphmem.ingest.pipeline import ingest
+from graphmem.jobs.decay import advance
+from graphmem.model.details import details_from_json, render
+from graphmem.model.params import Parameters
+from graphmem.prompt import check_block
+from graphmem.recall import RecallResult, recall
+
+pytestmark = pytest.mark.neo4j
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ROOT / "examples" / "small-game.jsonl"
+
+Recall = Callable[..., RecallResult]
+
+
+@pytest.fixture()
+def game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters, tmp_path: Path) -> str:
+    """The small game ingested under a fresh id (decayed to its last phase, 7)."""
+    game_id = f"recall-{uuid.uuid4().hex[:8]}"
+    lines = SMALL.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["game"] = game_id
+    path = tmp_path / "small.jsonl"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    ingest(driver, None, [path], params, embedder)
+    return game_id
+
+
+@pytest.fixture()
+def run(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str) -> Recall:
+    def call(player: str, **options: Any) -> RecallResult:
+        return recall(driver, None, game, player, params=options.pop("params", params), embedder=embedder,
+                      **options)
+    return call
+
+
+def snapshot(driver: neo4j.Driver, game: str) -> dict[str, Any]:
+    """Every property of every node of the game, and the relationship count."""
+    nodes = driver.execute_query("MATCH (n {game: $game}) RETURN n.uid AS uid, properties(n) AS p", game=game).records
+    rels = driver.execute_query("MATCH (n {game: $game})-[r]-() RETURN count(r) AS n", game=game).records[0]["n"]
+    return {"nodes": {r["uid"]: r["p"] for r in nodes}, "relationships": rels}
+
+
+def memory(driver: neo4j.Driver, uid: str) -> dict[str, Any]:
+    return dict(driver.execute_query("MATCH (m:Memory {uid: $uid}) RETURN properties(m) AS p", uid=uid)
+                .records[0]["p"])
+
+
+def test_marcus_remembers_with_sources_and_the_block_follows_the_layout(run: Recall, game: str) -> None:
+    result = run("Marcus", topic="Does Marcus have medical training?", dry_run=True)
+    block = result.prompt()
+    assert check_block(block) == []
+    assert result.memories and result.phase == result.decayed_to == 7
+    assert all(m.uid.startswith(f"{game}/memory/Marcus/") for m in result.memories)
+    told = next(m for m in result.memories if m.event and "medical" in m.text)
+    assert told.source_belief in ("direct_told", "unknown")
+    label = "[Eleanor told you]" if told.source_belief == "direct_told" else "[Source unclear]"
+    assert label in block
+    assert "[You witnessed]" in block
+
+
+def test_topic_and_names_rank_the_matching_memory_first(run: Recall) -> None:
+    by_topic = run("Marcus", topic="medical training", dry_run=True, k=3)
+    top = max(by_topic.memories, key=lambda m: m.score)
+    assert "medical training" in top.text and top.lexical == 1.0 and top.dense == 1.0
+    whispering = run("Marcus", topic="whispering in the kitchen", at=2, k=1)
+    assert "whispering" in whispering.memories[0].text
+
+
+def test_hostile_topics_are_escaped(run: Recall) -> None:
+    for topic in ('Thomas AND (Sarah) OR "x" ~ ^ * ? / \\ : [a TO b] {c}', "???", "   ", "!"):
+        result = run("Marcus", topic=topic, dry_run=True)
+        assert result.memories
+
+
+def test_participants_boost_memories_about_them_without_topic(run: Recall) -> None:
+    plain = run("Marcus", dry_run=True, k=20)
+    boosted = run("Marcus", participants=["Thomas"], dry_run=True, k=20)
+    about = [m for m in boosted.memories if "Thomas" in m.about]
+    assert about and all(m.relevance == pytest.approx(0.2) for m in about)
+    assert all(m.relevance == 0.0 for m in plain.memories)
+
+
+def test_dry_run_writes_nothing_and_predicts_the_written_recall(driver: neo4j.Driver, run: Recall,
+                                                                game: str) -> None:
+    before = snapshot(driver, game)
+    dry = run("Eleanor", topic="traitor", seed=3, dry_run=True)
+    again = run("Eleanor", topic="traitor", seed=3, dry_run=True)
+    assert snapshot(driver, game) == before
+    assert dry.to_json() == again.to_json()
+    wet = run("Eleanor", topic="traitor", seed=3)
+    assert wet.written == len(wet.memories) > 0 and not wet.dry_run
+    strip = ("dry_run", "written")
+    assert {k: v for k, v in wet.as_dict().items() if k not in strip} == \
+        {k: v for k, v in dry.as_dict().items() if k not in strip}
+
+
+def test_recall_reconsolidates_and_writes_every_update(driver: neo4j.Driver, run: Recall) -> None:
+    first = run("Marcus", seed=1)
+    for m in first.memories:
+        stored = memory(driver, m.uid)
+        assert (stored["n"], stored["t_ref"], stored["last_recalled"], stored["decayed_to"]) == (1, 7, 7, 7)
+        assert stored["strength"] == pytest.approx(m.strength_after) and stored["e_ref"] == stored["strength"]
+        assert stored["text"] == render(stored["template"], details_from_json(stored["details_json"]))
+        assert stored["state"] in ("active", "warm", "archived")
+    second = run("Marcus", seed=1)
+    assert [m.strength for m in second.memories if m.uid == first.memories[0].uid] == \
+        [pytest.approx(first.memories[0].strength_after)]
+    assert memory(driver, first.memories[0].uid)["n"] == 2
+
+
+def test_details_fade_over_repeated_late_recalls(driver: neo4j.Driver, run: Recall, game: str,
+                                                 params: Parameters) -> None:
+    advance(driver, None, game, 40, params)
+    for seed in range(12):
+        run("Thomas", seed=seed, k=20)
+    rows = driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Thomas'}) WHERE m.n > 0 "
+                                "RETURN m.text AS text, m.template AS template, m.details_json AS details, "
+                                "m.n_lost AS n_lost, m.keywords AS keywords", game=game).records
+    assert rows
+    assert sum(r["n_lost"] for r in rows) > 0
+    for r in rows:
+        details = details_from_json(r["details"])
+        assert r["text"] == render(r["template"], details)
+        assert r["n_lost"] == sum(d.lost for d in details)
+    block = run("Thomas", dry_run=True, k=20).prompt()
+    assert check_block(block) == []
+
+
+def test_an_earlier_phase_is_read_only_and_bounded(driver: neo4j.Driver, run: Recall, game: str) -> None:
+    before = snapshot(driver, game)
+    early = run("Marcus", at=3)
+    assert early.dry_run and early.written == 0 and early.phase == 3
+    assert all(m.true_day == 1 for m in early.memories)
+    assert snapshot(driver, game) == before
+    with pytest.raises(UsageProblem, match="phase from 0 to 7"):
+        run("Marcus", at=8)
+    with pytest.raises(UsageProblem):
+        run("Marcus", at=-1)
+
+
+def test_nothing_to_recall_gives_the_empty_block(run: Recall) -> None:
+    result = run("Marcus", at=0)
+    assert result.memories == () and result.thoughts == ()
+    assert result.prompt() == "" and json.loads(result.to_json())["memories"] == []
+
+
+def test_unknown_names_are_reported_with_what_exists(run: Recall, driver: neo4j.Driver, params: Parameters,
+                                                     embedder: Any) -> None:
+    with pytest.raises(NotFound, match="Eleanor, Marcus, Priya, Sarah, Thomas"):
+        run("Nobody")
+    with pytest.raises(NotFound, match="'Zed'"):
+        run("Marcus", participants=["Thomas", "Zed"])
+    with pytest.raises(NotFound, match="no game 'no-such-game'"):
+        recall(driver, None, "no-such-game", "Marcus", params=params, embedder=embedder)
+
+
+def test_working_memory_and_the_vivid_flashbulb(run: Recall, driver: neo4j.Driver, game: str) -> None:
+    thomas = run("Thomas", at=3, dry_run=True)
+    assert thomas.thoughts and thomas.thoughts[0].focus
+    assert "Priya is onto me. Deflect to Marcus." in [t.content for t in thomas.thoughts]
+    assert thomas.prompt().startswith("=== ACTIVE THOUGHTS ===\n")
+    flashbulbs = driver.execute_query("MATCH (m:Memory {game: $game, flashbulb: true}) RETURN m.owner AS owner "
+                                      "ORDER BY owner LIMIT 1", game=game).records
+    assert flashbulbs
+    result = run(flashbulbs[0]["owner"], dry_run=True)
+    assert result.vivid is not None and result.vivid.flashbulb
+    block = result.prompt()
+    assert "=== VIVID MEMORY ===" in block and check_block(block) == []
+
+
+def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j.Driver, run: Recall,
+                                                                  game: str) -> None:
+    members = [r["uid"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus', kind: 'vote'}) RETURN m.uid AS uid ORDER BY uid",
+        game=game).records]
+    assert len(members) >= 3
+    driver.execute_query("""
+        MATCH (m:Memory) WHERE m.uid IN $members SET m.state = 'consolidated'
+        WITH collect(m) AS ms, max(m.e0) AS e0, max(m.s) AS s
+        CREATE (x:Memory:Summary {uid: $game + '/summary/Marcus/test', game: $game, owner: 'Marcus', kind: 'summary',
+                type: 'semantic', text: 'Everyone voted at the round table (5 times, day 1).', template: null,
+                details_json: '[]', about: [], keywords: '', t_enc: 5, day: 1, phase_name: 'roundtable',
+                flashbulb: false, floor: 0.0, e0: e0, s_enc: s * 1.5, e_ref: e0, t_ref: 5, s: s * 1.5, n: 0,
+                salience: 0.5, c0: 0.5, source_k: 1.5, source_type: 'inferred', threshold: 0.2, state: 'active',
+                emotion_json: '{}', members: size(ms), embedding: [i IN range(1, 384) | 0.05]})
+        FOREACH (m IN ms | CREATE (x)-[:CONSOLIDATES]->(m))
+        WITH x MATCH (p:Player {uid: $game + '/player/Marcus'}) CREATE (p)-[:REMEMBERS]->(x)""",
+                         game=game, members=members)
+    eleanor = driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) WHERE m.text CONTAINS 'medical' "
+                                   "RETURN m.uid AS uid", game=game).records[0]["uid"]
+    driver.execute_query("""
+        MATCH (a:Memory {uid: $a}), (b:Memory {uid: $b})
+        CREATE (c:Conflict {uid: $game + '/conflict/Marcus/test', game: $game, owner: 'Marcus', kind: 'identity',
+                status: 'open', subject: 'Eleanor', predicate: 'role', detected_phase: 2})
+        CREATE (c)-[:BETWEEN]->(a), (c)-[:BETWEEN]->(b)""", a=eleanor, b=members[0], game=game)
+    result = run("Marcus", topic="Eleanor medical training votes", k=30, dry_run=True)
+    uids = [m.uid for m in result.memories]
+    assert f"{game}/summary/Marcus/test" in uids and not set(members) & set(uids)
+    summary = next(m for m in result.memories if m.summary)
+    assert summary.text.startswith("Everyone voted")
+    block = result.prompt()
+    assert check_block(block) == []
+    lines = block.splitlines()
+    flagged = next(i for i, line in enumerate(lines) if "medical training" in line)
+    assert lines[flagged + 1] == "(You have conflicting memories about Eleanor.)"
+    assert any(m["flags"]["conflict"] == ["Eleanor"] for m in json.loads(result.to_json())["memories"])
+
+
+def test_both_dense_methods_run_and_agree_on_a_small_database(run: Recall) -> None:
+    exact = run("Marcus", topic="who is the traitor", dry_run=True, k=5)
+    index = run("Marcus", topic="who is the traitor", dry_run=True, k=5, dense="index")
+    assert [m.uid for m in index.memories] and len(index.memories) == len(exact.memories)
+
+
+@pytest.fixture()
+def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
+    def invoke(*args: str) -> Result:
+        return CliRunner().invoke(main, ["--uri", neo4j_uri, "recall", *args])
+    return invoke
+
+
+def test_cli_prints_the_block_and_json(cli: Callable[..., Result], game: str, driver: neo4j.Driver) -> None:
+    before = snapshot(driver, game)
+    out = cli("--game", game, "--player", "Marcus", "--topic", "traitor", "--with", "Thomas", "--dry-run")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.startswith("=== ") and check_block(out.stdout) == []
+    data = json.loads(cli("--game", game, "--player", "Marcus", "--json", "--k", "3", "--dry-run").stdout)
+    assert len(data["memories"]) == 3 and data["dry_run"] is True
+    assert {"uid", "marker", "day", "source_label", "text", "strength", "score", "flags"} <= set(data["memories"][0])
+    assert snapshot(driver, game) == before
+    assert cli("--game", game, "--player", "Marcus", "--at", "3").exit_code == 0
+    assert snapshot(driver, game) == before
+    empty = cli("--game", game, "--player", "Marcus", "--at", "0")
+    assert empty.exit_code == 0 and empty.stdout == "" and "recalls nothing" in empty.stderr
+
+
+def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None:
+    unknown_game = cli("--game", "no-such-game", "--player", "Marcus")
+    assert unknown_game.exit_code == 1 and "no game 'no-such-game'" in unknown_game.output
+    assert "stored games: " in unknown_game.output  # the first 20 stored games are listed
+    unknown_player = cli("--game", game, "--player", "Nobody")
+    assert unknown_player.exit_code == 1 and "Eleanor, Marcus, Priya, Sarah, Thomas" in unknown_player.output
+    unknown_with = cli("--game", game, "--player", "Marcus", "--with", "Thomas,Zed")
+    assert unknown_with.exit_code == 1 and "Zed" in unknown_with.output and "Priya" in unknown_with.output
+    assert cli("--game", game, "--player", "Marcus", "--at", "99").exit_code == 2
+    assert cli("--game", game, "--player", "Marcus", "--at", "-1").exit_code == 2
+    assert cli("--game", game, "--player", "Marcus", "--k", "0").exit_code == 2
+
+
+def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: neo4j.Driver, game: str,
+                                                         params: Parameters) -> None:
+    advance(driver, None, game, 12, params)
+    for player in ("Marcus", "Eleanor", "Sarah"):
+        for topic, participants in (("traitor", ()), (None, ("Thomas",)), ("votes medical", ("Priya",))):
+            everything = run(player, topic=topic, participants=participants, dry_run=True, k=10_000)
+            top = sorted(everything.memories, key=lambda m: (-m.score, m.uid))[:3]
+            three = run(player, topic=topic, participants=participants, dry_run=True, k=3)
+            assert {m.uid for m in three.memories} == {m.uid for m in top}
+            assert three.candidates == everything.candidates
