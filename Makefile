@@ -16,9 +16,17 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The main job on a real game: what Parker (a faithful) remembers about Riley (the traitor) at the end of 433y9yyp.
+DEMO_GAME := examples/traitors-llm/433y9yyp
 demo: setup
 	$(BIN)/graphmem neo4j start
 	$(BIN)/graphmem init
+	$(BIN)/graphmem ingest $(DEMO_GAME)
+	$(BIN)/graphmem recall --game 433y9yyp --player Parker --topic Riley
+
+# Every benchmark against a throw-away local Neo4j; the table goes to stdout, JSON to bench/results/latest.json.
+bench: setup
+	$(BIN)/python -m bench.run
 
 test: setup browser
 	$(BIN)/python -m pytest

@@ -14,7 +14,8 @@ contradiction jobs, forgetting — on one Neo4j driver::
             {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private",
              "text": "Eleanor is a traitor, I am sure of it."}])
         memory.advance_phase("g-7")                    # one phase later: memories fade
-        print(memory.recall("g-7", "Marcus", topic="Eleanor").prompt)
+        memory.push_thought("g-7", "Marcus", "Ask Eleanor where she was last night.", priority=0.8)
+        print(memory.recall("g-7", "Marcus", topic="Eleanor").prompt())
 
 The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the service never closes it) or let
 :meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is safe to
@@ -29,7 +30,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 
@@ -41,6 +42,12 @@ from graphmem.jobs.decay import DecayReport
 from graphmem.model import Parameters, load_parameters
 from graphmem.settings import Settings, load_settings
 from graphmem.store.schema import SchemaReport
+
+if TYPE_CHECKING:
+    from graphmem.jobs.consolidation import ConsolidationReport
+    from graphmem.jobs.contradictions import ContradictionReport
+    from graphmem.jobs.forget import ForgetResult
+    from graphmem.recall import RecallResult
 
 log = logging.getLogger(__name__)
 
@@ -160,3 +167,68 @@ class MemoryService:
         if game in self._live:
             self._live[game].decayed_to = max(self._live[game].decayed_to, report.to_phase)
         return report
+
+    # -- recall and working memory --------------------------------------------------------------------------------
+
+    def recall(self, game: str, player: str, topic: str | None = None, *, participants: Sequence[str] = (),
+               at: int | None = None, k: int | None = None, seed: int | None = None,
+               dry_run: bool = False) -> RecallResult:
+        """What ``player`` remembers for a dialogue about ``topic`` with ``participants`` (SPEC 6), reconsolidated
+        and written back unless ``dry_run`` (or ``at`` is an earlier phase). ``result.prompt()`` is the block.
+
+        Raises NotFound for an unknown game, player or participant; UsageProblem for ``at`` outside 0..the
+        game's phase.
+        """
+        from graphmem.recall import recall
+
+        return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
+                      k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
+                      embedder=self.embedder, dry_run=dry_run)
+
+    def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
+                     trigger: str = "api") -> str:
+        """Push a thought into ``player``'s working memory at the game's current phase (SPEC 7); returns its uid.
+
+        priority : float in [0, 1]; persistence : int >= 0, phases it stays. Beyond the player's capacity the
+        lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for a
+        priority outside [0, 1] or a negative persistence.
+        """
+        from graphmem.jobs.decay import refresh_working_memory
+        from graphmem.model.working_memory import WorkingMemoryItem
+        from graphmem.store.queries import cypher
+
+        WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
+        records, _, _ = self.driver.execute_query(
+            cypher("ingest/push_thought"), game=game, player=player, content=content, priority=priority,
+            persistence=persistence, trigger=trigger, database_=self.database)
+        if not records:
+            self._missing(game, player)
+        refresh_working_memory(self.driver, self.database, game, int(records[0]["pushed_phase"]), self.params)
+        return str(records[0]["uid"])
+
+    def _missing(self, game: str, player: str) -> None:
+        stored = {g["game"] for g in self.games()}
+        if game not in stored:
+            raise NotFound(f"no game '{game}' is stored (stored games: {', '.join(sorted(stored)) or 'none'})")
+        raise NotFound(f"no player '{player}' in game '{game}'")
+
+    # -- jobs -----------------------------------------------------------------------------------------------------
+
+    def consolidate(self, game: str, player: str | None = None, *, dry_run: bool = False) -> ConsolidationReport:
+        """Consolidate clusters of similar memories into summaries (SPEC 11), per player."""
+        from graphmem.jobs.consolidation import consolidate
+
+        return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run)
+
+    def contradictions(self, game: str, player: str | None = None, *,
+                       dry_run: bool = False) -> ContradictionReport:
+        """Detect and store conflicting memories (SPEC 9); identity conflicts resolve once the truth is seen."""
+        from graphmem.jobs.contradictions import find_contradictions
+
+        return find_contradictions(self.driver, self.database, game, self.params, player=player, dry_run=dry_run)
+
+    def forget(self, game: str, player: str, memory: str, reason: str | None = None) -> ForgetResult:
+        """Tombstone one memory of ``player`` on request (kept for audit, never recalled again)."""
+        from graphmem.jobs.forget import forget
+
+        return forget(self.driver, self.database, game, player, memory, self.params, reason)

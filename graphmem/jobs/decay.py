@@ -134,9 +134,11 @@ def _thought_item(row: Mapping[str, Any]) -> WorkingMemoryItem:
         trigger=str(row["trigger"] or ""), pushed_phase=int(row["pushed_phase"]), seq=int(row["seq"] or 0))
 
 
-def _decay_thoughts(driver: neo4j.Driver, database: str | None, game: str, to: int,
+def refresh_working_memory(driver: neo4j.Driver, database: str | None, game: str, to: int,
                     params: Parameters) -> tuple[int, int]:
-    """Recompute every thought's ``active`` and ``persistence_left`` at ``to``; returns (thoughts, active)."""
+    """Recompute which thoughts of the game are held in working memory at phase ``to`` (SPEC 7: capacity per
+    player, lowest priority evicted first, oldest first on ties) and their ``persistence_left``; returns
+    (thoughts, active)."""
     records, _, _ = driver.execute_query(cypher("jobs/decay_thoughts"), game=game, database_=database,
                                          routing_=RoutingControl.READ)
     if not records:
@@ -196,7 +198,7 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
                            f"(decay only moves forward: ask for phase {state.decayed_to} or later)")
     log.info("decaying game %s from phase %d to %d (%s curve)", game, state.decayed_to, to, state.curve)
     counts = _decay_memories(driver, database, game, to, state.curve, params, batch_size)
-    thoughts, thoughts_active = _decay_thoughts(driver, database, game, to, params)
+    thoughts, thoughts_active = refresh_working_memory(driver, database, game, to, params)
     driver.execute_query(cypher("jobs/decay_game_set"), game=game, to=to, database_=database)
     report = DecayReport(game=game, from_phase=state.decayed_to, to_phase=to, curve=state.curve,
                          memories=sum(counts.values()), states=MappingProxyType(counts), thoughts=thoughts,

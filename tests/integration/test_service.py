@@ -91,3 +91,36 @@ def test_a_restarted_process_reopens_a_game_without_writing_anything_new(
     assert memories(driver, "live-reopen") == before
     restarted.add_events("live-reopen", events[12:])
     assert len(memories(driver, "live-reopen")) > len(before)
+
+
+def test_the_readme_example_game_recalls_what_was_said_and_the_thought(service: MemoryService) -> None:
+    service.start_game({"kind": "game", "format": "graphmem/1", "game": "readme-g7", "players": [
+        {"name": "Marcus", "role": "faithful", "profile": "analytical"},
+        {"name": "Sarah", "role": "traitor"}, {"name": "Eleanor", "role": "faithful"}]})
+    service.add_events("readme-g7", [
+        {"kind": "phase", "day": 1, "name": "social"},
+        {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private",
+         "text": "Eleanor is a traitor, I am sure of it."}])
+    service.advance_phase("readme-g7")
+    uid = service.push_thought("readme-g7", "Marcus", "Ask Eleanor where she was last night.", priority=0.8)
+    block = service.recall("readme-g7", "Marcus", topic="Eleanor").prompt()
+    lines = block.splitlines()
+    assert lines[:3] == ["=== ACTIVE THOUGHTS ===", "Ask Eleanor where she was last night.",
+                         "=== END ACTIVE THOUGHTS ==="]
+    assert any("[Sarah told you]" in line and "Eleanor is a traitor, I am sure of it." in line for line in lines)
+    assert uid == "readme-g7/thought/Marcus/api-1"
+
+
+def test_working_memory_keeps_the_highest_priorities_within_capacity(service: MemoryService,
+                                                                     driver: neo4j.Driver) -> None:
+    header, events = small_game("wm-capacity")
+    service.start_game(header, history=events[:3])
+    for i, priority in enumerate([0.1, 0.9, 0.5, 0.7, 0.3, 0.8]):  # Marcus (analytical) holds 5
+        service.push_thought("wm-capacity", "Marcus", f"thought {i}", priority=priority)
+    held = driver.execute_query("MATCH (t:Thought {game: 'wm-capacity', player: 'Marcus', active: true}) "
+                                "RETURN collect(t.content) AS held").records[0]["held"]
+    assert sorted(held) == ["thought 1", "thought 2", "thought 3", "thought 4", "thought 5"]
+    with pytest.raises(NotFound, match="no player 'Nobody'"):
+        service.push_thought("wm-capacity", "Nobody", "x")
+    with pytest.raises(NotFound, match="no game 'nosuch'"):
+        service.push_thought("nosuch", "Marcus", "x")

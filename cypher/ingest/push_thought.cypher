@@ -1,0 +1,18 @@
+// Push one working-memory item for a player at the game's current phase (the API's push_thought, SPEC 7).
+// The id is api-<seq>, where seq continues the game's push order; the decay job's working-memory pass then
+// decides whether it is held (capacity, priority).
+// @param game: STRING  the game id
+// @param player: STRING  the player's name
+// @param content: STRING  the thought
+// @param priority: FLOAT  in [0, 1]
+// @param persistence: INTEGER  phases it stays
+// @param trigger: STRING  what pushed it ("api" by default)
+// @returns uid, pushed_phase
+MATCH (g:Game {uid: $game})-[:HAS_PLAYER]->(p:Player {name: $player})
+OPTIONAL MATCH (other:Thought {game: $game})
+WITH g, p, coalesce(max(other.seq), 0) + 1 AS seq
+CREATE (p)-[:THINKS]->(t:Thought {uid: $game + '/thought/' + $player + '/api-' + seq, game: $game, player: $player,
+        content: $content, priority: $priority, persistence: $persistence, pushed_phase: g.decayed_to,
+        expires_phase: g.decayed_to + $persistence, seq: seq, trigger: $trigger, active: false,
+        persistence_left: $persistence})
+RETURN t.uid AS uid, t.pushed_phase AS pushed_phase
