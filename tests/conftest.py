@@ -98,3 +98,20 @@ def real_games(driver: neo4j.Driver, schema: object, embedder: object, params: o
     from graphmem.ingest.pipeline import ingest
 
     return ingest(driver, None, [real_games_path], params, embedder)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], Path]:
+    """The project's wheel, built once per session (``python -m build --wheel``) and unpacked: (the names of its
+    members, the folder it was unpacked to, usable as PYTHONPATH)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out / "dist"), str(ROOT)],
+                   check=True, capture_output=True)
+    built = next((out / "dist").glob("graphmem-*.whl"))
+    with zipfile.ZipFile(built) as zf:
+        zf.extractall(out / "site")
+        return set(zf.namelist()), out / "site"

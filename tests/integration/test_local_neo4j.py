@@ -138,6 +138,10 @@ def test_auth_password_is_enforced_and_a_hung_server_is_killed(tmp_path: Path) -
         with neo4j.GraphDatabase.driver(state.uri, auth=("neo4j", "graphmem-test-pw")) as driver:
             records, _, _ = driver.execute_query("RETURN 1 AS one")
         assert records[0]["one"] == 1
+        wrong = CliRunner().invoke(main, ["--uri", state.uri, "--password", "not-the-password", "init"])
+        assert wrong.exit_code == 1
+        assert f"Neo4j at {state.uri} refused the credentials of user 'neo4j'" in wrong.output
+        assert "NEO4J_PASSWORD" in wrong.output and "Traceback" not in wrong.output
         # Second use of this (costly) start: a server that ignores SIGTERM is killed after the stop timeout.
         os.kill(state.pid, signal.SIGSTOP)
         result = local_neo4j.stop(home, timeout=1.0)

@@ -5,24 +5,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from graphmem.store.queries import query_names
 
-ROOT = Path(__file__).resolve().parents[3]
-
 
 @pytest.mark.slow
-def test_wheel_holds_every_query_and_the_loader_reads_them_from_it(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(ROOT)],
-                   check=True, capture_output=True)
-    wheel = next((tmp_path / "dist").glob("graphmem-*.whl"))
-    with zipfile.ZipFile(wheel) as zf:
-        members = set(zf.namelist())
-        zf.extractall(tmp_path / "site")
+def test_wheel_holds_every_query_and_the_loader_reads_them_from_it(wheel: tuple[set[str], Path],
+                                                                   tmp_path: Path) -> None:
+    members, site = wheel
     shipped = {m[len("graphmem/_cypher/"):-len(".cypher")] for m in members
                if m.startswith("graphmem/_cypher/") and m.endswith(".cypher")}
     assert shipped == set(query_names())
@@ -32,8 +25,8 @@ def test_wheel_holds_every_query_and_the_loader_reads_them_from_it(tmp_path: Pat
     probe = ("import json, graphmem.store.queries as q; "
              "print(json.dumps([str(q.query_root()), list(q.query_names()), q.load('schema/vector_index').purpose]))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin:/bin"}).stdout
+                         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}).stdout
     root, names, purpose = json.loads(out)
-    assert root.startswith(str(tmp_path / "site"))
+    assert root.startswith(str(site))
     assert names == list(query_names())
     assert purpose.startswith("Vector index on memory embeddings")
