@@ -7,6 +7,7 @@ The CLI maps :class:`UsageProblem` to exit code 2 and every other :class:`Graphm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -78,3 +79,19 @@ class InvalidGameLog(GraphmemError):
         shown = "\n".join(f"  {path}: {p}" for p in self.problems[:50])
         more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
         super().__init__(f"{path}: {len(self.problems)} problem(s)\n{shown}{more}")
+
+
+def unknown_game(game: str, stored: Sequence[str]) -> NotFound:
+    """The NotFound for a game id that is not stored: every stored id when there are a dozen or fewer, else their
+    number and the closest ids (so a typo finds its game in a database of hundreds)."""
+    import difflib
+
+    known = sorted(stored)
+    if not known:
+        return NotFound(f"no game '{game}' is stored (no game is: ingest one with `graphmem ingest PATH`)")
+    if len(known) <= 12:
+        return NotFound(f"no game '{game}' is stored (stored games: {', '.join(known)})")
+    close = difflib.get_close_matches(game, known, n=5, cutoff=0.4)
+    hint = f"closest: {', '.join(close)}" if close else f"for example {', '.join(known[:5])}"
+    return NotFound(f"no game '{game}' is stored ({len(known)} games are stored, {hint}; list them with "
+                    "`graphmem games`)")

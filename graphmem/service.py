@@ -207,9 +207,9 @@ class MemoryService:
         return str(records[0]["uid"])
 
     def _missing(self, game: str, player: str) -> None:
-        stored = {g["game"] for g in self.games()}
-        if game not in stored:
-            raise NotFound(f"no game '{game}' is stored (stored games: {', '.join(sorted(stored)) or 'none'})")
+        from graphmem.store.games import require_game
+
+        require_game(self.driver, self.database, game)
         raise NotFound(f"no player '{player}' in game '{game}'")
 
     # -- jobs -----------------------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ mode, in which Neo4j itself refuses any write (``Neo.ClientError.Statement.Acces
 from __future__ import annotations
 
 import datetime as _dt
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +15,10 @@ import neo4j
 from neo4j import RoutingControl
 from neo4j.exceptions import DriverError, Neo4jError
 
-from graphmem.errors import GraphmemError, Neo4jUnavailable, NotFound
-from graphmem.store.queries import Query, cypher
+from graphmem.errors import GraphmemError, Neo4jUnavailable
+from graphmem.store.games import require_game as require_stored_game
+from graphmem.store.games import stored_game_ids
+from graphmem.store.queries import Query
 
 ACCESS_MODE_REFUSED = "Neo.ClientError.Statement.AccessMode"
 
@@ -83,22 +84,10 @@ def run_read(driver: neo4j.Driver, database: str | None, query: Query,
 
 def stored_games(driver: neo4j.Driver, database: str | None) -> list[str]:
     """The ids of every stored game, sorted."""
-    records, _, _ = driver.execute_query(cypher("stats/list_games"), database_=database,
-                                         routing_=RoutingControl.READ)
-    return [str(r["game"]) for r in records]
+    return stored_game_ids(driver, database)
 
 
 def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
-    """Return when ``game`` is stored; raise NotFound (exit 1) otherwise, naming it with the closest stored ids
-    and listing the stored games (or their number, when there are more than ten)."""
-    records, _, _ = driver.execute_query(cypher("ingest/game_progress"), {"game": game}, database_=database,
-                                         routing_=RoutingControl.READ)
-    if records:
-        return
-    known = stored_games(driver, database)
-    if not known:
-        raise NotFound(f"no game '{game}' is stored (no game is: ingest one with `graphmem ingest PATH`)")
-    close = difflib.get_close_matches(game, known, n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    listing = ", ".join(known) if len(known) <= 10 else f"{len(known)} games, listed by `graphmem games`"
-    raise NotFound(f"no game '{game}' is stored{hint} (stored: {listing})")
+    """Return when ``game`` is stored; raise NotFound (exit 1) otherwise, naming it with the stored or closest
+    ids."""
+    require_stored_game(driver, database, game)

@@ -11,7 +11,6 @@ from typing import Any
 import click
 
 from graphmem.cli import settings_of
-from graphmem.errors import NotFound
 
 
 @click.command("ingest")
@@ -103,11 +102,12 @@ def games(ctx: click.Context, as_json: bool) -> None:
 
 
 def require_game(ctx: click.Context, game: str) -> None:
-    """Raise NotFound naming ``game`` and listing the stored games when it is not stored."""
-    known = [r["game"] for r in _read(ctx, "stats/list_games")]
+    """Raise NotFound naming ``game`` (and the stored games, or the closest) when it is not stored."""
+    from graphmem.errors import unknown_game
+
+    known = [r["game"] for r in _read(ctx, "stats/game_ids")]
     if game not in known:
-        listing = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none"
-        raise NotFound(f"no game '{game}' is stored (stored games: {listing})")
+        raise unknown_game(game, known)
 
 
 @click.command("stats")

@@ -41,7 +41,6 @@ from graphmem.logs.schema import (
     PhaseEvent,
     SayEvent,
     ThoughtEvent,
-    VoteEvent,
 )
 from graphmem.errors import LogProblem
 from graphmem.model import Parameters, Profile, Situation, SourceType

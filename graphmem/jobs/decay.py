@@ -32,11 +32,12 @@ import neo4j
 from neo4j import RoutingControl
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
-from graphmem.errors import Neo4jUnavailable, NotFound, UsageProblem
+from graphmem.errors import Neo4jUnavailable, UsageProblem, unknown_game
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
 from graphmem.model.vocabulary import LifecycleState
 from graphmem.model.working_memory import WorkingMemoryItem, active_items
+from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
 __all__ = ["LIVE_STATES", "DecayReport", "advance"]
@@ -91,11 +92,7 @@ def _game_state(driver: neo4j.Driver, database: str | None, game: str, params: P
     records, _, _ = driver.execute_query(cypher("jobs/decay_game"), game=game, database_=database,
                                          routing_=RoutingControl.READ)
     if not records:
-        known, _, _ = driver.execute_query(cypher("jobs/decay_known_games"), database_=database,
-                                           routing_=RoutingControl.READ)
-        ids = [str(r["game"]) for r in known]
-        listing = ", ".join(ids) if ids else "none; ingest a log first"
-        raise NotFound(f"no game {game!r} is stored (known games: {listing})")
+        raise unknown_game(game, stored_game_ids(driver, database))
     row = records[0]
     curve = row["curve"] if row["curve"] is not None else params.curve
     if curve not in CURVES:

@@ -13,9 +13,10 @@ from typing import Any
 
 import neo4j
 
-from graphmem.errors import NotFound
+from graphmem.errors import NotFound, unknown_game
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
+from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
 __all__ = ["Scope", "listing", "read", "resolve_scope", "session"]
@@ -69,8 +70,7 @@ def resolve_scope(driver: neo4j.Driver, database: str | None, game: str, player:
     """
     records = read(driver, database, "jobs/scope", game=game)
     if not records:
-        known = read(driver, database, "stats/list_games")
-        raise NotFound(f"no game '{game}' is stored (stored games: {listing([str(r['game']) for r in known])})")
+        raise unknown_game(game, stored_game_ids(driver, database))
     row = records[0]
     players = [str(p) for p in row["players"]]
     if player is not None and player not in players:

@@ -71,7 +71,7 @@ def test_advance_to_a_phase_as_json(run: Any, game: str) -> None:
 def test_unknown_game_exits_1_naming_the_known_games(run: Any, game: str) -> None:
     result = run("--game", f"{game}-nope")
     assert result.exit_code == 1
-    assert f"no game '{game}-nope'" in result.output and game in result.output.split("known games:")[1]
+    assert f"no game '{game}-nope'" in result.output and game in result.output.split("is stored")[1]
 
 
 def test_to_below_the_current_phase_exits_2(run: Any, game: str) -> None:

@@ -14,7 +14,6 @@ from click.testing import CliRunner, Result
 
 from graphmem.cli import main
 from graphmem.ingest.encode import encode_game
-from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import load_game_log
 from graphmem.store.writer import write_encoded_game
 
@@ -165,9 +164,9 @@ def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli:
 
 def test_unknown_game_in_stats_exits_1_listing_the_stored_games(cli: Invoke, tmp_path: Path) -> None:
     cli("ingest", str(write(tmp_path / "known.jsonl", small_game_lines("known"))))
-    result = cli("stats", "--game", "nosuch")
+    result = cli("stats", "--game", "knownx")
     assert result.exit_code == 1
-    assert "nosuch" in result.output and "known" in result.output
+    assert "no game 'knownx' is stored" in result.output and "known" in result.output.split("stored (")[1]
 
 
 def test_unknown_format_is_a_usage_error(cli: Invoke) -> None:

@@ -19,7 +19,7 @@ DECAY_QUERIES = [n for n in query_names() if n.startswith("jobs/decay")]
 
 
 def test_the_decay_queries_are_shipped() -> None:
-    assert {"jobs/decay_game", "jobs/decay_known_games", "jobs/decay_memories", "jobs/decay_thoughts",
+    assert {"jobs/decay_game", "jobs/decay_memories", "jobs/decay_thoughts",
             "jobs/decay_thoughts_set", "jobs/decay_game_set"} <= set(DECAY_QUERIES)
 
 

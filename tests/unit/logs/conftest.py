@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logs_helpers import EXAMPLES, HEADER, REAL_GAMES, jsonl
+from logs_helpers import EXAMPLES, HEADER, jsonl
 
 
 @pytest.fixture
@@ -22,11 +22,10 @@ def write_log(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def real_games() -> Path:
-    """The folder of the 40 real games (skips when the shared data is not checked out)."""
-    if not REAL_GAMES.is_dir():
-        pytest.skip(f"real game data not found at {REAL_GAMES} (set GRAPHMEM_TRAITORS_DATA)")
-    return REAL_GAMES
+def real_games(real_games_path: Path) -> Path:
+    """The folder of the real games: the 40 of the shared data, or the three of examples/ in a bare checkout
+    (tests/conftest.py's ``real_games_path``; never skipped)."""
+    return real_games_path
 
 
 @pytest.fixture

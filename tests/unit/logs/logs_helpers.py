@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
 FIXTURES = REPO / "tests" / "data" / "logs"
-REAL_GAMES = Path(os.environ.get("GRAPHMEM_TRAITORS_DATA", REPO.parent / "shared" / "data" / "traitors-llm" / "games"))
 
 HEADER: dict[str, Any] = {
     "kind": "game", "format": "graphmem/1", "game": "g-001", "title": "test",

@@ -1,5 +1,0 @@
-// The ids of every stored game, sorted (for the message of an unknown game id).
-// @returns game
-MATCH (g:Game)
-RETURN g.uid AS game
-ORDER BY game
