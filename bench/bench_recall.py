@@ -54,7 +54,10 @@ TOPICS = ("Is {p} a traitor?", "{p} voted against me at the round table", "who w
           "the mission this morning")
 REFERENCE = ("CALL db.index.vector.queryNodes('memory_embedding', $k, $v) YIELD node, score "
              "RETURN node.uid AS uid, score")
-DELETE = "MATCH (n {game: $game}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+DELETE = ("MATCH (n {game: $game})-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS",
+          "MATCH (n {game: $game}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
+"""Relationships first: a DETACH DELETE of a player with ~100k relationships (100k memories) in one transaction
+exceeds the transaction memory pool of a 1 GB heap."""
 
 
 def _cache_path() -> Path:
@@ -164,7 +167,8 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
         finally:
             if not keep:
                 with driver.session(database=database) as session:
-                    session.run(DELETE, game=game).consume()
+                    for statement in DELETE:
+                        session.run(statement, game=game).consume()
         agreement = [len(set(a) & set(b)) / len(a) for a, b in zip(exact_tops, index_tops) if a]
         row = {"size": size, "memories": int(candidates["n"]),
                "candidates": int(candidates["n"]) / max(1, int(candidates["owners"])),

@@ -1,5 +1,6 @@
 // Memories with their Source (provenance) and the REMEMBERS, OF_EVENT, FROM, VIA, GIVEN_BY and ABOUT edges.
 // Memory properties are set only when the memory is created: re-ingesting never resets decay or recall state.
+// `scope` (the owner's full-text token, graphmem.ingest.records.scope_token) derives from the game and owner alone.
 // The embedding is stored as a 32-bit float vector (db.create.setNodeVectorProperty), half the size of a list of
 // doubles.
 // @param rows: LIST<MAP>  memory rows (graph properties plus embedding, owner_uid, event_uid, source_uid, teller_uid, about_uids)
@@ -9,7 +10,7 @@ MATCH (owner:Player {uid: r.owner_uid})
 MATCH (e:Event {uid: r.event_uid})
 MERGE (m:Memory {uid: r.uid})
 ON CREATE SET m += r {.game, .owner, .event, .kind, .type, .text, .template, .details_json, .n_lost, .fabricated,
-                      .about, .keywords, .claims_json, .t_enc, .day, .phase_name, .salience, .relevance,
+                      .about, .keywords, .scope, .claims_json, .t_enc, .day, .phase_name, .salience, .relevance,
                       .emotion_peak, .emotion_json, .surprise, .consequence, .flashbulb, .flashbulb_score, .floor,
                       .e0, .s_enc, .decay_rate, .e_ref, .t_ref, .s, .n, .strength, .decayed_to, .state, .threshold,
                       .source_type, .teller, .c0, .source_k, .source_confidence, .source_belief, .believed_teller,

@@ -1,8 +1,9 @@
 // Write one owner's consolidation (SPEC 11) in one transaction: each Memory:Summary node (MERGE by its uid, which
 // derives from its sorted member uids, so re-running creates nothing; properties only ON CREATE), the owner's
 // REMEMBERS edge, ABOUT edges to the players it is about, CONSOLIDATES edges to the members, and the members'
-// state "consolidated" with `summary` = the summary's uid.
-// @param summaries: LIST<MAP>  {uid, owner_uid, props (every Memory property), members (member uids), about_uids}
+// state "consolidated" with `summary` = the summary's uid. The embedding is stored as a 32-bit float vector
+// (db.create.setNodeVectorProperty), like the ones ingest writes.
+// @param summaries: LIST<MAP>  {uid, owner_uid, props (every Memory property but the embedding), embedding, members (member uids), about_uids}
 // @returns summaries, members
 UNWIND $summaries AS s
 MATCH (owner:Player {uid: s.owner_uid})
@@ -10,6 +11,10 @@ MERGE (m:Memory {uid: s.uid})
 ON CREATE SET m:Summary, m += s.props
 MERGE (owner)-[:REMEMBERS]->(m)
 WITH m, s
+CALL (m, s) {
+  WITH m, s WHERE m.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', s.embedding)
+}
 CALL (m, s) {
   UNWIND s.about_uids AS about_uid
   MATCH (subject:Player {uid: about_uid})

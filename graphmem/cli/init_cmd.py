@@ -16,7 +16,8 @@ from graphmem.cli import settings_of
 def init(ctx: click.Context, timeout: int, as_json: bool) -> None:
     """Create every constraint and index graphmem needs and wait until they are ONLINE.
 
-    Checks that the server is Neo4j 5.26 or later. Running it again changes nothing.
+    Checks that the server is Neo4j 5.26 or later. Running it again changes nothing. A database written by an
+    earlier graphmem is upgraded: an outdated full-text index is rebuilt, missing scope tokens are backfilled.
     """
     from graphmem.embedding import model_dimension
     from graphmem.store.connection import connected, server_version
@@ -30,6 +31,7 @@ def init(ctx: click.Context, timeout: int, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({
             "uri": settings.uri, "version": version, "created": list(report.created),
+            "rebuilt": list(report.rebuilt), "backfilled": report.backfilled,
             "constraints": report.constraints, "dimensions": report.dimensions,
             "indexes": [{"name": n, "type": t, "state": s} for n, t, s in report.indexes],
         }, indent=2))
@@ -37,7 +39,11 @@ def init(ctx: click.Context, timeout: int, as_json: bool) -> None:
     click.echo(f"Neo4j {version} at {settings.uri}")
     if report.created:
         click.echo(f"created {len(report.created)}: {', '.join(report.created)}")
-    else:
+    if report.rebuilt:
+        click.echo(f"rebuilt with the current definition: {', '.join(report.rebuilt)}")
+    if report.backfilled:
+        click.echo(f"gave {report.backfilled} memories their full-text scope token")
+    if not (report.created or report.rebuilt or report.backfilled):
         click.echo("schema already complete: nothing to create")
     click.echo(f"{report.constraints} constraints, {len(report.indexes)} indexes ONLINE "
                f"(vector index: {report.dimensions} dimensions, cosine)")

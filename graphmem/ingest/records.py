@@ -6,6 +6,7 @@ names (plus the uids of the nodes a row links to).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -33,6 +34,17 @@ def event_uid(game: str, event_id: str) -> str:
 def memory_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
     """``{game}/memory/{owner}/{event}`` (``.../lesson`` for the outcome lesson of that event)."""
     return f"{game}/memory/{owner}/{event_id}" + ("/lesson" if lesson else "")
+
+
+def scope_token(game: str, owner: str) -> str:
+    """A memory's ``scope``: one Lucene-safe token naming its owner, ``"s" + sha1(f"{game}/{owner}")[:20]``.
+
+    The full-text index ``memory_text`` covers it, so recall asks Lucene for ``(topic words) AND scope:TOKEN``
+    and gets only the owner's matches instead of every game's. Game ids and player names may hold any character
+    (Lucene's analyzer would split ``game-1/Ann`` into several tokens), hence the hash: a letter and 20 hex
+    digits, one token, lower case, 80 bits (no collision among any realistic number of owners).
+    """
+    return "s" + hashlib.sha1(f"{game}/{owner}".encode("utf-8")).hexdigest()[:20]
 
 
 def source_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
@@ -142,6 +154,7 @@ class MemoryRow(_Row):
     fabricated: bool
     about: list[str]
     keywords: str
+    scope: str
     claims_json: str
     t_enc: int
     day: int

@@ -32,6 +32,7 @@ from typing import Any
 import neo4j
 import numpy as np
 
+from graphmem.ingest.records import scope_token
 from graphmem.jobs.clustering import clusters
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
@@ -99,9 +100,10 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
       person each time), otherwise ``inferred`` with no teller (the gist is the owner's own abstraction over
       several sources); ``c0`` of that type; ``source_confidence`` at ``phase`` on the source clock from
       ``t_enc``;
-    - ``about`` and ``keywords``: the union over the members; ``claims_json``: the medoid's (its words are the
-      text); ``embedding``: the normalised mean of the members' embeddings (the cluster's centre, what a topic
-      should match); the strongest member's ``threshold``, ``decay_rate`` and ``source_k`` (one owner: equal).
+    - ``about`` and ``keywords``: the union over the members; ``scope``: the owner's full-text token
+      (:func:`graphmem.ingest.records.scope_token`, as ingest writes it); ``claims_json``: the medoid's (its words
+      are the text); ``embedding``: the normalised mean of the members' embeddings (the cluster's centre, what a
+      topic should match); the strongest member's ``threshold``, ``decay_rate`` and ``source_k`` (one owner: equal).
     """
     summariser = summariser or ExtractiveSummariser()
     ordered = sorted(members, key=lambda m: m.uid)
@@ -137,7 +139,7 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
         "uid": uid, "game": game, "owner": owner, "event": None, "kind": "summary", "type": MemoryType.SEMANTIC.value,
         "text": text, "template": template, "details_json": details_json, "n_lost": n_lost(details),
         "fabricated": any(d.fabricated for d in details), "about": about, "keywords": keywords,
-        "claims_json": medoid_claims, "embedding": embedding,
+        "scope": scope_token(game, owner), "claims_json": medoid_claims, "embedding": embedding,
         "t_enc": latest.t_enc, "day": latest.day, "phase_name": latest.phase_name,
         "salience": max(m.salience for m in ordered), "relevance": max(m.relevance for m in ordered),
         "emotion_peak": max(m.emotion_peak for m in ordered), "emotion_json": "{}",
@@ -217,7 +219,8 @@ def _read_candidates(driver: neo4j.Driver, database: str | None, game: str, owne
 
 
 def _write(driver: neo4j.Driver, database: str | None, game: str, planned: Sequence[PlannedSummary]) -> int:
-    rows = [{"uid": p.uid, "owner_uid": f"{game}/player/{p.owner}", "props": dict(p.props),
+    rows = [{"uid": p.uid, "owner_uid": f"{game}/player/{p.owner}",
+             "props": {k: v for k, v in p.props.items() if k != "embedding"}, "embedding": p.props["embedding"],
              "members": list(p.members), "about_uids": [f"{game}/player/{a}" for a in p.props["about"]]}
             for p in planned]
 

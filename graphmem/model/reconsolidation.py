@@ -10,7 +10,8 @@ floor while their details drift (Talarico & Rubin 2003). All chance comes from o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from graphmem.model._checks import check_unit
@@ -163,13 +164,16 @@ def _implant(details: list[Detail], donor: SimilarMemory, new: Detail) -> Change
     return Change("imported", new.kind, before, new.value, donor.uid)
 
 
-def reconsolidate(state: MemoryState, now: int, emotion_now: float, similar: Sequence[SimilarMemory],
+def reconsolidate(state: MemoryState, now: int, emotion_now: float,
+                  similar: Sequence[SimilarMemory] | Callable[[], Sequence[SimilarMemory]],
                   profile: Profile, params: Parameters | None = None, seed: int = 0) -> Reconsolidation:
     """Recall ``state`` at phase ``now`` and return it re-stored (SPEC 6 step 3).
 
     emotion_now : float in [0, 1], the owner's emotional intensity now (``flashbulb.emotional_peak`` of the
     current state); similar : other memories of the same owner (only those with cosine >= 0.5 are used, most
-    similar first); seed : the configured seed.
+    similar first), or a function returning them, called at most once and only when a detail import or a
+    misattribution has been drawn (steps 4 and 5), so that a caller can look them up only then; seed : the
+    configured seed.
 
     1. rehearsal: m' = m + 0.05 (1 - m) from m = strength now (floored for flashbulbs); n + 1; S becomes the
        larger of S and the stability of 3.4 at the new n (so S grows, and a summary's S never shrinks).
@@ -201,10 +205,14 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float, similar: Seq
             details[i] = d.forgotten()
             changes.append(Change("lost", d.kind, d.value, None))
 
-    donors = sorted((x for x in similar if x.uid != state.uid and x.similarity >= p.similarity.detail_import),
-                    key=lambda x: (-x.similarity, x.uid))
+    @functools.cache
+    def donors() -> tuple[SimilarMemory, ...]:
+        given = similar() if callable(similar) else similar
+        return tuple(sorted((x for x in given if x.uid != state.uid and x.similarity >= p.similarity.detail_import),
+                            key=lambda x: (-x.similarity, x.uid)))
+
     if rho > r.import_onset and emotion_now > r.import_emotion and rng.random() < profile.confabulation_risk:
-        candidates = _import_candidates(details, donors)
+        candidates = _import_candidates(details, donors())
         if candidates:
             donor, detail = candidates[rng.randrange(len(candidates))]
             changes.append(_implant(details, donor, detail))
@@ -212,9 +220,12 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float, similar: Seq
     c_src = source_confidence(state.c0, now, state.t_enc, state.s_enc, state.source_k, p.curve)
     believed = state.believed_teller if state.believed_teller is not None else state.teller
     known = source_belief(state.source_type, c_src, p) != SourceType.UNKNOWN.value
-    if state.teller is not None and known and c_src < r.misattribution_confidence:
-        other = next((x for x in donors if x.teller is not None and x.teller != believed), None)
-        if other is not None and rng.random() < misattribution_probability(rho, profile, p):
+    # The draw comes before the search for a donor: it is the generator's last use, so drawing it also when no
+    # donor exists changes no outcome, and the donors are looked up only when a misattribution is drawn.
+    if state.teller is not None and known and c_src < r.misattribution_confidence \
+            and rng.random() < misattribution_probability(rho, profile, p):
+        other = next((x for x in donors() if x.teller is not None and x.teller != believed), None)
+        if other is not None:
             changes.append(Change("misattributed", None, believed, other.teller, other.uid))
             believed = other.teller
 

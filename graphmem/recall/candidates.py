@@ -14,13 +14,15 @@ from typing import Any
 
 import neo4j
 
-from graphmem.errors import NotFound, UsageProblem
+from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.recall.types import Candidate
+from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "check_request", "read_context", "strength_now"]
+__all__ = ["Context", "check_context", "check_request", "flashbulbs_may_be_archived", "read_context",
+           "skips_archived", "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class Context:
     decayed_to : int, Game.decayed_to; curve : str, Game.curve (or the default asked for); now : int, the recall
     phase; players : sorted names; found : whether the owner is one of them; profile, threshold, wm_capacity,
     emotion_json : the owner's Player properties; thoughts, conflicts : the query's maps; candidates : the
-    pre-selected candidates' maps (with raw ``dense`` and ``lexical``); count : every candidate; dense_min,
+    pre-selected candidates' maps (with raw ``dense`` and ``lexical``); count : every candidate (the owner's
+    memories that are not archived at ``now``, see ``recall/context``); dense_min,
     dense_max : the range of the raw dense scores over every candidate (None without any); lexical_best : the best
     full-text score over every candidate (0 when none matched).
     """
@@ -60,16 +63,22 @@ def _session(driver: neo4j.Driver, database: str | None) -> neo4j.Session:
                           notifications_min_severity="OFF")
 
 
-def _known_games(driver: neo4j.Driver, database: str | None) -> list[str]:
-    records, _, _ = driver.execute_query(cypher("recall/known_games"), database_=database,
-                                         routing_=neo4j.RoutingControl.READ)
-    return [str(r["game"]) for r in records]
-
-
 def _no_game(driver: neo4j.Driver, database: str | None, game: str) -> NotFound:
-    known = _known_games(driver, database)
-    listing = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none; ingest a log first"
-    return NotFound(f"no game '{game}' is stored (stored games: {listing})")
+    return unknown_game(game, stored_game_ids(driver, database))
+
+
+def flashbulbs_may_be_archived(params: Parameters) -> bool:
+    """Whether the decay job can archive a flashbulb: only when the flashbulb floor is below the active band
+    (every profile's RetrievalThreshold is below that band, a rule of the configuration, so a floored strength
+    at or above it is never archived). Not with the shipped parameters (floor 0.8, active 0.40)."""
+    return params.flashbulb.floor < params.lifecycle.active
+
+
+def skips_archived(now: int, decayed_to: int, params: Parameters) -> bool:
+    """Whether the recall queries may leave archived memories unread (through the index Memory(game, owner,
+    state)): at ``now`` = ``decayed_to`` the stored lifecycle states are those at ``now``, and a memory archived
+    then cannot be recalled (SPEC 10) unless it is a flashbulb (:func:`flashbulbs_may_be_archived`)."""
+    return now == decayed_to and not flashbulbs_may_be_archived(params)
 
 
 PRESELECTION_SLACK = 1e-6
@@ -92,7 +101,8 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
                "slack": PRESELECTION_SLACK}
     values = {"game": game, "player": player, "at": at, "vector": None if vector is None else list(vector),
               "lucene": lucene, "ann_k": ann_k, "participants": list(participants), "k": k, "curve": params.curve,
-              "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights}
+              "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights,
+              "archived_flashbulbs": flashbulbs_may_be_archived(params)}
 
     def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
         record = tx.run(cypher("recall/context"), values).single()

@@ -28,6 +28,7 @@ STOP = frozenset(
     "about any some so just than too very".split())
 """Words left out of the query (matched case-insensitively)."""
 _WORD = re.compile(r"\w", re.UNICODE)
+_TOKEN = re.compile(r"[a-z][0-9a-z]*")
 
 
 def escape_lucene(text: str) -> str:
@@ -42,12 +43,22 @@ def escape_lucene(text: str) -> str:
     return " ".join(words)
 
 
-def lucene_query(topic: str | None) -> str | None:
+def lucene_query(topic: str | None, scope: str | None = None) -> str | None:
     """The query to run for ``topic``, or None when there is nothing to search (no topic, or no word character in
     it: an empty query scores every memory 0, so the index is not asked at all). Stop words are left out (``STOP``)
-    unless nothing else is left."""
+    unless nothing else is left.
+
+    scope : the owner's scope token (a letter and hex digits, :func:`graphmem.ingest.records.scope_token`) or
+    None; with it the query is ``(words) AND scope:TOKEN^0``. Raises ValueError for a token that is not a single
+    Lucene-safe word.
+    """
     if topic is None or not _WORD.search(topic):
         return None
     words = topic.split()
     kept = [w for w in words if re.sub(r"\W", "", w).lower() not in STOP]
-    return escape_lucene(" ".join(kept if any(_WORD.search(w) for w in kept) else words))
+    query = escape_lucene(" ".join(kept if any(_WORD.search(w) for w in kept) else words))
+    if scope is None:
+        return query
+    if not _TOKEN.fullmatch(scope):
+        raise ValueError(f"not a scope token: {scope!r}")
+    return f"({query}) AND scope:{scope}^0"

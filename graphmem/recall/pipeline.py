@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -12,6 +12,7 @@ import neo4j
 
 from graphmem.embedding import Embedder
 from graphmem.errors import UsageProblem
+from graphmem.ingest.records import scope_token
 from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES
@@ -19,11 +20,11 @@ from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, SimilarMemory, reconsolidate
 from graphmem.model.vocabulary import Marker
 from graphmem.prompt import display_order
-from graphmem.recall.candidates import Context, check_context, read_context, strength_now
+from graphmem.recall.candidates import Context, check_context, read_context, skips_archived, strength_now
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import Ranked, is_about, rank
-from graphmem.recall.reconsolidate import belief_at, can_import, can_misattribute, memory_state, read_similar, \
-    update_row, write_updates
+from graphmem.recall.reconsolidate import belief_at, can_import, memory_state, read_similar, update_row, \
+    write_updates
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, RecallResult, participants_tuple
 from graphmem.recall.working import active_thoughts
 
@@ -122,9 +123,9 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         vector = [float(x) for x in embedder.encode_one(request.topic or "")]
     lap("embed")
     k = request.k if request.k is not None else params.recall.k
-    context = read_context(driver, database, request.game, request.player, request.at, vector,
-                           lucene_query(request.topic), request.participants, k, params,
-                           ann_k if request.dense == "index" and vector else 0)
+    lucene = lucene_query(request.topic, scope_token(request.game, request.player))
+    context = read_context(driver, database, request.game, request.player, request.at, vector, lucene,
+                           request.participants, k, params, ann_k if request.dense == "index" and vector else 0)
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
 
@@ -145,14 +146,28 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    full = [uid for uid, s in states.items() if can_import(s, now, emotion_now, profile, p)]
-    wanting = [uid for uid, s in states.items() if uid in full or can_misattribute(s, now, p)]
-    similar: Mapping[str, Sequence[SimilarMemory]] = read_similar(
-        driver, database, request.game, request.player, now, wanting, full, p.similarity.detail_import)
-    lap("similar")
-    results = {uid: reconsolidate(states[uid], now, emotion_now, similar.get(uid, ()), profile, p, request.seed)
+    asked: list[str] = []
+
+    def none_yet(uid: str) -> Callable[[], Sequence[SimilarMemory]]:
+        def lookup() -> Sequence[SimilarMemory]:
+            asked.append(uid)
+            return ()
+        return lookup
+
+    # The model asks for similar memories only once it has drawn a detail import or a misattribution; those
+    # memories are reconsolidated again with their donors, read in one query (the same seed gives the same draws).
+    results = {uid: reconsolidate(states[uid], now, emotion_now, none_yet(uid), profile, p, request.seed)
                for uid in states}
     lap("reconsolidate")
+    if asked:
+        full = [uid for uid in asked if can_import(states[uid], now, emotion_now, profile, p)]
+        fallback = params.profile(params.default_profile).retrieval_threshold  # as recall/context's $threshold
+        similar = read_similar(driver, database, request.game, request.player, now, asked, full,
+                               p.similarity.detail_import, stored=skips_archived(now, context.decayed_to, params),
+                               curve=p.curve, threshold=fallback if context.threshold is None else context.threshold)
+        results.update({uid: reconsolidate(states[uid], now, emotion_now, similar.get(uid, ()), profile, p,
+                                           request.seed) for uid in asked})
+    lap("similar")
 
     writable = not request.dry_run and now == context.decayed_to
     written = 0

@@ -1,5 +1,11 @@
 """Ranking of the owner's candidate memories (SPEC 6 steps 1 and 2): pure arithmetic, no I/O.
 
+The owner's candidates are the memories recall can return at the recall phase: live (not consolidated, not
+tombstoned), encoded by then, and not archived then (SPEC 10: archived = "kept, not recalled"; SPEC 6 step 2
+filters m >= RetrievalThreshold, which an archived memory fails by definition). The normalisations below run over
+them; an archived memory, which could never be recalled, moves no other memory's score (``recall/context`` does not
+even read it).
+
 - ``dense``: the cosine similarity of topic and memory embeddings, min-max normalised over the owner's candidates
   (:func:`min_max`). A degenerate range (one candidate, or all equally similar) carries no information: every
   candidate gets 0.

@@ -1,12 +1,15 @@
 """Reconsolidation of the recalled memories against the graph (SPEC 6 step 3), around the pure model.
 
-For each recalled memory: its :class:`~graphmem.model.reconsolidation.MemoryState` (:func:`memory_state`), the
-similar memories of the same owner that may donate a detail or a teller (read with ``recall/similar`` only for
-the memories that can use them, :func:`needs_donors`), then
-:func:`graphmem.model.reconsolidation.reconsolidate`, seeded by (seed, uid, access count). :func:`update_row`
-turns each result into the properties to write, and :func:`write_updates` writes them all in one managed write
-transaction with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of the
-memories in between.
+For each recalled memory: its :class:`~graphmem.model.reconsolidation.MemoryState` (:func:`memory_state`), then
+:func:`graphmem.model.reconsolidation.reconsolidate`, seeded by (seed, uid, access count). The similar memories of
+the same owner that may donate a detail or a teller are read (``recall/similar``, :func:`read_similar`, one query
+for all) only for the memories whose reconsolidation drew a detail import or a misattribution: the pipeline
+passes the model a function in their place, which the model calls only then, and reconsolidates those memories
+again with their donors (the same seed draws the same numbers). Donors come from the owner's recall candidates at
+the recall phase (not archived: a memory too faded to come to mind lends nothing). :func:`update_row` turns each
+result into the properties to write, and :func:`write_updates` writes them all in one managed write transaction
+with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of the memories in
+between.
 """
 
 from __future__ import annotations
@@ -97,29 +100,34 @@ def can_misattribute(state: MemoryState, now: int, params: Parameters) -> bool:
 
 def needs_donors(state: MemoryState, now: int, emotion_now: float, profile: Profile, params: Parameters) -> bool:
     """Whether :func:`~graphmem.model.reconsolidation.reconsolidate` can use similar memories for ``state`` at all
-    (:func:`can_import` or :func:`can_misattribute`). When False the result is the same with or without similar
-    memories, and when only a misattribution is possible it is the same with the one donor ``recall/similar``
-    returns (unit tests hold both), so the similarity query reads only what can matter.
+    (:func:`can_import` or :func:`can_misattribute`): the gates before the model's draws. When False the result is
+    the same with or without similar memories, and when only a misattribution is possible it is the same with the
+    one donor ``recall/similar`` returns (unit tests hold both), so the similarity query reads only what can
+    matter. (The pipeline reads donors later still, once a draw has asked for them.)
     """
     return can_import(state, now, emotion_now, profile, params) or can_misattribute(state, now, params)
 
 
 def read_similar(driver: neo4j.Driver, database: str | None, game: str, player: str, now: int,
-                 uids: Sequence[str], full: Sequence[str], threshold: float) -> dict[str, list[SimilarMemory]]:
+                 uids: Sequence[str], full: Sequence[str], similarity: float, *, stored: bool, curve: str,
+                 threshold: float) -> dict[str, list[SimilarMemory]]:
     """The donors of each memory in ``uids``, in one read query (``recall/similar``).
 
-    full : those of ``uids`` that may import a detail: all the owner's other candidates with cosine >=
-    ``threshold`` come back for them, with their details; for the others only the most similar one with a known
-    teller other than the believed one (what a misattribution uses). threshold : a cosine in [-1, 1] (0.5:
-    ``parameters.similarity.detail_import``).
+    Donors come from the owner's recall candidates at ``now`` (the set ``recall/context`` ranks: not archived
+    at ``now``). full : those of ``uids`` that may import a detail: all the other candidates with cosine >=
+    ``similarity`` come back for them, with their details; for the others only the most similar one with a known
+    teller other than the believed one (what a misattribution uses). similarity : a cosine in [-1, 1] (0.5:
+    ``parameters.similarity.detail_import``). stored : :func:`graphmem.recall.candidates.skips_archived` for
+    ``now``; curve : the game's forgetting curve; threshold : the RetrievalThreshold of memories without one.
     """
     if not uids:
         return {}
-    min_score = (1.0 + threshold) / 2.0
+    min_score = (1.0 + similarity) / 2.0
 
     def work(tx: neo4j.ManagedTransaction) -> list[dict[str, Any]]:
         return [r.data() for r in tx.run(cypher("recall/similar"), game=game, player=player, now=now,
-                                         uids=list(uids), full=list(full), min_score=min_score)]
+                                         stored=stored, curve=curve, threshold=threshold, uids=list(uids),
+                                         full=list(full), min_score=min_score)]
 
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
         rows = session.execute_read(work)

@@ -1,7 +1,10 @@
 """The graph schema of docs/graph-model.md: uniqueness constraints, range, full-text and vector indexes.
 
-:func:`ensure_schema` is what ``graphmem init`` runs. Every statement is ``IF NOT EXISTS``, so a second run creates
-nothing; constraints come before any data is loaded (STYLE: "uniqueness constraints before loading").
+:func:`ensure_schema` is what ``graphmem init`` runs (ingest and the service run it too). Every statement is
+``IF NOT EXISTS``, so a second run creates nothing; constraints come before any data is loaded (STYLE: "uniqueness
+constraints before loading"). It also upgrades a database written by an earlier graphmem: a full-text index
+``memory_text`` over other properties than :data:`FULLTEXT_PROPERTIES` is dropped and rebuilt, and memories
+without the owner's scope token ``scope`` get it (:func:`backfill_scopes`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from neo4j import RoutingControl
 from neo4j.exceptions import Neo4jError
 
 from graphmem.errors import Neo4jUnavailable
+from graphmem.ingest.records import scope_token
 from graphmem.store.queries import cypher, with_identifiers
 
 log = logging.getLogger(__name__)
@@ -27,7 +31,12 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Player", "name"),
 )
 PAIR_INDEXES: tuple[tuple[str, str, str], ...] = (("Memory", "game", "owner"),)
+FOUR_INDEXES: tuple[tuple[str, str, str, str, str], ...] = (("Memory", "game", "owner", "state", "t_enc"),)
+"""Memory(game, owner, state, t_enc): recall seeks an owner's memories that are not archived and encoded by the
+recall phase without reading the others (nor, for these two, the store: the index holds the values)."""
 FULLTEXT_INDEX = "memory_text"
+FULLTEXT_PROPERTIES = ("text", "keywords", "scope")
+"""What ``memory_text`` covers: the memory text, its keywords and the owner's scope token."""
 VECTOR_INDEX = "memory_embedding"
 
 
@@ -39,12 +48,16 @@ class SchemaReport:
     indexes : tuple of (name, type, state) of every index after the run
     constraints : int, the number of constraints
     dimensions : int, the vector index's dimension
+    rebuilt : tuple of names of indexes dropped and created again with the current definition
+    backfilled : int, memories given their scope token by this run
     """
 
     created: tuple[str, ...]
     indexes: tuple[tuple[str, str, str], ...]
     constraints: int
     dimensions: int
+    rebuilt: tuple[str, ...] = ()
+    backfilled: int = 0
 
 
 def _names(driver: neo4j.Driver, database: str | None) -> set[str]:
@@ -69,9 +82,47 @@ def schema_statements(dimensions: int) -> list[tuple[str, neo4j.Query | str, dic
         name = f"{label.lower()}_{first}_{second}"
         text = with_identifiers(cypher("schema/range_index_pair"), name=name, label=label, first=first, second=second)
         statements.append((name, text, {}))
+    for label, first, second, third, fourth in FOUR_INDEXES:
+        name = f"{label.lower()}_{first}_{second}_{third}_{fourth}"
+        text = with_identifiers(cypher("schema/range_index_four"), name=name, label=label, first=first,
+                                second=second, third=third, fourth=fourth)
+        statements.append((name, text, {}))
     statements.append((FULLTEXT_INDEX, cypher("schema/fulltext_index"), {}))
     statements.append((VECTOR_INDEX, cypher("schema/vector_index"), {"dimensions": dimensions}))
     return statements
+
+
+def backfill_scopes(driver: neo4j.Driver, database: str | None, batch_size: int = 10_000) -> int:
+    """Give every memory without ``scope`` its owner's token (:func:`graphmem.ingest.records.scope_token`).
+
+    A database written before the token existed has none, and recall's full-text query (``... AND scope:TOKEN``)
+    would find none of its memories. One read finds the (game, owner) pairs that lack it; one batched write
+    (``CALL IN TRANSACTIONS`` of ``batch_size`` memories) sets it. Returns the number of memories backfilled
+    (0, after one read of every memory's ``scope``, when none lacks it).
+    """
+    records, _, _ = driver.execute_query(cypher("schema/scope_missing"), database_=database,
+                                         routing_=RoutingControl.READ)
+    if not records:
+        return 0
+    scopes = [{"game": r["game"], "owner": r["owner"], "scope": scope_token(str(r["game"]), str(r["owner"]))}
+              for r in records]
+    total = sum(int(r["memories"]) for r in records)
+    log.info("backfilling the full-text scope token of %d memories of %d owners", total, len(scopes))
+    with driver.session(database=database) as session:
+        session.run(cypher("schema/scope_backfill"), scopes=scopes, batch=batch_size).consume()
+    return total
+
+
+def _outdated_fulltext(driver: neo4j.Driver, database: str | None) -> list[str] | None:
+    """The properties of an existing ``memory_text`` index that are not :data:`FULLTEXT_PROPERTIES`, else None."""
+    records, _, _ = driver.execute_query(cypher("schema/show_indexes"), database_=database,
+                                         routing_=RoutingControl.READ)
+    for r in records:
+        if r["name"] == FULLTEXT_INDEX:
+            properties = list(r["properties"] or [])
+            if sorted(properties) != sorted(FULLTEXT_PROPERTIES) or list(r["labels"] or []) != ["Memory"]:
+                return properties
+    return None
 
 
 def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
@@ -81,12 +132,24 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     dimensions : int, the embedding dimension of the configured model (384 for all-MiniLM-L6-v2)
     timeout_s : int, seconds to wait for indexes to come ONLINE
 
+    Upgrades an older database: backfills the memories' ``scope`` (:func:`backfill_scopes`), and drops and
+    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` (logged; the
+    rebuild repopulates it from every memory, seconds per 100k memories, and waits for it like any new index).
+
     Raises Neo4jUnavailable when an index fails to come online, or when an existing vector index was built for
     another dimension (the message says how to rebuild it).
     """
     before = _names(driver, database)
+    rebuilt: tuple[str, ...] = ()
+    outdated = _outdated_fulltext(driver, database)
+    if outdated is not None:
+        log.info("rebuilding the full-text index %s: it covers Memory %s, recall needs Memory %s", FULLTEXT_INDEX,
+                 ", ".join(outdated), ", ".join(FULLTEXT_PROPERTIES))
+        driver.execute_query(with_identifiers(cypher("schema/drop_index"), name=FULLTEXT_INDEX), database_=database)
+        rebuilt = (FULLTEXT_INDEX,)
+    backfilled = backfill_scopes(driver, database)
     for name, statement, params in schema_statements(dimensions):
-        if name in before:
+        if name in before and name not in rebuilt:
             continue
         log.info("creating %s", name)
         driver.execute_query(statement, params, database_=database)
@@ -109,4 +172,4 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     constraints, _, _ = driver.execute_query(cypher("schema/show_constraints"), database_=database,
                                              routing_=RoutingControl.READ)
     created = tuple(sorted(_names(driver, database) - before))
-    return SchemaReport(created, indexes, len(constraints), found)
+    return SchemaReport(created, indexes, len(constraints), found, rebuilt, backfilled)

@@ -17,6 +17,7 @@ from click.testing import CliRunner, Result
 
 from graphmem.cli import main
 from graphmem.ingest.pipeline import ingest
+from graphmem.ingest.records import scope_token
 from graphmem.jobs.consolidation import consolidate, summary_uid
 from graphmem.jobs.decay import advance
 from graphmem.model import Parameters
@@ -89,6 +90,7 @@ def test_consolidation_writes_summaries_with_every_property_and_edge(driver: neo
         assert s["state"] in ("active", "warm", "archived") and len(s["embedding"]) == 384
         assert f"{len(members)} times" in s["text"] and any(m["text"] in s["text"] for m in members)
         assert set(s["about"]) == {a for m in members for a in m["about"]}
+        assert s["scope"] == scope_token(game, f["owner"])  # the full-text index finds it for its owner
     about = driver.execute_query("MATCH (s:Summary {game: $g})-[:ABOUT]->(p:Player) RETURN count(*) AS n",
                                  g=game).records[0]["n"]
     assert about == sum(len(f["s"]["about"]) for f in found)

@@ -14,6 +14,7 @@ from click.testing import CliRunner, Result
 
 from graphmem.cli import main
 from graphmem.ingest.encode import encode_game
+from graphmem.ingest.records import scope_token
 from graphmem.logs import load_game_log
 from graphmem.store.writer import write_encoded_game
 
@@ -140,6 +141,18 @@ def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path:
     assert stats_before["memories_by_source"]["overheard"] == 1
     listing = json.loads(cli("games", "--json").output)
     assert {"game": "twice", "complete": True} .items() <= next(g for g in listing if g["game"] == "twice").items()
+
+
+def test_every_memory_carries_its_owners_full_text_scope(tmp_path: Path, cli: Invoke, driver: neo4j.Driver) -> None:
+    assert cli("ingest", str(write(tmp_path / "scoped.jsonl", small_game_lines("scoped-1")))).exit_code == 0
+    rows = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.owner AS owner, m.scope AS scope",
+                                game="scoped-1").records
+    assert rows and all(r["scope"] == scope_token("scoped-1", r["owner"]) for r in rows)
+    assert len({r["scope"] for r in rows}) == len({r["owner"] for r in rows}) == 5
+    hits = driver.execute_query(
+        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN DISTINCT node.owner AS owner",
+        q=f"(medical training) AND scope:{scope_token('scoped-1', 'Marcus')}^0").records
+    assert [r["owner"] for r in hits] == ["Marcus"]
 
 
 def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli: Invoke, driver: neo4j.Driver,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import neo4j
@@ -20,6 +22,7 @@ from graphmem.model.details import details_from_json, render
 from graphmem.model.params import Parameters
 from graphmem.prompt import check_block
 from graphmem.recall import RecallResult, recall
+from graphmem.recall.reconsolidate import read_similar
 
 pytestmark = pytest.mark.neo4j
 ROOT = Path(__file__).resolve().parents[2]
@@ -251,9 +254,9 @@ def test_cli_prints_the_block_and_json(cli: Callable[..., Result], game: str, dr
 
 
 def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None:
-    unknown_game = cli("--game", "no-such-game", "--player", "Marcus")
-    assert unknown_game.exit_code == 1 and "no game 'no-such-game'" in unknown_game.output
-    assert "stored games: " in unknown_game.output  # the first 20 stored games are listed
+    unknown_game = cli("--game", game + "x", "--player", "Marcus")
+    assert unknown_game.exit_code == 1 and f"no game '{game}x' is stored (" in unknown_game.output
+    assert game in unknown_game.output.split("is stored (")[1]  # every stored id, or the closest
     unknown_player = cli("--game", game, "--player", "Nobody")
     assert unknown_player.exit_code == 1 and "Eleanor, Marcus, Priya, Sarah, Thomas" in unknown_player.output
     unknown_with = cli("--game", game, "--player", "Marcus", "--with", "Thomas,Zed")
@@ -273,3 +276,75 @@ def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: ne
             three = run(player, topic=topic, participants=participants, dry_run=True, k=3)
             assert {m.uid for m in three.memories} == {m.uid for m in top}
             assert three.candidates == everything.candidates
+
+
+def test_archived_memories_are_never_recalled_but_an_earlier_phase_still_sees_them(
+        driver: neo4j.Driver, run: Recall, game: str, params: Parameters) -> None:
+    then = run("Marcus", topic="medical training", dry_run=True, k=50)  # at the game's decayed_to, 7
+    advance(driver, None, game, 60, params)
+    states = {r["uid"]: r["state"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.state AS state", game=game).records}
+    archived = {uid for uid, state in states.items() if state == "archived"}
+    assert archived and len(archived) < len(states)
+    late = run("Marcus", topic="medical training", dry_run=True, k=50)
+    assert late.memories and not archived & {m.uid for m in late.memories}
+    assert late.candidates == sum(state in ("active", "warm") for state in states.values())
+    # at phase 7 the stored states no longer describe the phase: the closed form does, and gives the same recall
+    past = run("Marcus", topic="medical training", at=7, k=50)
+    assert past.memories == then.memories and past.candidates == then.candidates
+    assert archived & {m.uid for m in past.memories}
+
+
+def test_donors_come_from_the_recall_candidates_only(driver: neo4j.Driver, run: Recall, game: str,
+                                                     params: Parameters) -> None:
+    advance(driver, None, game, 30, params)
+    threshold = driver.execute_query("MATCH (p:Player {uid: $uid}) RETURN p.threshold AS t",
+                                     uid=f"{game}/player/Marcus").records[0]["t"]
+    archived = {r["uid"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus', state: 'archived'}) RETURN m.uid AS uid", game=game).records}
+    for at, stored in ((None, True), (7, False)):
+        result = run("Marcus", at=at, dry_run=True, k=50)
+        target = result.memories[0].uid
+        # every cosine passes -1: the donors are then all the other candidates
+        donors = read_similar(driver, None, game, "Marcus", result.phase, [target], [target], -1.0, stored=stored,
+                              curve=params.curve, threshold=threshold)[target]
+        assert len(donors) == result.candidates - 1 and target not in {d.uid for d in donors}
+        if at is None:
+            assert not archived & {d.uid for d in donors}
+        else:
+            assert archived & {d.uid for d in donors}  # archived by phase 30, but not at phase 7
+
+
+def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Recall, game: str) -> None:
+    """The owner's scope clause filters the full-text hits and adds nothing to their scores."""
+    result = run("Marcus", topic="medical training traitor", dry_run=True, k=50)
+    assert len(result.memories) == result.candidates
+    raw = {r["uid"]: r["score"] for r in driver.execute_query(
+        "CALL db.index.fulltext.queryNodes('memory_text', 'medical training traitor') YIELD node, score "
+        "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score", game=game).records}
+    best = max(raw.get(m.uid, 0.0) for m in result.memories)
+    assert best > 0.0
+    assert [m.lexical for m in result.memories] == [pytest.approx(raw.get(m.uid, 0.0) / best, abs=1e-12)
+                                                    for m in result.memories]
+
+
+def test_donors_are_read_once_a_distortion_is_drawn_and_lend_from_candidates(driver: neo4j.Driver, run: Recall,
+                                                                             game: str, params: Parameters) -> None:
+    advance(driver, None, game, 25, params)
+    driver.execute_query("MATCH (p:Player {uid: $uid}) SET p.emotion_json = $emotion", uid=f"{game}/player/Marcus",
+                         emotion=json.dumps({"fear": 0.95}))
+    confabulating = replace(params, profiles=MappingProxyType({**params.profiles, "analytical": replace(
+        params.profile("analytical"), confabulation_risk=1.0)}))
+    live = {r["uid"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) WHERE m.state IN ['active', 'warm'] RETURN m.uid AS uid",
+        game=game).records}
+    imported = []
+    for seed in range(6):
+        result = run("Marcus", seed=seed, dry_run=True, k=20, params=confabulating)
+        assert result.to_json() == run("Marcus", seed=seed, dry_run=True, k=20, params=confabulating).to_json()
+        origins = {d.origin for m in result.memories for d in m.details if d.fabricated and d.origin}
+        assert origins <= live  # donors are candidates: never archived, never another owner's
+        if origins:
+            assert result.timings["similar"] > 0.0
+        imported += [m for m in result.memories if any(c.startswith("imported") for c in m.changes)]
+    assert imported and all(m.fabricated for m in imported)

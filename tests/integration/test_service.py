@@ -12,6 +12,7 @@ import pytest
 
 from graphmem import MemoryService
 from graphmem.errors import InvalidGameLog, NotFound
+from graphmem.ingest.records import scope_token
 from graphmem.settings import Settings
 
 pytestmark = pytest.mark.neo4j
@@ -37,6 +38,7 @@ def memories(driver: neo4j.Driver, game: str) -> dict[str, dict[str, Any]]:
         props = dict(r["m"])
         for key in ("uid", "game", "embedding"):
             props.pop(key)
+        assert props.pop("scope") == scope_token(game, props["owner"])  # derives from the game id, like the uid
         out[r["m"]["uid"].split("/", 1)[1]] = props
     return out
 

@@ -5,6 +5,7 @@ Each test writes under its own game id and removes what it made.
 
 from __future__ import annotations
 
+import logging
 import socket
 import uuid
 from collections.abc import Iterator
@@ -16,7 +17,8 @@ from click.testing import CliRunner
 from neo4j.exceptions import ConstraintError
 
 from graphmem.cli import main
-from graphmem.store.schema import VECTOR_INDEX, ensure_schema
+from graphmem.ingest.records import scope_token
+from graphmem.store.schema import FULLTEXT_INDEX, FULLTEXT_PROPERTIES, VECTOR_INDEX, ensure_schema
 
 pytestmark = pytest.mark.neo4j
 
@@ -34,6 +36,7 @@ def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: obje
     states = {name: (kind, state) for name, kind, state in again.indexes}
     assert states[VECTOR_INDEX] == ("VECTOR", "ONLINE")
     assert states["memory_text"] == ("FULLTEXT", "ONLINE")
+    assert states["memory_game_owner_state_t_enc"] == ("RANGE", "ONLINE")
     assert again.constraints >= 8 and again.dimensions == 384
 
 
@@ -67,6 +70,31 @@ def test_fulltext_index_scores_the_matching_text(driver: neo4j.Driver, schema: o
         "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score "
         "WHERE node.game = $game RETURN node.text AS text, score", q="traitor", game=game)
     assert [r["text"] for r in records] == ["Marcus is a traitor, I am sure"]
+
+
+def test_an_older_database_gets_the_scoped_full_text_index_and_its_tokens(driver: neo4j.Driver, schema: object,
+                                                                        game: str,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    # memories written before the scope token existed, and the full-text index of that time
+    driver.execute_query("UNWIND range(1, 3) AS i CREATE (:Memory {uid: $game + '/m' + i, game: $game, "
+                         "owner: 'Ann', text: 'Ann saw the traitor at night ' + i})", game=game)
+    driver.execute_query("DROP INDEX memory_text")
+    driver.execute_query("CREATE FULLTEXT INDEX memory_text FOR (m:Memory) ON EACH [m.text, m.keywords]")
+    driver.execute_query("CALL db.awaitIndexes(300)")
+    with caplog.at_level(logging.INFO, logger="graphmem.store.schema"):
+        report = ensure_schema(driver, None, 384)
+    assert report.rebuilt == (FULLTEXT_INDEX,) and report.backfilled >= 3 and report.created == ()
+    assert "rebuilding the full-text index memory_text: it covers Memory text, keywords" in caplog.text
+    index = next(r for r in driver.execute_query("SHOW INDEXES YIELD name, properties, state").records
+                 if r["name"] == FULLTEXT_INDEX)
+    assert (sorted(index["properties"]), index["state"]) == (sorted(FULLTEXT_PROPERTIES), "ONLINE")
+    scopes = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.scope AS scope", game=game).records
+    assert [r["scope"] for r in scopes] == [scope_token(game, "Ann")] * 3
+    hits = driver.execute_query("CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN count(*) AS n",
+                                q=f"(traitor) AND scope:{scope_token(game, 'Ann')}^0").records
+    assert hits[0]["n"] == 3
+    again = ensure_schema(driver, None, 384)
+    assert (again.rebuilt, again.backfilled, again.created) == ((), 0, ())
 
 
 def test_unwind_batch_and_call_in_transactions(driver: neo4j.Driver, schema: object, game: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphmem.ingest.records import scope_token
 from graphmem.jobs.consolidation import plan_summary, summary_uid
 from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
 from graphmem.model import default_parameters
@@ -113,6 +114,7 @@ def test_every_memory_property_of_the_graph_model_is_set() -> None:
     missing = {name for name in listed if name not in props and not name.startswith("summary_")}
     assert not missing, missing
     assert {"members", "day_first", "day_last"} <= set(props)
+    assert props["scope"] == scope_token("g", "Cara")  # the owner's full-text token, as ingest writes it
 
 
 class Echo:

@@ -196,3 +196,34 @@ def test_flashbulbs_keep_their_strength_while_details_drift() -> None:
             state = with_result(state, out)
         drifted += state.details != DETAILS
     assert drifted > 0  # ... while accuracy drifts
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 2**32), st.integers(0, 40), st.integers(0, 40), unit, any_profile, st.booleans())
+def test_similar_memories_are_looked_up_only_when_a_distortion_is_drawn(seed: int, now: int, n: int, emotion: float,
+                                                                        profile: Profile, told: bool) -> None:
+    """A function in place of the similar memories gives the same result, and when the model does not call it
+    (no import and no misattribution drawn) the result is the same whatever the similar memories are."""
+    state = replace(TOLD, n=n) if told else replace(TOLD, n=n, source_type=SourceType.FIRST_HAND, teller=None,
+                                                    believed_teller=None)
+    calls: list[int] = []
+
+    def lookup() -> tuple[SimilarMemory, ...]:
+        calls.append(1)
+        return (DONOR,)
+
+    eager = reconsolidate(state, now, emotion, (DONOR,), profile, PARAMS, seed)
+    assert reconsolidate(state, now, emotion, lookup, profile, PARAMS, seed) == eager
+    assert len(calls) <= 1
+    if not calls:
+        assert reconsolidate(state, now, emotion, (), profile, PARAMS, seed) == eager
+    if any(c.kind in ("imported", "misattributed") for c in eager.changes):
+        assert calls == [1]
+
+
+def test_a_misattribution_without_a_donor_changes_nothing() -> None:
+    """The misattribution draw comes before the donor search; with no donor nothing changes, as before."""
+    suggestible = replace(BALANCED, suggestibility_factor=1.0)
+    for seed in range(20):
+        out = reconsolidate(TOLD, 20, 0.2, (), suggestible, PARAMS, seed)
+        assert out.believed_teller == "Eleanor" and not out.misattributed

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from graphmem.ingest.records import scope_token
 from graphmem.recall.lucene import LUCENE_SPECIAL, escape_lucene, lucene_query
 
 
@@ -26,3 +29,19 @@ def test_stop_words_are_left_out_unless_nothing_else_is_left() -> None:
     assert lucene_query("Is Marcus a traitor?") == "Marcus traitor\\?"
     assert lucene_query("Who did it?") == "Who did it\\?"
     assert lucene_query("what about (Sarah)") == "\\(Sarah\\)"
+
+
+def test_a_scope_token_filters_the_owner_without_scoring() -> None:
+    token = scope_token("game-1/x", "Ann O'Neil")
+    assert lucene_query("Is Marcus a traitor?", token) == f"(Marcus traitor\\?) AND scope:{token}^0"
+    assert lucene_query("???", token) is None and lucene_query(None, token) is None
+    with pytest.raises(ValueError, match="not a scope token"):
+        lucene_query("Marcus", "s1 OR text:x")
+
+
+def test_scope_tokens_are_one_lucene_word_per_owner() -> None:
+    a, b = scope_token("g", "Ann"), scope_token("g", "Ben")
+    assert a != b and a != scope_token("h", "Ann") and a == scope_token("g", "Ann")
+    for token in (a, b, scope_token("game with spaces/and-slashes", "Zoë (the doctor)")):
+        assert len(token) == 21 and token[0] == "s" and token.isalnum() and token == token.lower()
+        assert escape_lucene(token) == token
