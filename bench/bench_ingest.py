@@ -55,7 +55,7 @@ REFERENCE = {
                               .flashbulb_score, .floor, .e0, .s_enc, .decay_rate, .e_ref, .t_ref, .s, .n,
                               .strength, .decayed_to, .state, .threshold, .source_type, .teller, .c0, .source_k,
                               .source_confidence, .source_belief, .believed_teller, .misattributed}
-                   CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
+                   WITH m, e, r CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
                    CREATE (m)-[:FROM]->(s:Source)-[:VIA]->(e)
                    SET s.uid = r.source_uid, s.game = r.game, s.type = r.source_type, s.channel = r.channel,
                        s.phase = r.t_enc, s.day = r.day, s.confidence = r.c0

@@ -185,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json",
                         help="where to write the JSON report")
     args = parser.parse_args(argv)
+    import logging
+
+    logging.getLogger("neo4j").setLevel(logging.ERROR)  # the server's notifications are not results
     started = time.perf_counter()
     with neo4j_uri() as uri:
         report = run_all(uri, QUICK if args.quick else FULL)
