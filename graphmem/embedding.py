@@ -110,7 +110,10 @@ class Embedder:
     @property
     def dimension(self) -> int:
         """The embedding dimension (384 for all-MiniLM-L6-v2)."""
-        dim = self.model.get_sentence_embedding_dimension()
+        model = self.model
+        # sentence-transformers 6 renamed the method; older releases only have the long name
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        dim = getter()
         if dim is None:
             raise EmbeddingError(f"model {self.model_name!r} does not report its dimension")
         return int(dim)

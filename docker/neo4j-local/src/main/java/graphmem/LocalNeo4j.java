@@ -41,7 +41,7 @@ import org.neo4j.logging.log4j.Log4jLogProvider;
  *       authentication is disabled, which is safe only because Bolt listens on 127.0.0.1 alone.</li>
  * </ul>
  *
- * <p>Protocol with the caller (graphmem/local_neo4j.py), on stdout, one line each, flushed:
+ * <p>Protocol with the caller (the package graphmem/local_neo4j), on stdout, one line each, flushed:
  * {@code GRAPHMEM_NEO4J_READY bolt://127.0.0.1:PORT} once Bolt accepts connections;
  * {@code GRAPHMEM_NEO4J_FAILED port-in-use 127.0.0.1:PORT} or {@code GRAPHMEM_NEO4J_FAILED error MESSAGE}
  * (exit code 3 or 1) when it cannot start; {@code GRAPHMEM_NEO4J_STOPPED} after a clean shutdown
