@@ -33,6 +33,7 @@ test: setup browser
 
 lint: setup
 	$(BIN)/mypy
+	$(BIN)/ruff check graphmem tests bench
 
 # Headless Chromium for the page tests (tests/e2e/test_viz_browser.py): Debian's package, installed when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

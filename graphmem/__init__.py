@@ -4,6 +4,6 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from graphmem.service import MemoryService  # noqa: E402
+from graphmem.service import MemoryService
 
 __all__ = ["MemoryService", "__version__"]

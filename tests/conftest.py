@@ -9,8 +9,8 @@ without Java 17+ and Maven.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
 import neo4j
 import pytest

@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from graphmem.errors import LogProblem
 from graphmem.ingest import texts
 from graphmem.ingest.records import (
     EventRow,
@@ -43,7 +44,6 @@ from graphmem.logs.schema import (
     SayEvent,
     ThoughtEvent,
 )
-from graphmem.errors import LogProblem
 from graphmem.model import Parameters, Profile, Situation, SourceType
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.details import details_to_json

@@ -44,7 +44,7 @@ def scope_token(game: str, owner: str) -> str:
     (Lucene's analyzer would split ``game-1/Ann`` into several tokens), hence the hash: a letter and 20 hex
     digits, one token, lower case, 80 bits (no collision among any realistic number of owners).
     """
-    return "s" + hashlib.sha1(f"{game}/{owner}".encode("utf-8")).hexdigest()[:20]
+    return "s" + hashlib.sha1(f"{game}/{owner}".encode()).hexdigest()[:20]
 
 
 def source_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:

@@ -29,8 +29,18 @@ from typing import Any
 import neo4j
 import numpy as np
 
-from graphmem.jobs.conflicts import (IDENTITY, OPEN, ROLE, ConflictPlan, Known, OwnerMemory, Truth, detect,
-                                     resolve, role_universe)
+from graphmem.jobs.conflicts import (
+    IDENTITY,
+    OPEN,
+    ROLE,
+    ConflictPlan,
+    Known,
+    OwnerMemory,
+    Truth,
+    detect,
+    resolve,
+    role_universe,
+)
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.model.params import Parameters
 from graphmem.store.queries import cypher

@@ -33,16 +33,40 @@ from dataclasses import replace
 from pathlib import Path
 
 from graphmem.errors import LocalNeo4jError
-from graphmem.local_neo4j.bolt import (DEFAULT_PORT, FAILED_MARKER, HOST, LOG_TAIL_LINES, READY_MARKER, _wait_ready,
-                                       check_port_free, port_in_use_message)
-from graphmem.local_neo4j.build import (JAR_NAME, STAMP_NAME, build_launcher, checkout_source, default_build_dir,
-                                        find_maven, packaged_source, source_digest)
+from graphmem.local_neo4j.bolt import (
+    DEFAULT_PORT,
+    FAILED_MARKER,
+    HOST,
+    LOG_TAIL_LINES,
+    READY_MARKER,
+    _wait_ready,
+    check_port_free,
+    port_in_use_message,
+)
+from graphmem.local_neo4j.build import (
+    JAR_NAME,
+    STAMP_NAME,
+    build_launcher,
+    checkout_source,
+    default_build_dir,
+    find_maven,
+    packaged_source,
+    source_digest,
+)
 from graphmem.local_neo4j.files import _file_lock
-from graphmem.local_neo4j.jvm import (DEFAULT_HEAP, DEFAULT_PAGE_CACHE, HEAP_ENV, JVM_FLAGS, MIN_JAVA, PAGE_CACHE_ENV,
-                                      _heap, find_java, launcher_command)
+from graphmem.local_neo4j.jvm import (
+    DEFAULT_HEAP,
+    DEFAULT_PAGE_CACHE,
+    HEAP_ENV,
+    JVM_FLAGS,
+    MIN_JAVA,
+    PAGE_CACHE_ENV,
+    _heap,
+    find_java,
+    launcher_command,
+)
 from graphmem.local_neo4j.process import _terminate
-from graphmem.local_neo4j.state import (LOG_FILE_NAME, NEO4J_DIR_NAME, LocalState, StopResult, _resolve, state_file,
-                                        status)
+from graphmem.local_neo4j.state import LOG_FILE_NAME, NEO4J_DIR_NAME, LocalState, StopResult, _resolve, state_file, status
 
 __all__ = ["DEFAULT_HEAP", "DEFAULT_PAGE_CACHE", "DEFAULT_PORT", "DEFAULT_START_TIMEOUT", "DEFAULT_STOP_TIMEOUT",
            "FAILED_MARKER", "HEAP_ENV", "HOST", "JAR_NAME", "JVM_FLAGS", "LOG_FILE_NAME", "LOG_TAIL_LINES", "MIN_JAVA",

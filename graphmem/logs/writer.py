@@ -25,7 +25,7 @@ _LAST = ("witnesses", "emotion", "claims")
 def to_json_object(model: BaseModel) -> dict[str, Any]:
     """A header or event as the canonical JSON object (defaults omitted, ``kind`` first)."""
     data = model.model_dump(mode="json", exclude_defaults=True)
-    data["kind"] = getattr(model, "kind")
+    data["kind"] = model.model_dump(include={"kind"})["kind"]  # a default, so excluded above
     first = [k for k in _FIRST if k in data]
     last = [k for k in _LAST if k in data]
     middle = [k for k in data if k not in _FIRST and k not in _LAST]

@@ -38,10 +38,22 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from graphmem.errors import ConfigError, UsageProblem
 from graphmem.model._schema import Choice, MapOf, Num, Table, Text, build, merge, spec
-from graphmem.model.groups import (IN_UNIT, RATE, AppraisalRow, ClarityParams, ConsolidationParams,
-                                   EncodingParams, FlashbulbParams, LifecycleParams, RecallParams,
-                                   ReconsolidationParams, SalienceParams, SimilarityParams, SourceParams,
-                                   WorkingMemoryParams)
+from graphmem.model.groups import (
+    IN_UNIT,
+    RATE,
+    AppraisalRow,
+    ClarityParams,
+    ConsolidationParams,
+    EncodingParams,
+    FlashbulbParams,
+    LifecycleParams,
+    RecallParams,
+    ReconsolidationParams,
+    SalienceParams,
+    SimilarityParams,
+    SourceParams,
+    WorkingMemoryParams,
+)
 from graphmem.model.vocabulary import SITUATIONS
 
 __all__ = ["AppraisalRow", "ClarityParams", "ConsolidationParams", "EncodingParams", "FlashbulbParams",

@@ -16,8 +16,15 @@ from dataclasses import dataclass, replace
 
 from graphmem.model._checks import check_unit
 from graphmem.model.details import Detail, any_fabricated, n_lost
-from graphmem.model.distortion import (access_load, distortion_risk, faded_since_encoding, loss_probability,
-                                       misattribution_probability, recall_rng, rehearse)
+from graphmem.model.distortion import (
+    access_load,
+    distortion_risk,
+    faded_since_encoding,
+    loss_probability,
+    misattribution_probability,
+    recall_rng,
+    rehearse,
+)
 from graphmem.model.encoding import stability
 from graphmem.model.flashbulb import strength_floor
 from graphmem.model.forgetting import strength_at

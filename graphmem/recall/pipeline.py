@@ -23,8 +23,7 @@ from graphmem.prompt import display_order
 from graphmem.recall.candidates import Context, check_context, read_context, skips_archived, strength_now
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.ranking import Ranked, is_about, rank
-from graphmem.recall.reconsolidate import belief_at, can_import, memory_state, read_similar, update_row, \
-    write_updates
+from graphmem.recall.reconsolidate import belief_at, can_import, memory_state, read_similar, update_row, write_updates
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, RecallResult, participants_tuple
 from graphmem.recall.working import active_thoughts
 

@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import networkx as nx
 import neo4j
+import networkx as nx
 
 CHANNEL_KIND = {"private": "private", "roundtable": "public", "public": "public", "traitors": "traitors"}
 """The picture's kind of each TOLD channel; unknown channels count as public."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import networkx as nx
 import neo4j
+import networkx as nx
 import pytest
 from click.testing import CliRunner
 from PIL import Image

@@ -192,7 +192,8 @@ def test_cli(cli: Callable[..., Result], small_game: Ingest) -> None:
     assert rest.exit_code == 0 and {o["owner"] for o in json.loads(rest.output)["owners"]} == \
         {"Eleanor", "Marcus", "Priya", "Sarah", "Thomas"}
     unknown = cli("consolidate", "--game", game + "x")
-    assert unknown.exit_code == 1 and f"no game '{game}x'" in unknown.output and game in unknown.output.split("is stored (")[1]  # every stored id, or the closest
+    assert unknown.exit_code == 1 and f"no game '{game}x'" in unknown.output
+    assert game in unknown.output.split("is stored (")[1]  # every stored id, or the closest
     nobody = cli("consolidate", "--game", game, "--player", "Zed")
     assert nobody.exit_code == 1 and "no player 'Zed'" in nobody.output
     assert "Eleanor, Marcus, Priya, Sarah, Thomas" in nobody.output

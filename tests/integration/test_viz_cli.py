@@ -7,16 +7,16 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import networkx as nx
 import neo4j
+import networkx as nx
 import pytest
 from click.testing import CliRunner, Result
 from PIL import Image
+from test_query_game import EVERYONE, delete_game, write_game
 
 from graphmem.cli import main
 from graphmem.viz.decay import fetch_decay_chart
 from graphmem.viz.told import fetch_told_graph
-from test_query_game import EVERYONE, delete_game, write_game
 
 pytestmark = pytest.mark.neo4j
 

@@ -46,7 +46,7 @@ def cluster() -> list[Member]:
 
 def test_uid_is_the_sha1_of_the_sorted_member_uids() -> None:
     uids = ["g/memory/Cara/e2", "g/memory/Cara/e1"]
-    digest = hashlib.sha1("g/memory/Cara/e1\ng/memory/Cara/e2".encode()).hexdigest()[:16]
+    digest = hashlib.sha1(b"g/memory/Cara/e1\ng/memory/Cara/e2").hexdigest()[:16]
     assert summary_uid("g", "Cara", uids) == f"g/summary/Cara/{digest}"
     assert summary_uid("g", "Cara", uids) == summary_uid("g", "Cara", list(reversed(uids)))
     assert summary_uid("g", "Cara", uids) != summary_uid("g", "Cara", uids[:1])

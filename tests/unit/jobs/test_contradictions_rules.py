@@ -5,8 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphmem.jobs.conflicts import (ConflictPlan, OwnerMemory, Truth, claim_conflicts, conflict_uid, detect,
-                                     polarity_flip, resolve, role_universe, text_conflicts, text_role_stance)
+from graphmem.jobs.conflicts import (
+    ConflictPlan,
+    OwnerMemory,
+    Truth,
+    claim_conflicts,
+    conflict_uid,
+    detect,
+    polarity_flip,
+    resolve,
+    role_universe,
+    text_conflicts,
+    text_role_stance,
+)
 
 ROLES = role_universe(["faithful", "traitor"])
 PLAYERS = frozenset({"Ava", "Ben", "Cara", "Dan", "Eve"})

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logs_helpers import EXAMPLES, FIXTURES, HEADER, jsonl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from logs_helpers import EXAMPLES, FIXTURES, HEADER, jsonl
 
 from graphmem.errors import InvalidGameLog, LogProblem
 from graphmem.logs import (

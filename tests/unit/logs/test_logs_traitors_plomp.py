@@ -116,7 +116,8 @@ def test_day_equals_the_engine_round_except_when_the_game_ends_at_breakfast(real
 
 
 def test_a_second_final_round_and_a_night_without_murder_start_new_days() -> None:
-    log = convert(Path(__file__).resolve().parents[2] / "data" / "plomp" / "7gnzt9jo")  # 1 traitor banished on day 1: no murders; two final rounds
+    # 7gnzt9jo: its one traitor is banished on day 1, so there are no murders, and there are two final rounds
+    log = convert(Path(__file__).resolve().parents[2] / "data" / "plomp" / "7gnzt9jo")
     assert [(p.day, p.name) for p in log.phases][1:] == [
         (1, "social"), (1, "roundtable"), (1, "banishment"),
         (2, "social"), (2, "roundtable"), (2, "banishment"),

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from logs_helpers import EXAMPLES, HEADER
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from logs_helpers import EXAMPLES, HEADER
 
 from graphmem.logs import GameLog, GameLogValidator, load_game_log, parse_game_log, read_game_log, write_game_log
 

@@ -9,8 +9,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.errors import GraphmemError, UsageProblem
-from graphmem.model.details import (Detail, DetailKind, any_fabricated, cannot_remember_who, day_label_kept,
-                                    details_from_json, details_to_json, displayed_day, n_lost, render)
+from graphmem.model.details import (
+    Detail,
+    DetailKind,
+    any_fabricated,
+    cannot_remember_who,
+    day_label_kept,
+    details_from_json,
+    details_to_json,
+    displayed_day,
+    n_lost,
+    render,
+)
 
 TEMPLATE = "{who} told {whom} in the {where}: {content}"
 FULL = (Detail("who", "Eleanor"), Detail("whom", "you"), Detail("where", "library"), Detail("when", "2"),

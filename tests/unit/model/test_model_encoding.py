@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from model_strategies import PARAMS, any_profile, unit
 
 from graphmem.errors import UsageProblem
-from graphmem.model.encoding import (MemoryType, classify_type, decay_rate, encoding_strength, stability,
-                                     type_factor)
+from graphmem.model.encoding import MemoryType, classify_type, decay_rate, encoding_strength, stability, type_factor
 from graphmem.model.params import Profile
 
 BALANCED = PARAMS.profile("balanced")

@@ -10,8 +10,7 @@ from model_strategies import PARAMS, any_profile, curves, emotion_names, unit
 from graphmem.errors import GraphmemError
 from graphmem.model.clarity import clarity_marker
 from graphmem.model.encoding import encoding_strength, stability
-from graphmem.model.flashbulb import (EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb,
-                                      strength_floor)
+from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Profile
 from graphmem.model.salience import Situation, appraise, personal_relevance

@@ -13,8 +13,7 @@ from graphmem.errors import UsageProblem
 from graphmem.model.clarity import clarity_marker
 from graphmem.model.encoding import encoding_strength
 from graphmem.model.params import Profile
-from graphmem.model.salience import (Situation, appraise, dominant_emotion, emotional_weight, personal_relevance,
-                                     salience)
+from graphmem.model.salience import Situation, appraise, dominant_emotion, emotional_weight, personal_relevance, salience
 
 BALANCED = PARAMS.profile("balanced")
 

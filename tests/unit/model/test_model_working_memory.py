@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.errors import UsageProblem
-from graphmem.model.working_memory import (WorkingMemoryItem, active_items, advance, automatic_item, focus, push)
+from graphmem.model.working_memory import WorkingMemoryItem, active_items, advance, automatic_item, focus, push
 
 
 def item(content: str, priority: float, phase: int = 0, persistence: int = 5, seq: int = 0) -> WorkingMemoryItem:

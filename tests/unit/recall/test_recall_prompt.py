@@ -9,8 +9,7 @@ from recall_helpers import memory, result
 
 from graphmem.model.details import Detail
 from graphmem.model.vocabulary import Marker
-from graphmem.prompt import (DISPLAY_LIMIT, display_order, memory_lines, render_block, shorten, source_label,
-                             vague_text)
+from graphmem.prompt import DISPLAY_LIMIT, display_order, memory_lines, render_block, shorten, source_label, vague_text
 from graphmem.recall.types import ActiveThought
 
 FLASH = memory("g/memory/Anna/7", Marker.FLASHBULB, "{who} voted to banish you: {content}",

@@ -18,8 +18,7 @@ from graphmem.model.vocabulary import Marker, SourceType
 from graphmem.recall.candidates import strength_now
 from graphmem.recall.pipeline import recalled_memory
 from graphmem.recall.ranking import Ranked
-from graphmem.recall.reconsolidate import (belief_at, can_import, keywords, memory_state, needs_donors,
-                                          update_row)
+from graphmem.recall.reconsolidate import belief_at, can_import, keywords, memory_state, needs_donors, update_row
 from graphmem.recall.types import Candidate
 
 P = default_parameters()

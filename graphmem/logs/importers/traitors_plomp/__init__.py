@@ -65,8 +65,15 @@ from __future__ import annotations
 
 from graphmem.logs.importers.traitors_plomp.importer import LICENCE, NAME, SOURCE_REPOSITORY, TraitorsPlompImporter
 from graphmem.logs.importers.traitors_plomp.mapping import MAPPED_TYPES, mapped_types
-from graphmem.logs.importers.traitors_plomp.patterns import (CURLY_QUOTED, PATTERNS, QUOTED, SHAPES, compile_patterns,
-                                                             match_text, name_pattern)
+from graphmem.logs.importers.traitors_plomp.patterns import (
+                                                             CURLY_QUOTED,
+                                                             PATTERNS,
+                                                             QUOTED,
+                                                             SHAPES,
+                                                             compile_patterns,
+                                                             match_text,
+                                                             name_pattern,
+)
 from graphmem.logs.importers.traitors_plomp.phases import DAY_ORDER, PHASE_OF
 from graphmem.logs.importers.traitors_plomp.source import plomp_file
 

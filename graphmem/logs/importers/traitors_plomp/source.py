@@ -110,7 +110,7 @@ def _players_and_roles(items: list[Any]) -> tuple[list[str], dict[str, str], lis
     players = start_players or list(structured) or list(selected)
     known = {p.casefold(): p for p in players}
     roles: dict[str, str] = {}
-    for name, role in structured.items():
+    for name in structured:
         if name.casefold() not in known:
             problems.append(LogProblem(0, "GAME_START.traitors/faithfuls",
                                        f"player {name!r} is not in the GAME_START player list"))
