@@ -13,10 +13,16 @@ phase), then in the same session times
 
 and deletes the game. Sizes are numbers of memories; the game of a size has about that many (within ~2%).
 
+:func:`run_stored` times the same recalls (with writes, and dry with the exact method) over games already stored,
+such as the 40 real games after ``graphmem ingest ../shared/data/traitors-llm/games``: three players of each game,
+two topics each, at the game's last decayed phase. The recalls with writes reconsolidate those players' memories,
+as any recall does.
+
 Embeddings of the synthetic texts are cached in ``$GRAPHMEM_BENCH_CACHE`` (default
 ``~/.cache/graphmem/bench-embeddings.npz``) so that a second run does not wait for the model.
 
-Run: ``python bench/bench_recall.py bolt://127.0.0.1:7687 10000 100000``.
+Run: ``python bench/bench_recall.py bolt://127.0.0.1:7687 10000 100000`` (synthetic sizes), or
+``python bench/bench_recall.py bolt://127.0.0.1:7687 --stored`` (every complete non-bench game stored there).
 """
 
 from __future__ import annotations
@@ -183,11 +189,74 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
     return rows
 
 
+STORED_TOPICS = (TOPICS[0], TOPICS[6])
+"""The topics of :func:`run_stored`: one about a player, one about nobody in particular."""
+
+
+def run_stored(driver: neo4j.Driver, database: str | None, games: Sequence[str] | None = None,
+               players_per_game: int = 3, embedder: Embedder | None = None) -> dict[str, Any]:
+    """Time recalls over stored games: for each game (default: every complete game whose id does not start with
+    ``bench-``), its first ``players_per_game`` players by name, each with the :data:`STORED_TOPICS` about the next
+    player, first as dry runs, then with reconsolidation written.
+
+    Returns games, recalls, memories (mean per recalling owner), recallable (mean candidates per recall),
+    recall_median_ms / recall_p95_ms (with writes) and exact_median_ms / exact_p95_ms (dry), embedding excluded.
+    Raises ValueError when no game is stored.
+    """
+    params = default_parameters()
+    embedder = embedder or Embedder()
+    if games is None:
+        games = [r["game"] for r in driver.execute_query(
+            "MATCH (g:Game {complete: true}) WHERE NOT g.uid STARTS WITH 'bench-' RETURN g.uid AS game ORDER BY game",
+            database_=database).records]
+    if not games:
+        raise ValueError("no complete game is stored: ingest some first (graphmem ingest PATH)")
+    plans: list[tuple[str, list[tuple[str, str]]]] = []
+    for game in games:
+        names = [r["name"] for r in driver.execute_query(
+            "MATCH (:Game {uid: $game})-[:HAS_PLAYER]->(p:Player) RETURN p.name AS name ORDER BY name",
+            game=game, database_=database).records]
+        chosen = names[:players_per_game]
+        plans.append((game, [(p, t.format(p=names[(names.index(p) + 1) % len(names)]))
+                             for p in chosen for t in STORED_TOPICS]))
+    for _, plan in plans:  # topic embeddings and query plans warmed up, not timed
+        for _, topic in plan:
+            embedder.encode_one(topic)
+    recall(driver, database, plans[0][0], plans[0][1][0][0], topic=plans[0][1][0][1], params=params,
+           embedder=embedder, dry_run=True)
+    dry: list[float] = []
+    written: list[float] = []
+    sizes: list[int] = []
+    for game, plan in plans:
+        times, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True)
+        dry += times
+        for player, topic in plan:
+            result = recall(driver, database, game, player, topic=topic, params=params, embedder=embedder)
+            written.append(result.timings["total"] - result.timings["embed"])
+            sizes.append(result.candidates)
+    owners = driver.execute_query("MATCH (m:Memory) WHERE m.game IN $games RETURN count(m) AS n, "
+                                  "count(DISTINCT [m.game, m.owner]) AS owners", games=list(games),
+                                  database_=database).records[0]
+    return {"games": len(plans), "recalls": len(written), "memories": owners["n"] / max(1, owners["owners"]),
+            "recallable": statistics.mean(sizes) if sizes else 0.0,
+            "recall_median_ms": _stats(written)[0], "recall_p95_ms": _stats(written)[1],
+            "exact_median_ms": _stats(dry)[0], "exact_p95_ms": _stats(dry)[1]}
+
+
 def main(argv: Sequence[str]) -> None:
-    """``python bench/bench_recall.py URI [SIZE ...]``: print one line per size."""
+    """``python bench/bench_recall.py URI [SIZE ...]``: print one line per size;
+    ``python bench/bench_recall.py URI --stored [GAME ...]``: one line for the stored games."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     uri = argv[0] if argv else "bolt://127.0.0.1:7687"
+    if "--stored" in argv[1:]:
+        chosen = [a for a in argv[1:] if a != "--stored"] or None
+        with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+            s = run_stored(driver, None, chosen)
+        print(f"{s['games']} stored games, {s['recalls']} recalls ({s['memories']:.0f} memories per owner, "
+              f"{s['recallable']:.0f} recallable per recall): recall median {s['recall_median_ms']:.1f} ms "
+              f"p95 {s['recall_p95_ms']:.1f} ms | dry exact {s['exact_median_ms']:.1f}/{s['exact_p95_ms']:.1f} ms")
+        return
     sizes = [int(a) for a in argv[1:]] or [1_000, 10_000, 100_000]
     with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
         for r in run(driver, None, sizes):

@@ -348,3 +348,18 @@ def test_donors_are_read_once_a_distortion_is_drawn_and_lend_from_candidates(dri
             assert result.timings["similar"] > 0.0
         imported += [m for m in result.memories if any(c.startswith("imported") for c in m.changes)]
     assert imported and all(m.fabricated for m in imported)
+
+
+def test_the_stored_games_benchmark_recalls_three_players_twice_each(driver: neo4j.Driver, embedder: Any,
+                                                                      game: str) -> None:
+    from bench.bench_recall import STORED_TOPICS, run_stored
+
+    row = run_stored(driver, None, [game], embedder=embedder)
+    assert (row["games"], row["recalls"]) == (1, 3 * len(STORED_TOPICS))
+    assert 0 < row["recall_median_ms"] <= row["recall_p95_ms"] and 0 < row["exact_median_ms"] <= row["exact_p95_ms"]
+    assert row["recallable"] > 0 and row["memories"] >= row["recallable"]
+    accessed = driver.execute_query("MATCH (m:Memory {game: $game}) WHERE m.n > 0 "
+                                    "RETURN count(DISTINCT m.owner) AS owners", game=game).records[0]["owners"]
+    assert accessed == 3  # the recalls with writes reconsolidated the memories of the three players
+    with pytest.raises(ValueError, match="no complete game is stored"):
+        run_stored(driver, None, [])
