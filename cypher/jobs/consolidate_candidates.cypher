@@ -3,12 +3,12 @@
 // and not part of an open conflict (SPEC 9: the owner must still see both sides). Ordered by uid.
 // @param game: STRING  the game id
 // @param owner: STRING  the owner's player name
-// @returns uid, text, template, details_json, day, t_enc, phase_name, strength, s, source_type, teller, about, keywords, claims_json, embedding, salience, relevance, emotion_peak, surprise, consequence, threshold, decay_rate, source_k
+// @returns uid, kind, text, template, details_json, day, t_enc, phase_name, strength, s, source_type, teller, about, keywords, claims_json, embedding, salience, relevance, emotion_peak, surprise, consequence, threshold, decay_rate, source_k
 MATCH (m:Memory {game: $game, owner: $owner})
 WHERE m.state IN ['active', 'warm', 'archived'] AND NOT m:Summary AND NOT coalesce(m.flashbulb, false)
   AND m.embedding IS NOT NULL
   AND NOT EXISTS { MATCH (c:Conflict)-[:BETWEEN]->(m) WHERE c.status = 'open' }
-RETURN m.uid AS uid, m.text AS text, coalesce(m.template, m.text) AS template,
+RETURN m.uid AS uid, coalesce(m.kind, 'say') AS kind, m.text AS text, coalesce(m.template, m.text) AS template,
        coalesce(m.details_json, '[]') AS details_json, m.day AS day, m.t_enc AS t_enc, m.phase_name AS phase_name,
        m.strength AS strength, m.s AS s, m.source_type AS source_type, m.teller AS teller,
        coalesce(m.about, []) AS about, coalesce(m.keywords, '') AS keywords,

@@ -4,7 +4,8 @@
 
 1. read the candidates (``cypher/jobs/consolidate_candidates.cypher``): live memories (active, warm, archived)
    that are not summaries, not flashbulbs and not in an open conflict;
-2. cluster their embeddings (:func:`graphmem.jobs.clustering.clusters`: average linkage, cosine distance below
+2. split them into groups that state the same kind of fact (:func:`consolidation_key`), cluster each group's
+   embeddings (:func:`graphmem.jobs.clustering.clusters`: average linkage, cosine distance below
    ``parameters.consolidation.distance_threshold``) and keep clusters of ``min_cluster_size`` or more;
 3. plan one summary per cluster (:func:`plan_summary`, pure): text from the :class:`Summariser`,
    ``E0 = min(1, strongest member's current strength + strength_boost)``, ``S = stability_factor * largest
@@ -23,6 +24,7 @@ counting and dating members of members would blur the "N times, days A-B" it sta
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -43,7 +45,8 @@ from graphmem.model.source import initial_source_confidence, source_belief, sour
 from graphmem.model.vocabulary import MemoryType, SourceType
 from graphmem.store.queries import cypher
 
-__all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "plan_summary", "summary_uid"]
+__all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "consolidation_key", "plan_summary",
+           "summary_uid"]
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +81,39 @@ class PlannedSummary:
                 "s": p["s"], "state": p["state"], "source_type": p["source_type"], "teller": p["teller"]}
 
 
+STATEMENT_KINDS = frozenset({"say", "lesson"})
+"""Memory kinds whose content is free text: repeated statements and lessons consolidate by meaning alone."""
+
+
+def consolidation_key(member: Member) -> tuple[Any, ...]:
+    """Which memories may share a summary: only those with the same key (SPEC 11's clustering then runs inside
+    each group; it is block-diagonal connectivity in scikit-learn's terms).
+
+    Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", or "I vote for Taylor"
+    and "I vote for Riley", within cosine distance 0.35 of each other: clustering on the embedding alone merges
+    different facts, and the summary's "(This came up N times) <medoid>" then misreports all but one of them. A
+    summary stands for *repeated* memories (SPEC 11), so the key keeps apart what repeats a different fact:
+
+    - statements (say) and lessons: (kind, whether the owner said it, the set of claims they carry): what others
+      said does not merge with what the owner said, and "I vote for Taylor" with "I vote for Riley" (different
+      ``voted_for`` claims) stays apart; statements without claims group by meaning alone;
+    - every other kind (vote, murder, banish, reveal, recruit, observe, end): (kind, the remembered who and whom
+      details, the claims): an event of the game is a distinct fact unless the owner remembers the same actor
+      doing the same thing to the same players.
+
+    member : one candidate memory. Returns a hashable key.
+    """
+    remembered: dict[str, str | None] = {}
+    for detail in details_from_json(member.details_json):
+        if detail.kind in ("who", "whom"):
+            remembered[detail.kind] = None if detail.lost else detail.value
+    claims = frozenset(tuple(c) if isinstance(c, list) else tuple(sorted(c.items())) for c in
+                       json.loads(member.claims_json or "[]"))
+    if member.kind in STATEMENT_KINDS:
+        return member.kind, "who" not in remembered, claims  # the owner's own words carry no "who" detail
+    return member.kind, remembered.get("who"), remembered.get("whom"), claims
+
+
 def _common(values: Sequence[str | None]) -> str | None:
     return values[0] if values and all(v == values[0] for v in values) else None
 
@@ -96,10 +132,11 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
     - ``s = s_enc = consolidation.stability_factor * max member s`` (SPEC 11: 1.5 x the largest member S);
     - ``t_enc`` = the latest member's phase, ``day`` = ``day_last`` = its day, ``day_first`` = the earliest day;
     - type semantic, kind summary, no event; ``state`` by the lifecycle bands (SPEC 10) at ``e0``;
-    - source: the members' provenance type and teller when they all share them (the owner heard it from the same
-      person each time), otherwise ``inferred`` with no teller (the gist is the owner's own abstraction over
-      several sources); ``c0`` of that type; ``source_confidence`` at ``phase`` on the source clock from
-      ``t_enc``;
+    - source: the members' provenance type when they all share it, with their teller when that is shared too
+      (the owner heard it from the same person each time) and no teller otherwise (heard from several people: the
+      prompt says "[Someone told you]"); ``inferred`` with no teller when the types differ (the gist is the owner's
+      own abstraction over several kinds of source); ``c0`` of that type; ``source_confidence`` at ``phase`` on
+      the source clock from ``t_enc``;
     - ``about`` and ``keywords``: the union over the members; ``scope``: the owner's full-text token
       (:func:`graphmem.ingest.records.scope_token`, as ingest writes it); ``claims_json``: the medoid's (its words
       are the text); ``embedding``: the normalised mean of the members' embeddings (the cluster's centre, what a
@@ -122,7 +159,7 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
     t_ref = max(phase, latest.t_enc)
     tellers = [m.teller for m in ordered]
     source_type, teller = _common([m.source_type for m in ordered]), _common(tellers)
-    if source_type is None or (teller is None and any(tellers)):  # several kinds of source, or several tellers
+    if source_type is None:  # several kinds of source
         source_type, teller = SourceType.INFERRED.value, None
     c0 = initial_source_confidence(source_type, params)
     confidence = source_confidence(c0, t_ref, latest.t_enc, s, strongest.source_k, curve)
@@ -171,7 +208,7 @@ def _member(row: Mapping[str, Any]) -> Member:
         claims_json=str(row["claims_json"]), embedding=np.asarray(row["embedding"], dtype=np.float64),
         salience=num("salience"), relevance=num("relevance"), emotion_peak=num("emotion_peak"),
         surprise=num("surprise"), consequence=num("consequence"), threshold=num("threshold"),
-        decay_rate=num("decay_rate", 0.2), source_k=num("source_k", 1.0))
+        decay_rate=num("decay_rate", 0.2), source_k=num("source_k", 1.0), kind=str(row["kind"]))
 
 
 @dataclass
@@ -242,8 +279,16 @@ def consolidate_owner(driver: neo4j.Driver, database: str | None, scope: Scope, 
     members = _read_candidates(driver, database, scope.game, owner)
     cfg = params.consolidation
     clustering = time.perf_counter()
-    groups = clusters(np.stack([m.embedding for m in members]) if members else np.zeros((0, 1)),
-                      cfg.distance_threshold, cfg.min_cluster_size) if len(members) >= cfg.min_cluster_size else []
+    by_key: dict[tuple[Any, ...], list[int]] = {}
+    for i, m in enumerate(members):
+        by_key.setdefault(consolidation_key(m), []).append(i)
+    groups: list[list[int]] = []
+    for indices in by_key.values():
+        if len(indices) >= cfg.min_cluster_size:
+            found = clusters(np.stack([members[i].embedding for i in indices]), cfg.distance_threshold,
+                             cfg.min_cluster_size)
+            groups.extend([indices[j] for j in group] for group in found)
+    groups.sort(key=lambda group: min(group))
     clustering = time.perf_counter() - clustering
     planned = [plan_summary(scope.game, owner, [members[i] for i in group], scope.phase, scope.curve, params,
                             summariser) for group in groups]

@@ -46,7 +46,7 @@ class Member:
     phases; source_type : provenance type; teller : str or None; about : player names; keywords : str;
     claims_json : str; embedding : array of shape (dimension,); salience, relevance, emotion_peak, surprise,
     consequence : floats in [0, 1]; threshold : the owner's RetrievalThreshold; decay_rate : the BaseDecayRate
-    of S; source_k : the owner's source exponent
+    of S; source_k : the owner's source exponent; kind : the event kind (say, vote, murder, ..., lesson)
     """
 
     uid: str
@@ -72,6 +72,7 @@ class Member:
     threshold: float = 0.0
     decay_rate: float = 0.2
     source_k: float = 1.0
+    kind: str = "say"
 
 
 class Summariser(Protocol):

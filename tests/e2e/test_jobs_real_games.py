@@ -77,6 +77,13 @@ def test_consolidation_writes_summaries_and_a_second_run_adds_nothing(driver: ne
     remembered = one(driver, "MATCH (:Player)-[:REMEMBERS]->(s:Summary) WHERE s.game IN $games RETURN count(s)",
                      games=copies)
     assert summaries == remembered > 0
+    merged = driver.execute_query("""
+        MATCH (s:Summary)-[:CONSOLIDATES]->(m:Memory)-[:OF_EVENT]->(e:Event) WHERE s.game IN $games
+        WITH s, collect(DISTINCT m.kind) AS kinds, collect(DISTINCT m.claims_json) AS claims,
+             collect(DISTINCT [e.actor] + e.targets) AS facts
+        WHERE size(kinds) > 1 OR size(claims) > 1 OR (kinds[0] <> 'say' AND size(facts) > 1)
+        RETURN s.text AS text, kinds, facts""", games=copies).records
+    assert not merged, f"summaries of different facts: {[r.data() for r in merged[:3]]}"
 
     before = counts(driver, copies)
     for game in copies:

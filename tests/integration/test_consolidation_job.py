@@ -23,6 +23,7 @@ from graphmem.model import Parameters
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
+REPEATS = Path(__file__).resolve().parents[1] / "data" / "jobs" / "repeats.jsonl"
 
 Ingest = Callable[[], str]
 
@@ -30,11 +31,17 @@ Ingest = Callable[[], str]
 @pytest.fixture()
 def small_game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters,
                tmp_path: Path) -> Iterator[Ingest]:
-    """make(): ingest examples/small-game.jsonl under a fresh game id and return it; deleted afterwards."""
+    """make(): ingest examples/small-game.jsonl under a fresh game id and return it; deleted afterwards.
+
+    The small game has no repeated memories (its votes, banishment and murder are distinct facts, which must not
+    be consolidated), so tests/data/jobs/repeats.jsonl adds six round-table remarks of day 2 in which the three
+    players left say the same thing twice each: each of them hears it four times."""
     made: list[str] = []
 
     def make() -> str:
         lines = SMALL.read_text(encoding="utf-8").splitlines()
+        final = lines.index('{"kind": "phase", "day": 2, "name": "final"}')
+        lines[final:final] = REPEATS.read_text(encoding="utf-8").splitlines()
         header = json.loads(lines[0])
         header["game"] = game = f"jobs-small-{uuid.uuid4().hex[:8]}"
         path = tmp_path / f"{game}.jsonl"
@@ -74,6 +81,10 @@ def test_consolidation_writes_summaries_with_every_property_and_edge(driver: neo
     found = summaries(driver, game)
     assert report.summaries == report.created == len(found) >= 3
     assert report.members == sum(len(f["members"]) for f in found)
+    # what was said again and again is consolidated; the distinct votes, banishment and murder are not
+    assert {f["owner"] for f in found} == {"Marcus", "Sarah", "Eleanor"}
+    assert all("Priya was murdered last night" in f["s"]["text"] for f in found)
+    assert all(m["kind"] == "say" for f in found for m in f["members"])
     for f in found:
         s, members = f["s"], f["members"]
         assert len(members) >= params.consolidation.min_cluster_size

@@ -96,8 +96,16 @@ def test_e0_is_capped_at_one_and_mixed_sources_are_inferred() -> None:
     p = plan_summary("g", "Cara", members, 3, "power", PARAMS).props
     assert p["e0"] == 1.0
     assert (p["source_type"], p["teller"], p["c0"]) == ("inferred", None, 0.5)
+
+
+def test_a_summary_of_what_several_people_said_was_told_by_someone() -> None:
+    """Heard from Ava twice and Ben once: still told (its text says "You heard this"), by no one teller."""
     told_by_two = [member("a"), member("b", teller="Ben"), member("c")]
-    assert plan_summary("g", "Cara", told_by_two, 3, "exponential", PARAMS).props["source_type"] == "inferred"
+    p = plan_summary("g", "Cara", told_by_two, 3, "exponential", PARAMS).props
+    assert (p["source_type"], p["teller"], p["believed_teller"]) == ("direct_told", None, None)
+    assert p["c0"] == 0.9  # direct_told (SPEC 4.1)
+    same_teller = [member("a"), member("b"), member("c")]
+    assert plan_summary("g", "Cara", same_teller, 3, "exponential", PARAMS).props["teller"] == "Ava"
 
 
 def test_every_memory_property_of_the_graph_model_is_set() -> None:
@@ -129,3 +137,28 @@ def test_any_summariser_can_replace_the_extractive_one() -> None:
     assert not isinstance(echo, TemplatingSummariser)
     p = plan_summary("g", "Cara", cluster(), 14, "exponential", PARAMS, echo).props
     assert p["text"] == p["template"] == "3 memories about Dan" and p["details_json"] == "[]"
+
+
+def fact(uid: str, kind: str, who: str | None, whom: str | None, claims: str = "[]") -> Member:
+    details = [{"kind": k, "value": v, "lost": False, "fabricated": False, "original": None, "origin": None}
+               for k, v in (("who", who), ("whom", whom)) if v is not None]
+    return Member(uid=uid, text=f"{who} voted to banish {whom}", template="{content}", details_json=json.dumps(details),
+                  day=1, t_enc=2, phase_name="roundtable", strength=0.5, s=5.0, source_type="first_hand",
+                  teller=None, about=(), keywords="", claims_json=claims, embedding=np.ones(3), kind=kind)
+
+
+def test_only_repeated_facts_share_a_consolidation_key() -> None:
+    """Different votes, and statements carrying different claims, never share a summary (whatever their
+    embeddings); the owner's own words stay apart from what others told them."""
+    from graphmem.jobs.consolidation import consolidation_key as key
+
+    assert key(fact("a", "vote", "Taylor", "Riley")) != key(fact("b", "vote", "Riley", "Taylor"))
+    assert key(fact("a", "vote", "Taylor", "Riley")) != key(fact("b", "vote", "Casey", "Riley"))
+    assert key(fact("a", "vote", "Taylor", "Riley")) != key(fact("b", "banish", "Taylor", "Riley"))
+    assert key(fact("a", "vote", "Taylor", "Riley")) == key(fact("b", "vote", "Taylor", "Riley"))
+    votes_taylor = '[["Riley", "voted_for", "Taylor", true]]'
+    votes_casey = '[["Riley", "voted_for", "Casey", true]]'
+    assert key(fact("a", "say", "Riley", None, votes_taylor)) != key(fact("b", "say", "Riley", None, votes_casey))
+    assert key(fact("a", "say", "Riley", None)) == key(fact("b", "say", "Ava", None))  # by meaning alone
+    assert key(fact("a", "say", None, "Ava")) != key(fact("b", "say", "Ava", None))  # own words vs heard
+    assert key(member("a")) == key(member("b", who="Ben"))
