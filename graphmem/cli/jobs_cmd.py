@@ -134,3 +134,5 @@ def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str 
         return
     state = "tombstoned" if result.changed else "was already tombstoned"
     click.echo(f"{result.uid} {state} at phase {result.phase} ({result.reason}): {_short(result.text)}")
+    if result.thoughts_dropped:
+        click.echo(f"dropped {result.thoughts_dropped} working-memory item(s) pushed from it")

@@ -13,6 +13,7 @@ from typing import Any
 import neo4j
 
 from graphmem.errors import NotFound
+from graphmem.ingest.records import thought_uid
 from graphmem.jobs.scope import read, resolve_scope, session
 from graphmem.model.params import Parameters
 from graphmem.store.queries import cypher
@@ -22,18 +23,22 @@ __all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]
 log = logging.getLogger(__name__)
 
 DEFAULT_REASON = "forgotten on request"
+AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
+"""The triggers of the thoughts ingest pushes from a memory (SPEC 7); their ids are ``{event}-{trigger}``."""
 
 
 @dataclass(frozen=True)
 class ForgetResult:
     """uid : the memory; text : its text; reason, phase : the tombstone's reason and phase; changed : False when
-    it was already tombstoned (then reason and phase are the first tombstone's)."""
+    it was already tombstoned (then reason and phase are the first tombstone's); thoughts_dropped : working-memory
+    items pushed from this memory at ingest (flashbulb, accusation) that were dropped with it."""
 
     uid: str
     text: str
     reason: str
     phase: int
     changed: bool
+    thoughts_dropped: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -44,7 +49,8 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
            params: Parameters, reason: str | None = None) -> ForgetResult:
     """Tombstone memory ``memory`` of ``player`` in ``game``: state "tombstoned", ``tombstone_reason`` (default
     "forgotten on request") and ``tombstone_phase`` = the game's ``decayed_to``. Idempotent: a memory already
-    tombstoned is left as it is.
+    tombstoned is left as it is. The working-memory items that ingest pushed from this memory (a flashbulb or an
+    accusation kept in mind) are dropped in the same transaction, so a forgotten memory is not an active thought.
 
     Raises NotFound naming an unknown game (listing the stored games) or player (listing the game's players), or
     a memory uid that does not exist or is not one of that player's memories in that game.
@@ -58,16 +64,21 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
     if row["game"] != game or row["owner"] != player:
         raise NotFound(f"memory '{memory}' is not a memory of player '{player}' in game '{game}' "
                        f"(it belongs to '{row['owner']}' in game '{row['game']}')")
-    def work(tx: neo4j.ManagedTransaction) -> neo4j.Record | None:
-        return tx.run(cypher("jobs/forget_tombstone"), uid=memory, game=game, owner=player,
+    pushed = [] if row["event"] is None or row["kind"] == "lesson" else \
+        [thought_uid(game, player, f"{row['event']}-{trigger}") for trigger in AUTOMATIC_TRIGGERS]
+
+    def work(tx: neo4j.ManagedTransaction) -> tuple[neo4j.Record | None, int]:
+        done = tx.run(cypher("jobs/forget_tombstone"), uid=memory, game=game, owner=player,
                       reason=reason or DEFAULT_REASON, phase=scope.phase).single()
+        dropped = tx.run(cypher("jobs/forget_thoughts"), uids=pushed).single(strict=True)["dropped"]
+        return done, int(dropped)
 
     with session(driver, database) as s:
-        done = s.execute_write(work)
+        done, dropped = s.execute_write(work)
     if done is None:  # it was there a moment ago: only a purge of the whole game removes memories
         raise NotFound(f"memory '{memory}' disappeared while it was being forgotten (was game '{game}' purged?)")
     result = ForgetResult(str(done["uid"]), str(row["text"]), str(done["tombstone_reason"]),
-                          int(done["tombstone_phase"]), bool(done["changed"]))
+                          int(done["tombstone_phase"]), bool(done["changed"]), dropped)
     log.info("game %s: %s %s (%s, phase %d)", game, "tombstoned" if result.changed else "already tombstoned",
              memory, result.reason, result.phase)
     return result

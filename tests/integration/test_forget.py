@@ -88,3 +88,33 @@ def test_cli_exit_codes(neo4j_uri: str, driver: neo4j.Driver, game: str) -> None
     other = cli("--game", game, "--player", "Ben", "--memory", f"{game}/memory/Cara/eve-tells-cara")
     assert other.exit_code == 1 and "is not a memory of player 'Ben'" in other.output
     assert cli("--game", game, "--player", "Cara").exit_code == 2  # --memory is required
+
+
+def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.Driver, schema: object,
+                                                                  embedder: Any, params: Parameters,
+                                                                  tmp_path: Path) -> None:
+    from graphmem.recall import recall
+
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    header["game"] = game = f"forget-wm-{uuid.uuid4().hex[:8]}"
+    path = tmp_path / "small.jsonl"
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    ingest(driver, None, [path], params, embedder)
+    held = driver.execute_query(
+        "MATCH (p:Player {game: $game})-[:THINKS]->(t:Thought {active: true}) WHERE t.trigger = 'flashbulb' "
+        "RETURN p.name AS player, t.content AS content, t.uid AS uid ORDER BY uid LIMIT 1", game=game).records
+    assert held, "the small game leaves a flashbulb in someone's working memory at its last phase"
+    player, content, thought = held[0]["player"], held[0]["content"], held[0]["uid"]
+    memory = thought.replace("/thought/", "/memory/").removesuffix("-flashbulb")
+    assert content in [t.content for t in recall(driver, None, game, player, params=params,
+                                                 embedder=embedder, dry_run=True).thoughts]
+
+    result = forget(driver, None, game, player, memory, params)
+
+    assert result.thoughts_dropped == 1
+    after = recall(driver, None, game, player, params=params, embedder=embedder, dry_run=True)
+    assert content not in [t.content for t in after.thoughts]
+    assert memory not in [m.uid for m in after.memories]
+    assert props(driver, memory)["state"] == "tombstoned"  # the memory itself is kept for audit
+    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
