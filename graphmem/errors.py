@@ -47,6 +47,11 @@ class NotFound(GraphmemError):
     """A game, player or memory that is not stored. The message lists what exists."""
 
 
+class GameConflict(GraphmemError):
+    """A game id that is already stored from a different log (or fed live), so ingesting this log would mix two
+    games' events in one graph. Nothing is written."""
+
+
 @dataclass(frozen=True)
 class LogProblem:
     """One problem found in a game log.

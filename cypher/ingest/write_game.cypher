@@ -1,10 +1,13 @@
-// Create the Game node, or bring its progress up to date (a live game grows; a second ingest of the same log
-// sets the same values, so it changes nothing).
-// @param row: MAP  the game row (uid, game, title, format, imported_from, curve, last_phase, winner)
+// Create the Game node, or bring its progress up to date (a live game grows, a log can be ingested again once the
+// game went on; a second ingest of the same log sets the same values, so it changes nothing).
+// @param row: MAP  the game row (uid, game, title, format, imported_from, curve, last_phase, winner, log_sha256,
+//   log_events, live)
 // @param now: STRING  ISO timestamp of this ingest
 // @returns created
 MERGE (g:Game {uid: $row.uid})
 ON CREATE SET g += $row, g.ingested_at = $now, g.decayed_to = 0, g.complete = false
 ON MATCH SET g.last_phase = CASE WHEN $row.last_phase > g.last_phase THEN $row.last_phase ELSE g.last_phase END,
-             g.winner = coalesce($row.winner, g.winner)
+             g.winner = coalesce($row.winner, g.winner),
+             g.log_sha256 = CASE WHEN $row.log_events > g.log_events THEN $row.log_sha256 ELSE g.log_sha256 END,
+             g.log_events = CASE WHEN $row.log_events > g.log_events THEN $row.log_events ELSE g.log_events END
 RETURN g.ingested_at = $now AS created

@@ -64,7 +64,7 @@ def settings_of(ctx: click.Context) -> Settings:
 
 # Command registration: one import per command module.
 from graphmem.cli.convert_cmd import convert  # noqa: E402
-from graphmem.cli.ingest_cmd import games, ingest, stats  # noqa: E402
+from graphmem.cli.ingest_cmd import delete, games, ingest, stats  # noqa: E402
 from graphmem.cli.init_cmd import init  # noqa: E402
 from graphmem.cli.jobs_cmd import consolidate, contradictions, forget  # noqa: E402
 from graphmem.cli.model_cmd import model  # noqa: E402
@@ -74,6 +74,6 @@ from graphmem.cli.query_cmd import query  # noqa: E402
 from graphmem.cli.recall_cmd import recall  # noqa: E402
 from graphmem.cli.viz_cmd import viz  # noqa: E402
 
-for _command in (neo4j, init, convert, ingest, games, stats, model, phase, query, viz, recall, consolidate,
+for _command in (neo4j, init, convert, ingest, games, stats, delete, model, phase, query, viz, recall, consolidate,
                  contradictions, forget):
     main.add_command(_command)

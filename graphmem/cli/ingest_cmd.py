@@ -1,4 +1,5 @@
-"""``graphmem ingest``, ``graphmem games`` and ``graphmem stats``: game logs in, and what is stored."""
+"""``graphmem ingest``, ``graphmem games``, ``graphmem stats`` and ``graphmem delete``: game logs in, what is
+stored, and a game out."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from graphmem.cli import settings_of
 @click.option("--format", "fmt", default="auto", show_default=True,
               help="auto, graphmem (canonical JSONL) or an importer name such as traitors-plomp.")
 @click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
-@click.option("--batch-size", default=1000, show_default=True, help="Rows per write transaction.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Rows per write transaction.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
 def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: bool, batch_size: int,
@@ -70,6 +72,28 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
                f"took {summary.embedding_seconds:.1f} s)")
 
 
+@click.command("delete")
+@click.option("--game", required=True, help="The game id (see `graphmem games`).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def delete(ctx: click.Context, game: str, yes: bool) -> None:
+    """Delete a stored game: every node and relationship of it (other games are untouched).
+
+    For a game whose log changed: delete it, then ingest the new log. An interrupted delete is finished by running
+    it again.
+    """
+    from graphmem.store.connection import connected
+    from graphmem.store.games import delete_game, require_game
+
+    settings = settings_of(ctx)
+    with connected(settings) as driver:
+        require_game(driver, settings.database, game)
+        if not yes:
+            click.confirm(f"Delete game '{game}' and every memory of it?", abort=True, err=True)
+        deleted = delete_game(driver, settings.database, game)
+    click.echo(f"deleted game '{game}': " + ", ".join(f"{n} {label}" for label, n in deleted.items() if n))
+
+
 def _read(ctx: click.Context, name: str, **params: Any) -> list[dict[str, Any]]:
     from neo4j import RoutingControl
 
@@ -96,7 +120,10 @@ def games(ctx: click.Context, as_json: bool) -> None:
         click.echo("no games stored: ingest one with `graphmem ingest PATH`")
         return
     for r in rows:
-        state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
+        if r["live"]:
+            state = "live (fed through MemoryService)"
+        else:
+            state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
         click.echo(f"{r['game']}  {r['players']} players, phases 0-{r['last_phase']}, decayed to "
                    f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}  ({r['title']})")
 

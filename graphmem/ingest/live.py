@@ -98,7 +98,7 @@ class LiveGame:
         derived = link_rumours(everything, self.vectors, self.params.similarity.rumour_chain)
         counts: WriteCounts = write_encoded_game(
             driver, database, rows, {m.uid: self.vectors[m.uid].tolist() for m in rows.memories}, derived,
-            batch_size=batch_size)
+            batch_size=batch_size, live=True)
         phase = self.validator.current_phase.index
         if phase > self.decayed_to:
             advance(driver, database, self.game, phase, self.params)

@@ -21,11 +21,12 @@ from pathlib import Path
 import neo4j
 
 from graphmem.embedding import Embedder
-from graphmem.errors import InvalidGameLog, LogProblem, UsageProblem
+from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, UsageProblem
 from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
 from graphmem.ingest.rumours import link_rumours
 from graphmem.jobs.decay import advance
 from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.logs.writer import log_sha256
 from graphmem.model import Parameters
 from graphmem.store.queries import cypher
 from graphmem.store.schema import ensure_schema
@@ -102,10 +103,13 @@ def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple
             raise failures[0]
         problems = [LogProblem(p.line, p.field, f"{e.path}: {p.reason}") for e in failures for p in e.problems]
         raise InvalidGameLog(f"{len(failures)} files", problems)
-    games = [log.game for _, _, log in loaded]
-    duplicates = sorted({g for g in games if games.count(g) > 1})
+    files_of: dict[str, list[str]] = {}
+    for path, _, game_log in loaded:
+        files_of.setdefault(game_log.game, []).append(str(path))
+    duplicates = {game: files for game, files in sorted(files_of.items()) if len(files) > 1}
     if duplicates:
-        raise UsageProblem(f"the same game id appears in several files: {', '.join(duplicates)}")
+        raise UsageProblem("the same game id appears in several files: " + "; ".join(
+            f"{game} in {', '.join(files)}" for game, files in duplicates.items()))
     return loaded
 
 
@@ -115,14 +119,18 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     """Ingest every game log under ``paths`` (see the module docstring).
 
     progress(stage, rows) is called after each written batch; on_stage(description, total_rows) before writing.
-    Raises InvalidGameLog (nothing written), UsageProblem, EmbeddingError, or the driver's errors.
+    Raises InvalidGameLog (nothing written), UsageProblem (also for ``batch_size`` < 1), EmbeddingError, or the
+    driver's errors.
     """
+    if batch_size < 1:
+        raise UsageProblem(f"batch_size must be at least 1, not {batch_size}")
     started = time.perf_counter()
     loaded = load_logs(paths, fmt, skip_invalid)
     problems = [LogProblem(p.line, p.field, f"{path}: {p.reason}")
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
     if problems:
         raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)
+    refuse_changed_logs(driver, database, [(path, game_log) for path, _, game_log in loaded])
     encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
     uids = [m.uid for game in encoded for m in game.memories]
     vectors = embedder.encode([m.text for game in encoded for m in game.memories])
@@ -137,7 +145,8 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
         counts: WriteCounts = write_encoded_game(driver, database, game, embeddings, derived,
-                                                 batch_size=batch_size, progress=progress)
+                                                 batch_size=batch_size, progress=progress,
+                                                 log_sha256=log_sha256(game_log), log_events=len(game_log.events))
         records, _, _ = driver.execute_query(cypher("ingest/game_progress"), game=game.game.uid,
                                              database_=database, routing_=neo4j.RoutingControl.READ)
         if records and (records[0]["decayed_to"] or 0) < game.game.last_phase:
@@ -157,6 +166,33 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     summary.seconds = time.perf_counter() - started
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary
+
+
+def refuse_changed_logs(driver: neo4j.Driver, database: str | None, logs: Sequence[tuple[Path, GameLog]]) -> None:
+    """Raise GameConflict, before anything is written, when one of ``logs`` (path, log) names a stored game that
+    came from a different log or is fed live. The same log again passes (ingest is idempotent), and so does a
+    longer log that begins with the stored one (the game went on); so does a game stored without a hash."""
+    records, _, _ = driver.execute_query(cypher("ingest/stored_logs"), games=[log.game for _, log in logs],
+                                         database_=database, routing_=neo4j.RoutingControl.READ)
+    stored = {r["game"]: r for r in records}
+    clashes = []
+    for path, game_log in logs:
+        known = stored.get(game_log.game)
+        if known is None:
+            continue
+        if known["live"]:
+            clashes.append(f"{path}: game '{game_log.game}' is stored as a live game (fed through MemoryService)")
+        elif known["log_sha256"] is not None:
+            events = int(known["log_events"] or 0)
+            if len(game_log.events) < events:
+                clashes.append(f"{path}: game '{game_log.game}' is stored from a longer log ({events} events, "
+                               f"this one has {len(game_log.events)})")
+            elif log_sha256(game_log, events) != known["log_sha256"]:
+                clashes.append(f"{path}: game '{game_log.game}' is stored from a different log (its first {events} "
+                               "events or its header differ)")
+    if clashes:
+        raise GameConflict("; ".join(clashes) + ": nothing was written. Ingest the changed log under a new game id, "
+                           "or delete the stored game first with `graphmem delete --game GAME`")
 
 
 def _rows(game: EncodedGame) -> int:

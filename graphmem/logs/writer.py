@@ -7,6 +7,7 @@ defaults are left out; ``kind`` comes first on every line.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -45,6 +46,25 @@ def game_log_lines(log: GameLog) -> Iterator[str]:
         if event.id is None:
             event = event.model_copy(update={"id": logged.id})
         yield dumps_line(to_json_object(event))
+
+
+HASHED_HEADER = frozenset({"kind", "format", "game", "players"})
+"""The header fields that shape memories; a changed title, source, licence or metadata is not a different game."""
+
+
+def log_sha256(log: GameLog, events: int | None = None) -> str:
+    """SHA-256 (hex) of what ``log`` stores: the header's :data:`HASHED_HEADER` fields and the canonical lines of
+    its first ``events`` events (default all). Equal for the same game whatever file or format it was read from,
+    different as soon as any event, witness, player or role differs. ``log_sha256(longer, len(shorter.events)) ==
+    log_sha256(shorter)`` when ``longer`` is ``shorter`` with events added at the end (a game that went on)."""
+    digest = hashlib.sha256()
+    header = {k: v for k, v in to_json_object(log.header).items() if k in HASHED_HEADER}
+    for i, line in enumerate(game_log_lines(log)):
+        if events is not None and i > events:
+            break
+        digest.update((dumps_line(header) if i == 0 else line).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def write_game_log(log: GameLog, out: str | os.PathLike[str] | TextIO) -> None:

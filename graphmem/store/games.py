@@ -6,7 +6,7 @@ import neo4j
 from neo4j import RoutingControl
 
 from graphmem.errors import unknown_game
-from graphmem.store.queries import cypher
+from graphmem.store.queries import cypher, with_identifiers
 
 
 def stored_game_ids(driver: neo4j.Driver, database: str | None) -> list[str]:
@@ -21,3 +21,22 @@ def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
                                          routing_=RoutingControl.READ)
     if not records:
         raise unknown_game(game, stored_game_ids(driver, database))
+
+
+DELETE_ORDER = ("Memory", "Source", "Conflict", "Thought", "Event", "Phase", "Player", "Game")
+"""Labels in deletion order: memories first (they hold most relationships, so a player is cheap to delete once they
+are gone), the Game node last, so a delete interrupted half-way still lists the game and running it again finishes."""
+
+
+def delete_game(driver: neo4j.Driver, database: str | None, game: str) -> dict[str, int]:
+    """Delete every node and relationship of ``game`` (SPEC 14 labels); returns {label: nodes deleted}.
+
+    Raises NotFound (listing the stored games) when ``game`` is not stored. Other games are untouched.
+    """
+    require_game(driver, database, game)
+    deleted: dict[str, int] = {}
+    with driver.session(database=database) as session:
+        for label in DELETE_ORDER:
+            query = with_identifiers(cypher("ingest/delete_game"), label=label)
+            deleted[label] = int(session.run(query, game=game).single(strict=True)["deleted"])
+    return deleted

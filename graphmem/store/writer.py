@@ -48,11 +48,17 @@ def _batches(rows: Sequence[dict[str, Any]], size: int) -> list[Sequence[dict[st
 
 def write_encoded_game(driver: neo4j.Driver, database: str | None, encoded: EncodedGame,
                        embeddings: dict[str, list[float]], derived: list[DerivedRow], *,
-                       batch_size: int = 1000, progress: Progress | None = None) -> WriteCounts:
+                       batch_size: int = 1000, progress: Progress | None = None,
+                       log_sha256: str | None = None, log_events: int | None = None,
+                       live: bool = False) -> WriteCounts:
     """Write one game's rows; returns the database's counters.
 
     embeddings : {memory uid: embedding as a list of floats}
     batch_size : int, rows per transaction (1k-10k; memories carry 384 floats each, so keep it near 1000)
+    log_sha256, log_events : the hash of the whole log (:func:`graphmem.logs.writer.log_sha256`) and its number
+        of events, stored with the Game node (and replaced by a longer log's) so that a later ingest of a different
+        log under the same id is refused
+    live : the game is fed event by event (``MemoryService``), so it has no whole log and is never "complete"
     """
     counts = WriteCounts()
     game = encoded.game.uid
@@ -66,8 +72,8 @@ def write_encoded_game(driver: neo4j.Driver, database: str | None, encoded: Enco
                 progress(name, len(batch))
 
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    counts.add(driver.execute_query(cypher("ingest/write_game"), {"row": encoded.game.row(), "now": now},
-                                    database_=database).summary)
+    row = {**encoded.game.row(), "log_sha256": log_sha256, "log_events": log_events, "live": live}
+    counts.add(driver.execute_query(cypher("ingest/write_game"), {"row": row, "now": now}, database_=database).summary)
     run("write_players", [p.row() for p in encoded.players], game=game)
     run("write_phases", [p.row() for p in encoded.phases], game=game)
     run("write_events", [e.row() for e in encoded.events])

@@ -84,3 +84,25 @@ def test_round_trip_of_generated_events(texts: list[str], fear: float, day: int)
     stream = io.StringIO()
     write_game_log(log, stream)
     same(log, parse_game_log(stream.getvalue().split("\n"), "generated"))
+
+
+def test_the_log_hash_names_what_a_log_stores(tmp_path: Path) -> None:
+    """Same content from a rewritten file: same hash; a changed event: another; a longer log begins with the
+    shorter's hash; a new title is not a new game."""
+    from graphmem.logs.writer import log_sha256
+
+    path = EXAMPLES / "small-game.jsonl"
+    log = read_game_log(path)
+    write_game_log(log, tmp_path / "copy.jsonl")
+    assert log_sha256(read_game_log(tmp_path / "copy.jsonl")) == log_sha256(log)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    (tmp_path / "start.jsonl").write_text("\n".join(lines[:12]) + "\n", encoding="utf-8")
+    start = read_game_log(tmp_path / "start.jsonl")
+    assert log_sha256(log, len(start.events)) == log_sha256(start) != log_sha256(log)
+    changed = [lines[0], *(line.replace("far too quiet", "very loud") for line in lines[1:])]
+    assert changed != lines
+    (tmp_path / "changed.jsonl").write_text("\n".join(changed) + "\n", encoding="utf-8")
+    assert log_sha256(read_game_log(tmp_path / "changed.jsonl")) != log_sha256(log)
+    retitled = json.loads(lines[0]) | {"title": "another title"}
+    (tmp_path / "retitled.jsonl").write_text("\n".join([json.dumps(retitled), *lines[1:]]) + "\n", encoding="utf-8")
+    assert log_sha256(read_game_log(tmp_path / "retitled.jsonl")) == log_sha256(log)
