@@ -27,6 +27,11 @@ class Neo4jUnavailable(GraphmemError):
     """No Neo4j answers at the configured URI (or it refused the credentials, or is too old)."""
 
 
+class InvalidNeo4jUri(UsageProblem, Neo4jUnavailable):
+    """A Neo4j URI graphmem cannot use (no or an unsupported scheme, a bad port): a usage error (CLI exit 2) that is
+    also a Neo4jUnavailable, so callers that catch that around opening a driver still catch it."""
+
+
 class LocalNeo4jError(GraphmemError):
     """The project's local Neo4j launcher could not be built, started or stopped."""
 

@@ -1,6 +1,7 @@
 """Typing query parameters from ``key=value`` strings by the ``@param`` types of a query's header.
 
-Types (:data:`graphmem.store.queries.PARAM_TYPES`): STRING as given; INTEGER (``-3``, ``12``); FLOAT (finite);
+Types (:data:`graphmem.store.queries.PARAM_TYPES`): STRING as given; INTEGER (``-3``, ``12``; Neo4j's signed 64-bit
+range, :data:`INTEGER_MIN` .. :data:`INTEGER_MAX`); FLOAT (finite);
 BOOLEAN (true/false, yes/no, 1/0, any case); MAP (a JSON object); LIST<T> (a JSON array, or comma-separated
 items: ``a,b,c``). ``null`` stands for no value and is accepted only for a parameter that has a default. A
 header default is read as JSON (``null``, ``1``, ``0.5``, ``true``, ``"text"``, ``["a"]``), a bare word as a string.
@@ -18,6 +19,10 @@ from graphmem.errors import UsageProblem
 from graphmem.store.queries import Query, QueryParam
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
+INTEGER_MIN = -(2**63)
+"""The smallest Neo4j INTEGER (signed 64-bit); the driver cannot send a Python int below it."""
+INTEGER_MAX = 2**63 - 1
+"""The largest Neo4j INTEGER (signed 64-bit); the driver cannot send a Python int above it."""
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
@@ -41,7 +46,9 @@ def parse_assignments(items: Sequence[str]) -> dict[str, str]:
 
 def _bad(param: QueryParam, raw: object, why: str = "") -> UsageProblem:
     extra = f" ({why})" if why else ""
-    return UsageProblem(f"parameter '{param.name}' expects {param.type}, got {raw!r}{extra}")
+    shown = repr(raw)
+    shown = shown if len(shown) <= 80 else f"{shown[:60]}... ({len(str(raw))} characters)"
+    return UsageProblem(f"parameter '{param.name}' expects {param.type}, got {shown}{extra}")
 
 
 def _scalar(param: QueryParam, kind: str, value: object, raw: object) -> Any:
@@ -51,11 +58,17 @@ def _scalar(param: QueryParam, kind: str, value: object, raw: object) -> Any:
             return value
         raise _bad(param, raw)
     if kind == "INTEGER":
+        whole: int | None
         if isinstance(value, str) and _INTEGER.match(value.strip()):
-            return int(value)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise _bad(param, raw, "a whole number")
+            digits = value.strip().lstrip("+-").lstrip("0")
+            whole = int(value) if len(digits) <= 19 else None  # int() refuses more than 4300 digits
+        elif isinstance(value, int) and not isinstance(value, bool):
+            whole = value
+        else:
+            raise _bad(param, raw, "a whole number")
+        if whole is None or not INTEGER_MIN <= whole <= INTEGER_MAX:
+            raise _bad(param, raw, f"a whole number from {INTEGER_MIN} to {INTEGER_MAX}, Neo4j's 64-bit range")
+        return whole
     if kind == "FLOAT":
         if isinstance(value, str):
             try:

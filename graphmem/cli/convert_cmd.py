@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from graphmem.errors import InvalidGameLog, UsageProblem
+from graphmem.viz.outputs import check_output
 
 
 def _expand(paths: tuple[Path, ...], fmt: str | None) -> list[tuple[Path, str]]:
@@ -32,17 +33,41 @@ def _expand(paths: tuple[Path, ...], fmt: str | None) -> list[tuple[Path, str]]:
     return found
 
 
+def check_target(path: Path) -> None:
+    """Return when a game log can be written to ``path``: its directory exists and takes a new file, and an
+    existing ``path`` is a writable regular file. Raises UsageProblem (exit 2) naming the path and the reason.
+
+    The checks are those of ``graphmem viz`` (:func:`graphmem.viz.outputs.check_output`); a game log may have any
+    extension, so the path's own is the one kind allowed.
+    """
+    check_output(path, (path.suffix.lower().lstrip("."),))
+
+
+def prepare_folder(folder: Path, games: int) -> None:
+    """Create the output ``folder`` (with its parents) if missing and check that it takes new files.
+
+    Raises UsageProblem (exit 2) when ``folder`` is a file, cannot be created, or cannot be written.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise UsageProblem(f"{folder}: exists and is not a folder (needed for {games} games)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageProblem(f"cannot create folder {folder}: {e.strerror or e}") from e
+    check_target(folder / "GAME-ID.jsonl")
+
+
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--from", "fmt", default=None, metavar="FORMAT",
               help="Input format: an importer name such as traitors-plomp (default: detected per path).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+@click.option("-o", "--output", "output_arg", type=click.Path(), default=None,
               help="Output file for one game, or a folder (one GAME-ID.jsonl per game; created if missing). "
                    "Default: standard output (one game only).")
 @click.option("--skip-invalid", is_flag=True,
               help="Write the valid events of a game with bad events and list the rejected ones, instead of "
                    "writing nothing for that game.")
-def convert(paths: tuple[Path, ...], fmt: str | None, output: Path | None, skip_invalid: bool) -> None:
+def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, skip_invalid: bool) -> None:
     """Convert game logs to canonical graphmem JSONL ("graphmem/1").
 
     PATHS are game logs (a plomp game folder or its plomp.json, a canonical .jsonl) or folders of them (every game
@@ -52,19 +77,23 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output: Path | None, skip_
     games, -o must be a folder. Every game is validated with the canonical rules; a game with problems is not
     written (unless --skip-invalid) and every problem is listed with its file, position, field and reason.
 
-    Exit codes: 0 all written, 1 some game invalid or unreadable, 2 bad usage (e.g. an unknown --from).
+    Exit codes: 0 all written, 1 some game invalid or unreadable, 2 bad usage (e.g. an unknown --from, or an -o
+    that cannot be written: checked before any game is read).
     """
     from graphmem.logs.importers import load_game_log
     from graphmem.logs.writer import write_game_log
 
+    output = Path(output_arg) if output_arg is not None else None
     games = _expand(paths, fmt)
-    to_folder = output is not None and (len(games) > 1 or output.is_dir() or str(output).endswith(("/", "\\")))
+    # Path() drops a trailing separator, so the folder intent of "-o out/" is read from the argument itself.
+    to_folder = output is not None and (len(games) > 1 or output.is_dir()
+                                        or (output_arg or "").endswith(("/", "\\")))
     if output is None and len(games) > 1:
         raise UsageProblem(f"{len(games)} games found: give -o FOLDER to write one file per game")
     if to_folder and output is not None:
-        if output.exists() and not output.is_dir():
-            raise UsageProblem(f"{output}: exists and is not a folder (needed for {len(games)} games)")
-        output.mkdir(parents=True, exist_ok=True)
+        prepare_folder(output, len(games))
+    elif output is not None:
+        check_target(output)
 
     failures: list[str] = []
     written: dict[Path, Path] = {}
@@ -79,7 +108,11 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output: Path | None, skip_
             if target in written:
                 failures.append(f"{path}: game id {log.game!r} also comes from {written[target]}; not written")
                 continue
-            write_game_log(log, target)
+            try:
+                write_game_log(log, target)
+            except OSError as e:
+                failures.append(f"{path}: cannot write {target}: {e.strerror or e}")
+                continue
             written[target] = path
         else:
             write_game_log(log, sys.stdout)

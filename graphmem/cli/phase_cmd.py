@@ -11,6 +11,7 @@ import json
 
 import click
 
+from graphmem.analysis.params import INTEGER_MAX
 from graphmem.cli import settings_of
 from graphmem.jobs.decay import DecayReport, advance
 from graphmem.model import load_parameters
@@ -34,9 +35,9 @@ def phase() -> None:
 
 @phase.command("advance")
 @click.option("--game", required=True, help="Game id.")
-@click.option("--to", "to_phase", type=click.IntRange(min=0), default=None,
+@click.option("--to", "to_phase", type=click.IntRange(min=0, max=INTEGER_MAX), default=None,
               help="Phase to decay to (default: one phase after the game's current one).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--batch-size", type=click.IntRange(min=1, max=INTEGER_MAX), default=10_000, show_default=True,
               help="Memories per write transaction.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context

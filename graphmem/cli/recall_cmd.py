@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import click
 
+from graphmem.analysis.params import INTEGER_MAX
 from graphmem.cli import settings_of
 from graphmem.errors import UsageProblem
 
 
-def _names(value: str | None) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(n.strip() for n in (value or "").split(",") if n.strip()))
+def participant_names(value: str | None) -> tuple[str, ...]:
+    """The players of ``--with A,B`` (stripped, duplicates dropped, in order); () when the option is not given.
+
+    Raises UsageProblem (exit 2) when a name is empty (``--with ""``, ``--with ","``, ``--with "A,,B"``).
+    """
+    if value is None:
+        return ()
+    names = [name.strip() for name in value.split(",")]
+    if not all(names):
+        raise UsageProblem(f"--with expects comma-separated player names, got {value!r} (an empty name)")
+    return tuple(dict.fromkeys(names))
 
 
 @click.command("recall")
@@ -21,7 +31,7 @@ def _names(value: str | None) -> tuple[str, ...]:
 @click.option("--at", type=int, default=None, metavar="PHASE",
               help="Recall as of an earlier phase (0 .. the game's decayed phase). A look into the past writes "
                    "nothing, as with --dry-run.")
-@click.option("--k", type=click.IntRange(min=1), default=None, help="How many memories (default 10).")
+@click.option("--k", type=click.IntRange(min=1, max=INTEGER_MAX), default=None, help="How many memories (default 10).")
 @click.option("--seed", type=int, default=None, help="Seed of reconsolidation (default: the configured seed).")
 @click.option("--dry-run", is_flag=True, help="Compute the same result and write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of the prompt block.")
@@ -36,7 +46,7 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     recallable memory and no active thought gets an empty block (nothing on stdout).
 
     Exit codes: 1 for an unknown game, player or --with name (the message lists what exists); 2 for --at outside
-    0 .. the game's decayed phase.
+    0 .. the game's decayed phase, an empty --with name, or a --k above Neo4j's 64-bit integers.
     """
     from graphmem.embedding import Embedder
     from graphmem.model import load_parameters
@@ -48,7 +58,7 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
     settings = settings_of(ctx)
     params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
-    participants = _names(with_)
+    participants = participant_names(with_)
     with connected(settings) as driver:
         check_request(driver, settings.database, game, player, participants, at)
         embedder = Embedder(settings.embedding_model, settings.embedding_batch_size) \

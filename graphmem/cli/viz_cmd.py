@@ -2,15 +2,21 @@
 
 The output kind follows the extension of ``--out``; the path is checked before anything else is done (exit 2 for
 an unknown extension, a missing directory or one that cannot be written), and the file is written atomically.
+``--day`` must be one of the game's days (exit 2 naming them otherwise).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from graphmem.cli import settings_of
+from graphmem.errors import UsageProblem
+
+if TYPE_CHECKING:
+    import neo4j
 
 OUT_HELP = "Output file; its extension chooses the kind: {kinds}."
 
@@ -20,9 +26,28 @@ def viz() -> None:
     """Pictures of a game: who told whom, and how a player's memories fade."""
 
 
+def check_day(driver: neo4j.Driver, database: str | None, game: str, day: int) -> None:
+    """Return when ``day`` is a day of the stored ``game`` (one of its phases has it); raise UsageProblem (exit 2)
+    naming the game's days otherwise, so an out-of-range --day never draws an empty picture."""
+    from graphmem.analysis import analysis_query, run_read
+
+    rows = run_read(driver, database, analysis_query("phases"), {"game": game}).rows
+    days = sorted({int(row["day"]) for row in rows if row["day"] is not None})
+    if day in days:
+        return
+    if not days:
+        known = "it has no phases"
+    elif days == list(range(days[0], days[-1] + 1)):
+        known = f"its days are {days[0]} to {days[-1]}"
+    else:
+        known = f"its days are {', '.join(map(str, days))}"
+    raise UsageProblem(f"--day {day} is not a day of game '{game}' ({known})")
+
+
 @viz.command("told")
 @click.option("--game", required=True, help="The game id.")
-@click.option("--day", type=click.IntRange(min=0), default=None, help="Only the statements of this day.")
+@click.option("--day", type=click.IntRange(min=0), default=None,
+              help="Only the statements of this day (one of the game's days).")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help=OUT_HELP.format(kinds=".html (interactive, offline), .png, .svg, .graphml, .gexf (Gephi)"))
 @click.pass_context
@@ -38,6 +63,8 @@ def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
     settings = settings_of(ctx)
     with connected(settings) as driver:
         require_game(driver, settings.database, game)
+        if day is not None:
+            check_day(driver, settings.database, game, day)
         graph = fetch_told_graph(driver, settings.database, game, day)
     if kind == "html":
         from graphmem.viz.html import render_html

@@ -44,6 +44,9 @@ __all__ = ["LIVE_STATES", "DecayReport", "advance"]
 
 log = logging.getLogger(__name__)
 
+MAX_PHASE = 2**63 - 1
+"""The largest phase index: Neo4j's INTEGER is a signed 64-bit number."""
+
 #: The lifecycle states the decay job moves memories between (SPEC 10); the others belong to other jobs.
 LIVE_STATES = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
 #: Attempts of the batched memory update on a retryable (transient) error.
@@ -183,13 +186,17 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
 
     Returns a :class:`DecayReport`.
     Raises NotFound (listing the stored game ids) for an unknown game; UsageProblem for ``to_phase`` below the
-    game's current phase (naming it), a ``batch_size`` < 1, or a stored curve that is not known.
+    game's current phase (naming it) or above :data:`MAX_PHASE`, a ``batch_size`` < 1, or a stored curve that is
+    not known.
     """
     started = time.perf_counter()
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be >= 1, got {batch_size!r}")
     state = _game_state(driver, database, game, params)
     to = state.decayed_to + 1 if to_phase is None else int(to_phase)
+    if to > MAX_PHASE:
+        raise UsageProblem(f"game {game!r} is at phase {state.decayed_to}; phase {to} is past the largest phase "
+                           f"Neo4j can store ({MAX_PHASE})")
     if to < state.decayed_to:
         raise UsageProblem(f"game {game!r} is at phase {state.decayed_to}; cannot decay backwards to phase {to} "
                            f"(decay only moves forward: ask for phase {state.decayed_to} or later)")

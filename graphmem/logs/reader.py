@@ -115,6 +115,13 @@ class GameLog:
         return self.header.imported_from or "graphmem"
 
 
+def json_error_message(e: json.JSONDecodeError) -> str:
+    """The decoder's message with its column: "Expecting ',' delimiter at column 16", "Unterminated string
+    starting at column 20" (Python's message ends in " at" for some errors already)."""
+    at = "" if e.msg.endswith(" at") else " at"
+    return f"{e.msg}{at} column {e.colno}"
+
+
 def _excerpt(text: str) -> str:
     text = " ".join(text.split())
     return repr(text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "...")
@@ -183,7 +190,7 @@ def parse_json_line(text: str, line: int) -> tuple[Any, list[LogProblem]]:
         stripped = text.rstrip()
         truncated = e.pos >= len(stripped) or e.msg.startswith("Unterminated") or not stripped.endswith(("}", "]"))
         hint = " (the line is truncated)" if truncated else ""
-        return None, [LogProblem(line, "", f"invalid JSON{hint}: {e.msg} (column {e.colno})")]
+        return None, [LogProblem(line, "", f"invalid JSON{hint}: {json_error_message(e)}")]
     except RecursionError:
         return None, [LogProblem(line, "", "invalid JSON: nested too deeply")]
     except ValueError as e:  # e.g. an integer of more than 4300 digits

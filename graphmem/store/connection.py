@@ -10,22 +10,69 @@ import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import neo4j
 from neo4j import GraphDatabase, RoutingControl
 from neo4j.exceptions import AuthError, ConfigurationError, DriverError, Neo4jError, ServiceUnavailable
 
-from graphmem.errors import Neo4jUnavailable
+from graphmem.errors import InvalidNeo4jUri, Neo4jUnavailable
 from graphmem.settings import Settings
+from graphmem.store.queries import cypher
 
 log = logging.getLogger(__name__)
 
 MINIMUM_VERSION = (5, 26)
 HINT = "start one with `graphmem neo4j start`, or set NEO4J_URI to a running Neo4j"
 
+SUPPORTED_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+"""The URI schemes graphmem connects with. The driver also accepts http and https (its experimental query API),
+which needs aiohttp and is not what graphmem speaks."""
+
+DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+
 
 def _unreachable(settings: Settings, reason: str) -> Neo4jUnavailable:
     return Neo4jUnavailable(f"cannot reach Neo4j at {settings.uri} ({reason}): {HINT}")
+
+
+def check_uri(uri: str) -> None:
+    """Return when ``uri`` has a supported scheme (:data:`SUPPORTED_SCHEMES`) and, if it names one, a numeric port.
+
+    Raises InvalidNeo4jUri naming the URI and what is wrong with it.
+    """
+    supported = ", ".join(SUPPORTED_SCHEMES)
+    if "://" not in uri:
+        raise InvalidNeo4jUri(f"invalid Neo4j URI {uri!r}: it has no scheme (use SCHEME://HOST:PORT with a scheme "
+                              f"of {supported}; e.g. bolt://localhost:7687)")
+    try:
+        parts = urlsplit(uri)
+    except ValueError as e:  # e.g. an unclosed IPv6 bracket
+        raise InvalidNeo4jUri(f"invalid Neo4j URI {uri!r}: {e}") from None
+    if parts.scheme.lower() not in SUPPORTED_SCHEMES:
+        raise InvalidNeo4jUri(f"invalid Neo4j URI {uri!r}: the scheme '{parts.scheme}' is not supported "
+                              f"(supported: {supported}; e.g. bolt://localhost:7687)")
+    try:
+        _ = parts.port  # urlsplit reads the port only when asked: ValueError unless a number in 0..65535
+    except ValueError:
+        raise InvalidNeo4jUri(f"invalid Neo4j URI {uri!r}: the port must be a number from 0 to 65535") from None
+
+
+def _database_names(driver: neo4j.Driver) -> list[str]:
+    """The databases of the server (``SHOW DATABASES`` on ``system``), or [] when they cannot be listed."""
+    try:
+        records, _, _ = driver.execute_query(cypher("schema/show_databases"), database_="system",
+                                             routing_=RoutingControl.READ)
+    except (DriverError, Neo4jError, OSError):
+        return []
+    return [str(r["name"]) for r in records if r["name"] != "system"]
+
+
+def _no_database(driver: neo4j.Driver, settings: Settings) -> Neo4jUnavailable:
+    names = _database_names(driver)
+    known = f" (its databases: {', '.join(names)})" if names else ""
+    return Neo4jUnavailable(f"Neo4j at {settings.uri} has no database '{settings.database}'{known}: set "
+                            "NEO4J_DATABASE or --database to one that exists")
 
 
 def parse_version(text: str) -> tuple[int, int]:
@@ -47,7 +94,8 @@ def server_version(driver: neo4j.Driver, database: str | None = None) -> str:
 def check_server(driver: neo4j.Driver, settings: Settings) -> str:
     """Verify connectivity, credentials and version (>= 5.26). Returns the version string.
 
-    Raises Neo4jUnavailable with one line naming the URI and what to do.
+    Raises Neo4jUnavailable with one line naming the URI and what to do (or naming the missing database, with the
+    server's databases, when ``settings.database`` does not exist).
     """
     try:
         driver.verify_connectivity()
@@ -58,7 +106,11 @@ def check_server(driver: neo4j.Driver, settings: Settings) -> str:
             "set NEO4J_USER and NEO4J_PASSWORD (or --user/--password)") from e
     except ServiceUnavailable as e:
         raise _unreachable(settings, "nothing answers there") from e
-    except (DriverError, Neo4jError, OSError) as e:
+    except Neo4jError as e:
+        if e.code == DATABASE_NOT_FOUND:
+            raise _no_database(driver, settings) from e
+        raise _unreachable(settings, str(e).splitlines()[0] if str(e) else type(e).__name__) from e
+    except (DriverError, OSError, ValueError) as e:
         raise _unreachable(settings, str(e).splitlines()[0] if str(e) else type(e).__name__) from e
     try:
         found = parse_version(version)
@@ -72,16 +124,18 @@ def check_server(driver: neo4j.Driver, settings: Settings) -> str:
 
 
 def open_driver(settings: Settings, *, check: bool = True) -> neo4j.Driver:
-    """A driver for ``settings.uri`` (``bolt://`` or ``neo4j://``), checked with :func:`check_server`.
+    """A driver for ``settings.uri`` (a scheme of :data:`SUPPORTED_SCHEMES`), checked with :func:`check_server`.
 
-    Raises Neo4jUnavailable for a malformed URI, an unreachable server, refused credentials, or a server older
-    than 5.26. The caller closes the driver.
+    Raises InvalidNeo4jUri (a Neo4jUnavailable and a usage error) for a malformed URI or an unsupported scheme,
+    Neo4jUnavailable for an unreachable server, refused credentials, a missing database, or a server older than
+    5.26. The caller closes the driver.
     """
+    check_uri(settings.uri)
     try:
         driver = GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
                                       connection_acquisition_timeout=30.0, connection_timeout=5.0)
     except (ConfigurationError, ValueError) as e:
-        raise Neo4jUnavailable(f"invalid Neo4j URI {settings.uri!r}: {e}") from e
+        raise InvalidNeo4jUri(f"invalid Neo4j URI {settings.uri!r}: {e}") from e
     if check:
         try:
             check_server(driver, settings)

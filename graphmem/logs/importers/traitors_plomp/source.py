@@ -11,6 +11,7 @@ from typing import Any
 from graphmem.errors import InvalidGameLog, LogProblem
 from graphmem.logs.importers.traitors_plomp.game import _Unconvertible
 from graphmem.logs.importers.traitors_plomp.patterns import PATTERNS, SHAPES, _excerpt
+from graphmem.logs.reader import json_error_message
 
 
 def plomp_file(path: Path) -> Path:
@@ -31,7 +32,7 @@ def _load_json(path: Path, name: str) -> Any:
         line = raw[: e.start].count(b"\n") + 1
         raise InvalidGameLog(name, [LogProblem(line, "", f"not valid UTF-8: byte 0x{raw[e.start]:02x}")]) from None
     except json.JSONDecodeError as e:
-        raise InvalidGameLog(name, [LogProblem(e.lineno, "", f"invalid JSON: {e.msg} at column {e.colno}")]) from None
+        raise InvalidGameLog(name, [LogProblem(e.lineno, "", f"invalid JSON: {json_error_message(e)}")]) from None
     except RecursionError:
         raise InvalidGameLog(name, [LogProblem(0, "", "invalid JSON: nested too deeply")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits

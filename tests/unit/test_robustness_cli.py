@@ -1,0 +1,141 @@
+"""Bad input that once reached users as a Python traceback (or as a silent wrong result): each is now a one-line
+error with the right exit code, decided before any Neo4j connection (nothing listens at the URI these tests use)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from graphmem.analysis.params import INTEGER_MAX, INTEGER_MIN, coerce
+from graphmem.cli import main
+from graphmem.errors import InvalidNeo4jUri, Neo4jUnavailable, UsageProblem
+from graphmem.logs.reader import parse_json_line
+from graphmem.settings import Settings
+from graphmem.store.connection import SUPPORTED_SCHEMES, check_uri, open_driver
+from graphmem.store.queries import QueryParam
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "examples" / "traitors-llm" / "433y9yyp"
+NOWHERE = ["--uri", "bolt://127.0.0.1:1"]
+HUGE = "99999999999999999999"
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [*map(str, args)])
+
+
+def assert_clean(result: Result, code: int, *texts: str) -> None:
+    """Exit ``code``, no traceback (an error exits through click's SystemExit), and each of ``texts`` in the output."""
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    for text in texts:
+        assert text in result.output
+
+
+# --- convert -o: the output is checked before any game is read -----------------------------------------------------
+
+def test_convert_into_a_missing_directory_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "x.jsonl"
+    result = invoke("convert", GAME, "-o", out)
+    assert_clean(result, 2, f"cannot write {out}: directory {out.parent} does not exist")
+    assert not out.parent.exists()
+
+
+def test_convert_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = invoke("convert", GAME, "-o", blocker / "x.jsonl")
+    assert_clean(result, 2, f"{blocker} is not a directory")
+    result = invoke("convert", GAME, "-o", f"{blocker}/sub/")
+    assert_clean(result, 2, f"cannot create folder {blocker / 'sub'}")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_convert_into_proc_is_a_usage_error() -> None:
+    result = invoke("convert", GAME, "-o", "/proc/x.jsonl")
+    assert_clean(result, 2, "cannot write /proc/x.jsonl: directory /proc is not writable")
+
+
+def test_convert_to_a_new_folder_given_with_a_trailing_slash(tmp_path: Path) -> None:
+    result = invoke("convert", GAME, "-o", f"{tmp_path / 'new'}/")
+    assert_clean(result, 0)
+    assert (tmp_path / "new" / "433y9yyp.jsonl").is_file()
+
+
+# --- integers beyond Neo4j's 64 bits ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["phase", "advance", "--game", "g", "--to", HUGE], "'--to'"),
+    (["phase", "advance", "--game", "g", "--batch-size", HUGE], "'--batch-size'"),
+    (["recall", "--game", "g", "--player", "p", "--k", HUGE], "'--k'"),
+])
+def test_huge_integer_options_are_usage_errors_naming_the_option(args: list[str], option: str) -> None:
+    assert_clean(invoke(*NOWHERE, *args), 2, option, str(INTEGER_MAX))
+
+
+def test_a_huge_integer_query_parameter_is_a_usage_error() -> None:
+    result = invoke(*NOWHERE, "query", "accusation_network", "-p", "game=g", "-p", f"day={HUGE}")
+    assert_clean(result, 2, "parameter 'day' expects INTEGER", "64-bit range")
+
+
+def test_integer_parameters_keep_to_the_64_bit_range() -> None:
+    day = QueryParam("day", "INTEGER", False, "null", "")
+    days = QueryParam("days", "LIST<INTEGER>", False, "null", "")
+    assert coerce(day, str(INTEGER_MAX)) == INTEGER_MAX and coerce(day, str(INTEGER_MIN)) == INTEGER_MIN
+    assert coerce(day, "-007") == -7
+    for raw in (str(INTEGER_MAX + 1), str(INTEGER_MIN - 1), "9" * 5000):
+        with pytest.raises(UsageProblem, match="64-bit range"):
+            coerce(day, raw)
+    with pytest.raises(UsageProblem, match="64-bit range"):
+        coerce(days, f"1,{HUGE}")
+    with pytest.raises(UsageProblem, match=r"\(5000 characters\)"):
+        coerce(day, "9" * 5000)
+
+
+# --- recall --with --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("names", [",", "", "Ann,,Bob", "Ann, "])
+def test_an_empty_with_name_is_a_usage_error(names: str) -> None:
+    result = invoke(*NOWHERE, "recall", "--game", "g", "--player", "p", "--with", names)
+    assert_clean(result, 2, "--with expects comma-separated player names")
+
+
+# --- Neo4j URIs -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scheme", ["http", "https", "foo"])
+def test_an_unsupported_uri_scheme_is_a_usage_error_listing_the_supported_ones(scheme: str) -> None:
+    result = invoke("--uri", f"{scheme}://127.0.0.1:7790", "games")
+    assert_clean(result, 2, f"the scheme '{scheme}' is not supported",
+                 "(supported: bolt, bolt+s, bolt+ssc, neo4j, neo4j+s, neo4j+ssc;")
+    supported = result.output.split("(supported: ")[1].split(";")[0]
+    assert "http" not in supported
+
+
+@pytest.mark.parametrize(("uri", "reason"), [("localhost:7687", "it has no scheme"),
+                                             ("bolt://127.0.0.1:notaport", "the port must be a number"),
+                                             ("bolt://127.0.0.1:99999", "the port must be a number"),
+                                             ("bolt://[::1", "Invalid IPv6 URL")])
+def test_a_malformed_uri_is_a_usage_error(uri: str, reason: str) -> None:
+    assert_clean(invoke("--uri", uri, "games"), 2, f"invalid Neo4j URI '{uri}': {reason}")
+
+
+def test_supported_uris_pass_the_check_and_a_bad_one_is_still_a_neo4j_unavailable() -> None:
+    for scheme in SUPPORTED_SCHEMES:
+        check_uri(f"{scheme}://localhost:7687")
+    check_uri("BOLT://localhost")
+    with pytest.raises(InvalidNeo4jUri) as caught:
+        open_driver(Settings(uri="http://127.0.0.1:7790"))
+    assert isinstance(caught.value, Neo4jUnavailable) and isinstance(caught.value, UsageProblem)
+
+
+# --- JSON error messages ----------------------------------------------------------------------------------------------
+
+def test_json_errors_name_the_column_once() -> None:
+    _, problems = parse_json_line('{"kind": "game", "x": "abc', 3)
+    assert [p.reason for p in problems] == [
+        "invalid JSON (the line is truncated): Unterminated string starting at column 23"]
+    _, problems = parse_json_line('{"kind": "game" "x": 1}', 4)
+    assert [p.reason for p in problems] == ["invalid JSON: Expecting ',' delimiter at column 17"]
