@@ -101,10 +101,8 @@ def _say(event: SayEvent, owner: str | None, day: int) -> Wording:
     addressees = [] if event.to == "all" else [p for p in event.to if p != event.speaker]
     quote, what = event.text, gist(event.text)
     if owner == event.speaker:
-        template = {"private": "You told {whom}: {content}",
-                    "roundtable": "You said at the round table: {content}",
-                    "public": "You said to everyone: {content}",
-                    "traitors": "You told the other traitors: {content}"}[event.channel]
+        # {where}, not the place's words: a lost `where` detail must read "somewhere" (SPEC 6.1)
+        template = "You told {whom}: {content}" if event.channel == "private" else "You said {where}: {content}"
         if event.channel == "private" and not addressees:
             template = "You said: {content}"
         return Wording(template, details_for(day, None, addressees, where, quote, what))
