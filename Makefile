@@ -18,8 +18,10 @@ setup: $(STAMP)
 
 # The main job on a real game: what Parker (a faithful) remembers about Riley (the traitor) at the end of 433y9yyp.
 DEMO_GAME := examples/traitors-llm/433y9yyp
+# PORT=N starts the local Neo4j on another Bolt port (default 7687); later commands find it through its state file.
+PORT ?=
 demo: setup
-	$(BIN)/graphmem neo4j start
+	$(BIN)/graphmem neo4j start $(if $(PORT),--port $(PORT))
 	$(BIN)/graphmem init
 	$(BIN)/graphmem ingest $(DEMO_GAME)
 	$(BIN)/graphmem recall --game 433y9yyp --player Parker --topic Riley
