@@ -35,6 +35,15 @@ DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 CONFIG_FILE_NAME = "graphmem.toml"
 STATE_FILE_NAME = "neo4j-local.json"
+KNOWN_KEYS: dict[str, frozenset[str] | None] = {
+    "neo4j": frozenset({"uri", "user", "password", "database"}),
+    "embedding": frozenset({"model", "batch_size"}),
+    "local": frozenset({"home"}),
+    "seed": None,
+    "parameters": None,  # checked field by field by graphmem.model.params
+    "profiles": None,
+}
+"""The configuration file's top-level keys, and the keys each of the settings tables may hold."""
 
 
 def default_home(environ: Mapping[str, str]) -> Path:
@@ -106,6 +115,25 @@ def _local_state_uri(state_file: Path) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
+def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:
+    """Raise ConfigError naming the first unknown table or key (a typo would otherwise be ignored silently)."""
+    import difflib
+
+    def unknown(name: str, known: frozenset[str] | dict[str, Any], where: str) -> ConfigError:
+        close = difflib.get_close_matches(name, list(known), n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        return ConfigError(f"{path}: unknown {where} '{name}' ({hint}known: {', '.join(sorted(known))})")
+
+    for key, value in config.items():
+        if key not in KNOWN_KEYS:
+            raise unknown(key, KNOWN_KEYS, "table or key")
+        allowed = KNOWN_KEYS[key]
+        if allowed is not None and isinstance(value, dict):
+            for field_name in value:
+                if field_name not in allowed:
+                    raise unknown(field_name, allowed, f"field of [{key}]")
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None,
     config_path: Path | str | None = None,
@@ -120,7 +148,8 @@ def load_settings(
     The Neo4j URI comes from, in order: ``NEO4J_URI``, the configuration file, the state file of a local Neo4j
     started by ``graphmem neo4j start``, the default ``bolt://127.0.0.1:7687``.
 
-    Raises ConfigError for an unreadable or malformed configuration file, or a wrongly typed value.
+    Raises ConfigError for an unreadable or malformed configuration file, an unknown table or field (naming the
+    closest known one), or a wrongly typed value.
     """
     env = os.environ if environ is None else environ
     path: Path | None = None
@@ -136,6 +165,7 @@ def load_settings(
         candidate = (cwd or Path.cwd()) / CONFIG_FILE_NAME
         path = candidate if candidate.exists() else None
     config = _read_config(path) if path else {}
+    _check_keys(config, path)
 
     def section(name: str) -> dict[str, Any]:
         value = config.get(name, {})

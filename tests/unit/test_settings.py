@@ -53,3 +53,14 @@ def test_wrongly_typed_value_names_the_field(tmp_path: Path) -> None:
 def test_missing_explicit_config_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="configuration file not found"):
         load_settings(environ={}, config_path=tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[parameterz]\ncurve = "power"\n', r"unknown table or key 'parameterz' \(did you mean 'parameters'\?"),
+    ('[neo4j]\nurl = "bolt://db:7687"\n', r"unknown field of \[neo4j\] 'url' \(did you mean 'uri'\?"),
+    ('sead = 3\n', r"unknown table or key 'sead' \(did you mean 'seed'\?"),
+])
+def test_a_typo_in_the_config_file_is_named_not_ignored(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "graphmem.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=message):
+        load_settings(environ={}, cwd=tmp_path)
