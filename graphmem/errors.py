@@ -101,7 +101,7 @@ def unknown_game(game: str, stored: Sequence[str]) -> NotFound:
         return NotFound(f"no game '{game}' is stored (no game is: ingest one with `graphmem ingest PATH`)")
     if len(known) <= 12:
         return NotFound(f"no game '{game}' is stored (stored games: {', '.join(known)})")
-    close = difflib.get_close_matches(game, known, n=5, cutoff=0.4)
+    close = difflib.get_close_matches(game, known, n=5, cutoff=0.6)
     hint = f"closest: {', '.join(close)}" if close else f"for example {', '.join(known[:5])}"
     return NotFound(f"no game '{game}' is stored ({len(known)} games are stored, {hint}; list them with "
                     "`graphmem games`)")

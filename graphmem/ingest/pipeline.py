@@ -126,7 +126,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         raise UsageProblem(f"batch_size must be at least 1, not {batch_size}")
     started = time.perf_counter()
     loaded = load_logs(paths, fmt, skip_invalid)
-    problems = [LogProblem(p.line, p.field, f"{path}: {p.reason}")
+    problems = [LogProblem(p.line, p.field, p.reason if len(loaded) == 1 else f"{path}: {p.reason}")
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
     if problems:
         raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)

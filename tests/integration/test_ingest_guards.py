@@ -115,3 +115,15 @@ def test_a_longer_log_of_a_stored_game_is_accepted_and_a_shorter_one_refused(
     shorter = cli("ingest", str(tmp_path / "start.jsonl"))
     assert shorter.exit_code == 1 and "is stored from a longer log" in shorter.output
     cli("delete", "--game", game, "--yes")
+
+
+def test_an_unknown_profile_is_named_once_with_its_file_and_line(tmp_path: Path, cli: Invoke,
+                                                                  driver: neo4j.Driver) -> None:
+    game = f"guard-profile-{uuid.uuid4().hex[:8]}"
+    lines = small_game_lines(game)
+    lines[0] = lines[0].replace('"profile": "analytical"', '"profile": "goldfish"')
+    path = write(tmp_path / "g.jsonl", lines)
+    result = cli("ingest", str(path))
+    assert result.exit_code == 1 and "goldfish" in result.output and "line 1" in result.output
+    assert result.output.count(str(path)) == 2  # the summary line and the problem's line, not twice on one line
+    assert game_nodes(driver, game) == 0
