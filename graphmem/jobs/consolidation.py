@@ -91,7 +91,7 @@ def consolidation_key(member: Member) -> tuple[Any, ...]:
 
     Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", or "I vote for Taylor"
     and "I vote for Riley", within cosine distance 0.35 of each other: clustering on the embedding alone merges
-    different facts, and the summary's "(This came up N times) <medoid>" then misreports all but one of them. A
+    different facts, and the summary's "(N similar memories) <medoid>" then misreports all but one of them. A
     summary stands for *repeated* memories (SPEC 11), so the key keeps apart what repeats a different fact:
 
     - statements (say) and lessons: (kind, whether the owner said it, the set of claims they carry): what others

@@ -2,15 +2,19 @@
 
 A summariser turns the members of one cluster (one owner's similar memories) into the text of their Summary
 memory. The default, :class:`ExtractiveSummariser`, needs no network and no model: it keeps the medoid member's
-words (the member closest, on average, to the others) and says how often and when the owner met them::
+words (the member closest, on average, to the others) and says how many similar memories it stands for, when,
+and from whom::
 
-    (You heard this 4 times, days 1-2) "I'm voting to eliminate Beef. His aggressive accusations ..."
-    (This came up 7 times on day 1, also involving Alessandra, Braxton and Ellis) Dominic voted to banish Sudz
+    (4 similar remarks, days 1-2, from Casey and Gwendolyn) "I'm voting to eliminate Beef. His aggressive ..."
+    (5 similar memories on day 1, also involving Morgan) You told Parker: "Parker, I'm still watching ..."
 
-"You heard this" when every member came from someone else (told, overheard, group discussion), "This came up"
-otherwise (the owner saw, did or said some of it). Members often differ in who did what ("A voted to banish B",
-"C voted to banish B"): the players the other members are about are named after "also involving", so the gist
-does not silently pin everything on the medoid's actors.
+"remarks ... from" when every member came from someone else (told, overheard, group discussion), naming the
+tellers; "memories" otherwise (the owner saw, did or said some of it). The count is of *similar* memories, never
+"this N times": embeddings cluster what is about the same thing, and the members may differ in wording or even in
+stance, so the summary does not claim they were one statement repeated. The players the other members are about
+are named after "also involving", so the gist does not silently pin everything on the medoid's actors. (Which
+memories may cluster at all is :func:`graphmem.jobs.consolidation.consolidation_key`: never different votes or
+claims.)
 
 An abstractive summariser (an LLM) can replace it: anything with ``summarise(members) -> str``. Its text is stored
 as the summary's ``template`` too, with no details (recall then has nothing to lose from it).
@@ -121,13 +125,15 @@ class ExtractiveSummariser:
         return members[medoid(np.stack([m.embedding for m in members]), [m.uid for m in members])]
 
     def prefix(self, members: Sequence[Member], chosen: Member) -> str:
-        """``(You heard this N times, days A-B)`` or ``(This came up N times on day D, also involving X)``."""
+        """``(N similar remarks, days A-B, from X and Y)`` or ``(N similar memories on day D, also involving Z)``."""
         heard = all(m.source_type in HEARSAY for m in members)
-        count = f"You heard this {len(members)} times" if heard else f"This came up {len(members)} times"
+        count = f"{len(members)} similar {'remarks' if heard else 'memories'}"
         span = day_span([m.day for m in members])
-        others = sorted({name for m in members for name in m.about} - set(chosen.about))
+        tellers = sorted({m.teller for m in members if m.teller}) if heard else []
+        source = f", from {join_names(tellers)}" if tellers else ""
+        others = sorted({name for m in members for name in m.about} - set(chosen.about) - set(tellers))
         involving = f", also involving {join_names(others)}" if others else ""
-        text = f"({count}{' ' if span.startswith('on ') else ', '}{span}{involving})"
+        text = f"({count}{' ' if span.startswith('on ') else ', '}{span}{source}{involving})"
         return text.replace("{", "(").replace("}", ")")  # the prefix is part of a template: no placeholders
 
     def wording(self, members: Sequence[Member]) -> tuple[str, str]:

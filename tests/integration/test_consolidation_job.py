@@ -98,7 +98,7 @@ def test_consolidation_writes_summaries_with_every_property_and_edge(driver: neo
         assert s["t_enc"] == max(m["t_enc"] for m in members) and s["t_ref"] == s["decayed_to"] == phase
         assert (s["day_first"], s["day_last"]) == (min(m["day"] for m in members), max(m["day"] for m in members))
         assert s["state"] in ("active", "warm", "archived") and len(s["embedding"]) == 384
-        assert f"{len(members)} times" in s["text"] and any(m["text"] in s["text"] for m in members)
+        assert s["text"].startswith(f"({len(members)} similar ") and any(m["text"] in s["text"] for m in members)
         assert set(s["about"]) == {a for m in members for a in m["about"]}
         assert s["scope"] == scope_token(game, f["owner"])  # the full-text index finds it for its owner
     about = driver.execute_query("MATCH (s:Summary {game: $g})-[:ABOUT]->(p:Player) RETURN count(*) AS n",
@@ -209,3 +209,30 @@ def test_cli(cli: Callable[..., Result], small_game: Ingest) -> None:
     assert nobody.exit_code == 1 and "no player 'Zed'" in nobody.output
     assert "Eleanor, Marcus, Priya, Sarah, Thomas" in nobody.output
     assert cli("consolidate", "--player", "Eleanor").exit_code == 2
+
+
+def test_forgetting_a_member_dissolves_its_summary_and_the_rest_are_recalled_again(
+        driver: neo4j.Driver, small_game: Ingest, params: Parameters, embedder: Any) -> None:
+    from graphmem.jobs.forget import forget
+    from graphmem.recall import recall
+
+    game = small_game()
+    consolidate(driver, None, game, params)
+    (marcus,) = [f for f in summaries(driver, game) if f["owner"] == "Marcus"]
+    summary, members = marcus["s"]["uid"], [m["uid"] for m in marcus["members"]]
+    forgotten, rest = members[0], members[1:]
+
+    result = forget(driver, None, game, "Marcus", forgotten, params)
+
+    assert result.summary_dissolved == summary
+    states = {r["uid"]: (r["state"], r["summary"]) for r in driver.execute_query(
+        "MATCH (m:Memory) WHERE m.uid IN $uids RETURN m.uid AS uid, m.state AS state, m.summary AS summary",
+        uids=[summary, *members]).records}
+    assert states[summary][0] == states[forgotten][0] == "tombstoned"
+    assert all(states[uid][0] in ("active", "warm", "archived") and states[uid][1] is None for uid in rest)
+    recalled = recall(driver, None, game, "Marcus", topic="Priya was murdered", k=20, params=params,
+                      embedder=embedder, dry_run=True)
+    uids = [m.uid for m in recalled.memories]
+    assert summary not in uids and forgotten not in uids and set(rest) & set(uids)
+    again = consolidate(driver, None, game, params, player="Marcus")  # the three left are still a cluster
+    assert again.summaries == 1 and again.planned[0]["member_uids"] == sorted(rest)

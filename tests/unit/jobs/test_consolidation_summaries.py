@@ -55,10 +55,10 @@ def test_uid_is_the_sha1_of_the_sorted_member_uids() -> None:
 def test_extractive_text_is_the_medoid_with_count_days_and_the_others_involved() -> None:
     members = cluster()
     text = ExtractiveSummariser().summarise(members)
-    assert text == '(You heard this 3 times, days 1-3, also involving Eve) "Dan is odd (g/memory/Cara/e2)"'
+    assert text == '(3 similar remarks, days 1-3, from Ava, also involving Eve) "Dan is odd (g/memory/Cara/e2)"'
     assert ExtractiveSummariser().summarise(list(reversed(members))) == text  # order does not matter
     first_hand = [member(f"u{i}", source="first_hand", teller=None, day=2) for i in range(3)]
-    assert ExtractiveSummariser().summarise(first_hand).startswith("(This came up 3 times on day 2) ")
+    assert ExtractiveSummariser().summarise(first_hand).startswith("(3 similar memories on day 2) ")
 
 
 def test_the_template_renders_to_the_text_so_recall_can_lose_details() -> None:
@@ -68,7 +68,7 @@ def test_the_template_renders_to_the_text_so_recall_can_lose_details() -> None:
     template, details_json = summariser.wording(members)
     assert render(template, details_from_json(details_json)) == summariser.summarise(members)
     lost = [d.forgotten() if d.kind.value == "quote" else d for d in details_from_json(details_json)]
-    assert render(template, lost).startswith("(You heard this 3 times")
+    assert render(template, lost).startswith("(3 similar remarks")
 
 
 def test_summary_properties_follow_spec_11() -> None:
@@ -99,10 +99,11 @@ def test_e0_is_capped_at_one_and_mixed_sources_are_inferred() -> None:
 
 
 def test_a_summary_of_what_several_people_said_was_told_by_someone() -> None:
-    """Heard from Ava twice and Ben once: still told (its text says "You heard this"), by no one teller."""
+    """Heard from Ava twice and Ben once: still told (its text names both), by no one teller."""
     told_by_two = [member("a"), member("b", teller="Ben"), member("c")]
     p = plan_summary("g", "Cara", told_by_two, 3, "exponential", PARAMS).props
     assert (p["source_type"], p["teller"], p["believed_teller"]) == ("direct_told", None, None)
+    assert p["text"].startswith("(3 similar remarks on day 1, from Ava and Ben) ")  # never "this, 3 times"
     assert p["c0"] == 0.9  # direct_told (SPEC 4.1)
     same_teller = [member("a"), member("b"), member("c")]
     assert plan_summary("g", "Cara", same_teller, 3, "exponential", PARAMS).props["teller"] == "Ava"
