@@ -1,8 +1,9 @@
-// Every working-memory item (Thought) of a game with its player's capacity (SPEC 7), for the decay job.
+// Every working-memory item (Thought) of a game with its player's capacity (SPEC 7), for the decay job; not those
+// dropped because the memory they came from was forgotten on request (graphmem forget).
 // capacity is null when the player has no Player node or no wm_capacity.
 // @param game: STRING  the game id
 // @returns uid, player, content, priority, persistence, pushed_phase, seq, trigger, capacity
-MATCH (t:Thought {game: $game})
+MATCH (t:Thought {game: $game}) WHERE t.forgotten IS NULL
 OPTIONAL MATCH (p:Player {uid: $game + '/player/' + t.player})
 RETURN t.uid AS uid, t.player AS player, t.content AS content, t.priority AS priority,
        t.persistence AS persistence, t.pushed_phase AS pushed_phase, t.seq AS seq, t.trigger AS trigger,

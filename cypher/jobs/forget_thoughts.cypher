@@ -1,9 +1,10 @@
 // Drop the working-memory items (Thought nodes, SPEC 7) that ingest pushed automatically from one memory that is
 // forgotten on request: a flashbulb or an accusation keeps the event in mind for a few phases, and a forgotten
-// memory must not stay in mind. Working memory is transient rehearsal, not memory, so these nodes are deleted; the
-// tombstoned memory itself is kept for audit.
+// memory must not stay in mind. The nodes are kept, marked `forgotten` (the phase) and inactive, so that decay and
+// recall skip them and ingesting the log again (MERGE by uid) does not bring them back.
 // @param uids: LIST<STRING>  the Thought uids ({game}/thought/{owner}/{event}-flashbulb and -accusation)
+// @param phase: INTEGER  the phase it is forgotten at
 // @returns dropped
-OPTIONAL MATCH (t:Thought) WHERE t.uid IN $uids
-DETACH DELETE t
+OPTIONAL MATCH (t:Thought) WHERE t.uid IN $uids AND t.forgotten IS NULL
+SET t.forgotten = $phase, t.active = false, t.persistence_left = 0
 RETURN count(t) AS dropped

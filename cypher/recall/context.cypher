@@ -45,7 +45,7 @@ CALL (g) {
 OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
 CALL (p, g, now) {
   OPTIONAL MATCH (p)-[:THINKS]->(t:Thought)
-  WHERE t.pushed_phase <= now AND (now <> g.decayed_to OR t.active)
+  WHERE t.pushed_phase <= now AND (now <> g.decayed_to OR t.active) AND t.forgotten IS NULL
   WITH t ORDER BY t.uid
   RETURN collect(t {.uid, .content, .priority, .persistence, .pushed_phase, .seq, .trigger}) AS thoughts
 }

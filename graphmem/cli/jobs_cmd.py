@@ -136,3 +136,6 @@ def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str 
     click.echo(f"{result.uid} {state} at phase {result.phase} ({result.reason}): {_short(result.text)}")
     if result.thoughts_dropped:
         click.echo(f"dropped {result.thoughts_dropped} working-memory item(s) pushed from it")
+    if result.summary_dissolved:
+        click.echo(f"dissolved the summary it was consolidated into ({result.summary_dissolved}); its other "
+                   "memories are recalled one by one again")

@@ -16,6 +16,7 @@ from graphmem.cli import main
 from graphmem.errors import NotFound
 from graphmem.ingest.pipeline import ingest
 from graphmem.jobs.contradictions import find_contradictions
+from graphmem.jobs.decay import advance
 from graphmem.jobs.forget import forget
 from graphmem.model import Parameters
 
@@ -113,6 +114,10 @@ def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.D
     result = forget(driver, None, game, player, memory, params)
 
     assert result.thoughts_dropped == 1
+    ingest(driver, None, [path], params, embedder)  # the same log again must not bring the thought back
+    again = recall(driver, None, game, player, params=params, embedder=embedder, dry_run=True)
+    assert content not in [t.content for t in again.thoughts]
+    advance(driver, None, game, None, params)  # nor must the next phase's decay
     after = recall(driver, None, game, player, params=params, embedder=embedder, dry_run=True)
     assert content not in [t.content for t in after.thoughts]
     assert memory not in [m.uid for m in after.memories]
