@@ -188,7 +188,8 @@ def parse_json_line(text: str, line: int) -> tuple[Any, list[LogProblem]]:
         return None, [LogProblem(line, "", f"invalid JSON: {e}")]
     except json.JSONDecodeError as e:
         stripped = text.rstrip()
-        truncated = e.pos >= len(stripped) or e.msg.startswith("Unterminated") or not stripped.endswith(("}", "]"))
+        truncated = stripped.startswith(("{", "[")) and (e.pos >= len(stripped) or e.msg.startswith("Unterminated")
+                                                       or not stripped.endswith(("}", "]")))
         hint = " (the line is truncated)" if truncated else ""
         return None, [LogProblem(line, "", f"invalid JSON{hint}: {json_error_message(e)}")]
     except RecursionError:

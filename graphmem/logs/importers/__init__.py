@@ -105,7 +105,7 @@ def discover(paths: list[Path]) -> list[tuple[Path, str]]:
         if fmt is not None:
             found.append((path, fmt))
             continue
-        if path.is_file():
+        if not path.is_dir():  # a file, or a device such as /dev/null
             raise UsageProblem(f"{path}: unknown log format (known: {', '.join([CANONICAL, *importer_names()])})")
         inside = [(child, detect_format(child)) for child in sorted(path.iterdir()) if not child.name.startswith(".")]
         games = [(child, f) for child, f in inside if f is not None]

@@ -93,3 +93,10 @@ def test_an_importer_with_a_bad_header_always_raises(tmp_path: Path) -> None:
         validate_conversion(Conversion([header], ["top"]), "src", skip_invalid=True)
     assert [(p.field, p.reason) for p in info.value.problems] == [
         ("top (canonical header, field players)", "List should have at least 1 item after validation, not 0")]
+
+
+def test_a_path_that_is_neither_file_nor_folder_is_an_unknown_format() -> None:
+    from graphmem.errors import UsageProblem
+
+    with pytest.raises(UsageProblem, match="/dev/null: unknown log format"):
+        discover([Path("/dev/null")])

@@ -70,6 +70,11 @@ def test_truncated_json_line_is_reported_with_its_line(write_log: Any) -> None:
     assert "invalid JSON (the line is truncated)" in p.reason
 
 
+def test_a_line_that_is_not_json_at_all_is_not_called_truncated(write_log: Any) -> None:
+    p = only(problems_of(write_log(SAY, "garbage")))
+    assert p.line == 3 and p.reason.startswith("invalid JSON: Expecting value at column 1")
+
+
 def test_unknown_player_names_the_field_and_the_known_players(write_log: Any) -> None:
     path = write_log(SAY | {"speaker": "Bob"}, SAY | {"to": ["Sarah", "marcus"]})
     first, second = problems_of(path)
