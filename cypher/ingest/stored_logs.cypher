@@ -1,6 +1,7 @@
 // Which of these games are stored already, with the hash of the log each was ingested from and its number of
 // events (null for a live game fed through MemoryService, and for games stored before hashes were kept).
 // @param games: LIST<STRING>  game uids
-// @returns game, log_sha256, log_events, live
+// @returns game, log_sha256, log_events, live, complete
 MATCH (g:Game) WHERE g.uid IN $games
-RETURN g.uid AS game, g.log_sha256 AS log_sha256, g.log_events AS log_events, coalesce(g.live, false) AS live
+RETURN g.uid AS game, g.log_sha256 AS log_sha256, g.log_events AS log_events, coalesce(g.live, false) AS live,
+       coalesce(g.complete, false) AS complete

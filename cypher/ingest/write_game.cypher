@@ -8,6 +8,8 @@ MERGE (g:Game {uid: $row.uid})
 ON CREATE SET g += $row, g.ingested_at = $now, g.decayed_to = 0, g.complete = false
 ON MATCH SET g.last_phase = CASE WHEN $row.last_phase > g.last_phase THEN $row.last_phase ELSE g.last_phase END,
              g.winner = coalesce($row.winner, g.winner),
-             g.log_sha256 = CASE WHEN $row.log_events > g.log_events THEN $row.log_sha256 ELSE g.log_sha256 END,
-             g.log_events = CASE WHEN $row.log_events > g.log_events THEN $row.log_events ELSE g.log_events END
+             g.log_sha256 = CASE WHEN g.log_events IS NULL OR $row.log_events > g.log_events
+                                 THEN $row.log_sha256 ELSE g.log_sha256 END,
+             g.log_events = CASE WHEN g.log_events IS NULL OR $row.log_events > g.log_events
+                                 THEN $row.log_events ELSE g.log_events END
 RETURN g.ingested_at = $now AS created

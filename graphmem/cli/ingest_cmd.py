@@ -65,6 +65,9 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         return
     for line in summary.rejected:
         click.echo(f"rejected: {line}", err=True)
+    unchanged = sum(1 for g in summary.per_game if g.unchanged)
+    if unchanged:
+        click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")
     click.echo(f"{summary.games} games, {summary.events} events, {summary.memories} memories, "
                f"{summary.players} players; created {summary.nodes_created} nodes and "
                f"{summary.relationships_created} relationships in {summary.seconds:.1f} s "

@@ -2,7 +2,8 @@
 
 1. find and validate every file first (canonical JSONL or any importer's format); any problem stops the whole run
    before anything is written, unless ``skip_invalid`` (then each file's valid events are written and the
-   rejected ones reported);
+   rejected ones reported); a stored game is checked against its log's hash (:func:`refuse_changed_logs`): a
+   different log is refused, and a game stored completely from this very log is skipped from step 3 on;
 2. encode each game (perception, salience, encoding, working memory: :mod:`graphmem.ingest.encode`);
 3. embed every distinct memory text once, in batches (:class:`graphmem.embedding.Embedder`);
 4. link rumour chains (:mod:`graphmem.ingest.rumours`);
@@ -48,6 +49,8 @@ class GameSummary:
     relationships_created: int
     nodes_created: int
     rejected: list[str] = field(default_factory=list)
+    unchanged: bool = False
+    """Already stored, completely, from this very log: nothing was embedded or written."""
 
 
 @dataclass
@@ -130,18 +133,28 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
     if problems:
         raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)
-    refuse_changed_logs(driver, database, [(path, game_log) for path, _, game_log in loaded])
+    unchanged = refuse_changed_logs(driver, database, [(path, game_log) for path, _, game_log in loaded])
     encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
-    uids = [m.uid for game in encoded for m in game.memories]
-    vectors = embedder.encode([m.text for game in encoded for m in game.memories])
+    to_write = [game for game in encoded if game.game.uid not in unchanged]
+    uids = [m.uid for game in to_write for m in game.memories]
+    vectors = embedder.encode([m.text for game in to_write for m in game.memories])
     by_uid = dict(zip(uids, vectors))
     dimensions = int(vectors.shape[1]) if len(uids) else embedder.dimension
     ensure_schema(driver, database, dimensions)
 
     summary = IngestSummary(texts_embedded=embedder.encoded, embedding_seconds=embedder.seconds)
     if on_stage:
-        on_stage("writing", sum(_rows(game) for game in encoded))
+        on_stage("writing", sum(_rows(game) for game in to_write))
     for (path, chosen, game_log), game in zip(loaded, encoded):
+        if game.game.uid in unchanged:
+            summary.per_game.append(GameSummary(game.game.uid, str(path), chosen, len(game.events),
+                                                len(game.memories), len(game.players), 0, 0,
+                                                [f"{path}: {p}" for p in game_log.rejected], unchanged=True))
+            summary.games += 1
+            summary.events += len(game.events)
+            summary.memories += len(game.memories)
+            summary.players += len(game.players)
+            continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
         counts: WriteCounts = write_encoded_game(driver, database, game, embeddings, derived,
@@ -168,10 +181,13 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     return summary
 
 
-def refuse_changed_logs(driver: neo4j.Driver, database: str | None, logs: Sequence[tuple[Path, GameLog]]) -> None:
+def refuse_changed_logs(driver: neo4j.Driver, database: str | None,
+                        logs: Sequence[tuple[Path, GameLog]]) -> set[str]:
     """Raise GameConflict, before anything is written, when one of ``logs`` (path, log) names a stored game that
     came from a different log or is fed live. The same log again passes (ingest is idempotent), and so does a
-    longer log that begins with the stored one (the game went on); so does a game stored without a hash."""
+    longer log that begins with the stored one (the game went on); so does a game stored without a hash.
+
+    Returns the ids of the games stored completely from these very logs: there is nothing to embed or write."""
     records, _, _ = driver.execute_query(cypher("ingest/stored_logs"), games=[log.game for _, log in logs],
                                          database_=database, routing_=neo4j.RoutingControl.READ)
     stored = {r["game"]: r for r in records}
@@ -193,6 +209,9 @@ def refuse_changed_logs(driver: neo4j.Driver, database: str | None, logs: Sequen
     if clashes:
         raise GameConflict("; ".join(clashes) + ": nothing was written. Ingest the changed log under a new game id, "
                            "or delete the stored game first with `graphmem delete --game GAME`")
+    return {game_log.game for _, game_log in logs
+            if (known := stored.get(game_log.game)) is not None and known["complete"]
+            and known["log_events"] == len(game_log.events) and known["log_sha256"] == log_sha256(game_log)}
 
 
 def _rows(game: EncodedGame) -> int:

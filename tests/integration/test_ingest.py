@@ -134,6 +134,8 @@ def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path:
     stats_before = json.loads(cli("stats", "--game", "twice", "--json").output)
     second = json.loads(cli("ingest", "--json", str(path)).output)
     assert second["nodes_created"] == 0 and second["relationships_created"] == 0
+    assert second["per_game"][0]["unchanged"] and second["texts_embedded"] == 0  # skipped: nothing re-embedded
+    assert second["memories"] == summary["memories"]
     stats_after = json.loads(cli("stats", "--game", "twice", "--json").output)
     assert stats_after == stats_before
     assert stats_before["nodes"]["Memory"] == summary["memories"] == stats_before["relationships"]["REMEMBERS"]
@@ -173,6 +175,7 @@ def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli:
     assert stats["nodes"]["Memory"] == total == stats["relationships"]["REMEMBERS"] == stats["relationships"]["FROM"]
     again = json.loads(cli("ingest", "--json", str(path)).output)
     assert again["nodes_created"] == 0 and again["relationships_created"] == 0
+    assert again["per_game"][0]["unchanged"]  # the completed game now carries its log's hash
 
 
 def test_unknown_game_in_stats_exits_1_listing_the_stored_games(cli: Invoke, tmp_path: Path) -> None:
