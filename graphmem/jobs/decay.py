@@ -44,8 +44,10 @@ __all__ = ["LIVE_STATES", "DecayReport", "advance"]
 
 log = logging.getLogger(__name__)
 
-MAX_PHASE = 2**63 - 1
-"""The largest phase index: Neo4j's INTEGER is a signed 64-bit number."""
+PHASES_PAST_END = 1000
+"""How far past a game's last phase the decay job goes: far beyond any memory's half-life (every memory but the
+flashbulbs is archived long before), near enough to refuse a typo, which could not be undone (decay only moves
+forward)."""
 
 #: The lifecycle states the decay job moves memories between (SPEC 10); the others belong to other jobs.
 LIVE_STATES = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
@@ -89,6 +91,7 @@ class DecayReport:
 class _GameState:
     decayed_to: int
     curve: str
+    last_phase: int
 
 
 def _game_state(driver: neo4j.Driver, database: str | None, game: str, params: Parameters) -> _GameState:
@@ -101,7 +104,7 @@ def _game_state(driver: neo4j.Driver, database: str | None, game: str, params: P
     if curve not in CURVES:
         raise UsageProblem(f"game {game!r} has unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
     decayed_to = row["decayed_to"]
-    return _GameState(int(decayed_to) if decayed_to is not None else 0, str(curve))
+    return _GameState(int(decayed_to) if decayed_to is not None else 0, str(curve), int(row["last_phase"] or 0))
 
 
 def _decay_memories(driver: neo4j.Driver, database: str | None, game: str, to: int, curve: str,
@@ -186,17 +189,18 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
 
     Returns a :class:`DecayReport`.
     Raises NotFound (listing the stored game ids) for an unknown game; UsageProblem for ``to_phase`` below the
-    game's current phase (naming it) or above :data:`MAX_PHASE`, a ``batch_size`` < 1, or a stored curve that is
-    not known.
+    game's current phase (naming it) or more than :data:`PHASES_PAST_END` past its last phase, a ``batch_size`` < 1,
+    or a stored curve that is not known.
     """
     started = time.perf_counter()
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be >= 1, got {batch_size!r}")
     state = _game_state(driver, database, game, params)
     to = state.decayed_to + 1 if to_phase is None else int(to_phase)
-    if to > MAX_PHASE:
-        raise UsageProblem(f"game {game!r} is at phase {state.decayed_to}; phase {to} is past the largest phase "
-                           f"Neo4j can store ({MAX_PHASE})")
+    if to > max(state.last_phase, state.decayed_to) + PHASES_PAST_END:
+        raise UsageProblem(f"game {game!r} ends at phase {state.last_phase}; phase {to} is more than "
+                           f"{PHASES_PAST_END} phases past its end (decay cannot be undone: ask for phase "
+                           f"{state.last_phase + PHASES_PAST_END} or earlier)")
     if to < state.decayed_to:
         raise UsageProblem(f"game {game!r} is at phase {state.decayed_to}; cannot decay backwards to phase {to} "
                            f"(decay only moves forward: ask for phase {state.decayed_to} or later)")

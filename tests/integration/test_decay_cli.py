@@ -79,3 +79,13 @@ def test_to_below_the_current_phase_exits_2(run: Any, game: str) -> None:
     result = run("--game", game, "--to", "4")
     assert result.exit_code == 2
     assert "at phase 5" in result.output and "backwards" in result.output
+
+
+def test_a_phase_far_past_the_end_is_refused_and_nothing_moves(run: Any, game: str, driver: neo4j.Driver) -> None:
+    last = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN coalesce(g.last_phase, 0) AS p",
+                                game=game).records[0]["p"]
+    for to in (str(last + 1001), "9223372036854775807"):
+        result = run("--game", game, "--to", to)
+        assert result.exit_code == 2 and "past its end" in result.output and "Traceback" not in result.output
+    assert driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.decayed_to AS d", game=game).records[0]["d"] == 0
+    assert run("--game", game, "--to", str(last + 1000)).exit_code == 0
