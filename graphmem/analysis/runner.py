@@ -15,16 +15,22 @@ import neo4j
 from neo4j import RoutingControl
 from neo4j.exceptions import DriverError, Neo4jError
 
-from graphmem.errors import GraphmemError, Neo4jUnavailable
+from graphmem.errors import GraphmemError, Neo4jUnavailable, UsageProblem
 from graphmem.store.games import require_game as require_stored_game
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import Query
 
 ACCESS_MODE_REFUSED = "Neo.ClientError.Statement.AccessMode"
+ARGUMENT_REFUSED = "Neo.ClientError.Statement.ArgumentError"
+"""Neo4j refused a parameter's value (e.g. a negative LIMIT): a usage error, the value came from the user."""
 
 
 class WriteRefused(GraphmemError):
     """An analysis query tried to write; Neo4j refused it because analysis runs in read transactions."""
+
+
+class BadParameterValue(UsageProblem):
+    """A parameter of the right type whose value Neo4j refuses (a negative ``limit``): CLI exit code 2."""
 
 
 class QueryFailed(GraphmemError):
@@ -65,8 +71,9 @@ def run_read(driver: neo4j.Driver, database: str | None, query: Query,
              params: Mapping[str, Any]) -> QueryResult:
     """Run ``query`` with ``params`` in a READ transaction and return its columns and rows.
 
-    Raises WriteRefused when the query tries to write (Neo4j refuses it in read access mode), QueryFailed for
-    any other error Neo4j reports, Neo4jUnavailable when the server cannot be reached.
+    Raises WriteRefused when the query tries to write (Neo4j refuses it in read access mode), BadParameterValue
+    when Neo4j refuses a parameter's value, QueryFailed for any other error Neo4j reports, Neo4jUnavailable when
+    the server cannot be reached.
     """
     try:
         records, _, keys = driver.execute_query(query.text, dict(params), database_=database,
@@ -76,6 +83,9 @@ def run_read(driver: neo4j.Driver, database: str | None, query: Query,
         if e.code == ACCESS_MODE_REFUSED:
             raise WriteRefused(f"query '{name}' tries to write, and analysis queries run read-only: "
                                f"Neo4j refused it ({e.message})") from e
+        if e.code == ARGUMENT_REFUSED:
+            given = ", ".join(f"{k}={v!r}" for k, v in params.items() if k != "game")
+            raise BadParameterValue(f"query '{name}': Neo4j refused a parameter value ({given}): {e.message}") from e
         raise QueryFailed(f"query '{name}' failed: {e.message or e}") from e
     except DriverError as e:
         raise Neo4jUnavailable(f"lost the connection to Neo4j while running '{query.name}': {e}") from e

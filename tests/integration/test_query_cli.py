@@ -87,6 +87,8 @@ def test_usage_errors_exit_2_with_a_live_neo4j_too(invoke: Callable[..., Result]
     assert invoke("players", "-p", f"game={game}", "-p", "limit=3").exit_code == 2
     result = invoke("most_remembered_events", "-p", f"game={game}", "-p", "limit=ten")
     assert result.exit_code == 2 and "parameter 'limit' expects INTEGER, got 'ten'" in result.output
+    refused = invoke("most_remembered_events", "-p", f"game={game}", "-p", "limit=-1")
+    assert refused.exit_code == 2 and "refused a parameter value (limit=-1)" in refused.output
     assert json.loads(invoke("most_remembered_events", "-p", f"game={game}", "-p", "limit=3",
                              "--format", "json").output).__len__() == 3
 
