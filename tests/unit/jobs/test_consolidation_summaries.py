@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -163,3 +164,10 @@ def test_only_repeated_facts_share_a_consolidation_key() -> None:
     assert key(fact("a", "say", "Riley", None)) == key(fact("b", "say", "Ava", None))  # by meaning alone
     assert key(fact("a", "say", None, "Ava")) != key(fact("b", "say", "Ava", None))  # own words vs heard
     assert key(member("a")) == key(member("b", who="Ben"))
+    # observations without who/whom: "the traitors decided to murder Ellis" vs "... Sudz" differ by what they are about
+    murder_ellis = dataclasses.replace(fact("a", "observe", None, None), about=("Ellis",))
+    murder_sudz = dataclasses.replace(fact("b", "observe", None, None), about=("Sudz",))
+    assert key(murder_ellis) != key(murder_sudz)
+    assert key(murder_ellis) == key(dataclasses.replace(murder_sudz, about=("Ellis",)))
+    assert key(member("a")) != key(member("b", source="overheard"))  # a whisper overheard vs told to the owner
+    assert key(member("a")) == key(member("b", about=("Eve",)))  # remarks group by meaning, whoever they mention
