@@ -8,7 +8,8 @@
 3. embed every distinct memory text once, in batches (:class:`graphmem.embedding.Embedder`);
 4. link rumour chains (:mod:`graphmem.ingest.rumours`);
 5. write each game in idempotent batches (:mod:`graphmem.store.writer`), run the decay job to the log's last phase
-   so the stored state describes the end of the log, and mark the game complete.
+   so the stored state describes the end of the log (or, for a game already decayed past it, decay the new
+   memories to that phase too), and mark the game complete.
 """
 
 from __future__ import annotations
@@ -162,8 +163,11 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                                  log_sha256=log_sha256(game_log), log_events=len(game_log.events))
         records, _, _ = driver.execute_query(cypher("ingest/game_progress"), game=game.game.uid,
                                              database_=database, routing_=neo4j.RoutingControl.READ)
-        if records and (records[0]["decayed_to"] or 0) < game.game.last_phase:
+        decayed_to = (records[0]["decayed_to"] or 0) if records else 0
+        if decayed_to < game.game.last_phase:
             advance(driver, database, game.game.uid, game.game.last_phase, params)
+        elif counts.nodes_created:  # a longer log of a game already decayed past its end: the new memories too
+            advance(driver, database, game.game.uid, decayed_to, params)
         mark_complete(driver, database, game.game.uid)
         rejected = [f"{path}: {p}" for p in game_log.rejected]
         summary.per_game.append(GameSummary(game.game.uid, str(path), chosen, len(game.events),

@@ -127,3 +127,16 @@ def test_an_unknown_profile_is_named_once_with_its_file_and_line(tmp_path: Path,
     assert result.exit_code == 1 and "goldfish" in result.output and "line 1" in result.output
     assert result.output.count(str(path)) == 2  # the summary line and the problem's line, not twice on one line
     assert game_nodes(driver, game) == 0
+
+
+def test_a_longer_log_of_a_game_decayed_past_its_end_decays_the_new_memories_too(
+        tmp_path: Path, cli: Invoke, driver: neo4j.Driver) -> None:
+    game = f"guard-later-{uuid.uuid4().hex[:8]}"
+    lines = small_game_lines(game)
+    assert cli("ingest", str(write(tmp_path / "start.jsonl", lines[:15]))).exit_code == 0
+    assert cli("phase", "advance", "--game", game, "--to", "20").exit_code == 0
+    assert cli("ingest", str(write(tmp_path / "all.jsonl", lines))).exit_code == 0
+    behind = driver.execute_query("MATCH (m:Memory {game: $game}) WHERE m.decayed_to <> 20 RETURN count(m) AS n",
+                                  game=game).records[0]["n"]
+    assert behind == 0
+    cli("delete", "--game", game, "--yes")
