@@ -132,8 +132,11 @@ def open_driver(settings: Settings, *, check: bool = True) -> neo4j.Driver:
     """
     check_uri(settings.uri)
     try:
+        # UNRECOGNIZED notifications ("property key does not exist") are expected on a young graph (an optional
+        # property such as Thought.forgotten that nothing has set yet); the driver would print each to stderr.
         driver = GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
-                                      connection_acquisition_timeout=30.0, connection_timeout=5.0)
+                                      connection_acquisition_timeout=30.0, connection_timeout=5.0,
+                                      notifications_disabled_classifications=["UNRECOGNIZED"])
     except (ConfigurationError, ValueError) as e:
         raise InvalidNeo4jUri(f"invalid Neo4j URI {settings.uri!r}: {e}") from e
     if check:

@@ -135,3 +135,15 @@ def test_init_twice_through_the_cli(neo4j_uri: str, schema: object) -> None:
     assert second.exit_code == 0, second.output
     assert "nothing to create" in second.output
     assert "vector index: 384 dimensions" in second.output
+
+
+def test_graphmem_drivers_are_not_told_about_property_keys_nothing_has_set_yet(neo4j_uri: str,
+                                                                                 schema: object) -> None:
+    """A young graph lacks optional properties (Thought.forgotten); the driver must not print a warning per query."""
+    from graphmem.settings import load_settings
+    from graphmem.store.connection import open_driver
+
+    settings = load_settings(environ={"NEO4J_URI": neo4j_uri})
+    with open_driver(settings, check=False) as own:
+        summary = own.execute_query("MATCH (t:Thought) WHERE t.never_set_anywhere IS NULL RETURN count(t) AS n").summary
+    assert not [s for s in summary.gql_status_objects if s.raw_classification == "UNRECOGNIZED"]
