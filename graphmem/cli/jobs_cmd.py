@@ -138,4 +138,4 @@ def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str 
         click.echo(f"dropped {result.thoughts_dropped} working-memory item(s) pushed from it")
     if result.summary_dissolved:
         click.echo(f"dissolved the summary it was consolidated into ({result.summary_dissolved}); its other "
-                   "memories are recalled one by one again")
+                   "memories are on their own again (recalled while their strength allows)")
