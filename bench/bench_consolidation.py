@@ -35,6 +35,7 @@ import numpy as np
 from graphmem.jobs.clustering import clusters
 from graphmem.jobs.consolidation import consolidate
 from graphmem.model import default_parameters
+from graphmem.store.games import delete_game
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,6 @@ MATCH (p:Player {uid: $game + '/player/' + $owner})
 MATCH (m:Memory {game: $game})
 CALL (p, m) { CREATE (p)-[:REMEMBERS]->(m) } IN TRANSACTIONS OF 10000 ROWS
 """
-DELETE = "MATCH (n {game: $game}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
 
 
 def embeddings(size: int, seed: int = 0) -> np.ndarray:
@@ -94,11 +94,6 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, size: int, vec
         driver.execute_query(CREATE_MEMORIES, rows=rows, game=game, owner=OWNER, database_=database)
     with driver.session(database=database) as session:
         session.run(LINK, game=game, owner=OWNER).consume()
-
-
-def _delete(driver: neo4j.Driver, database: str | None, game: str) -> None:
-    with driver.session(database=database) as session:
-        session.run(DELETE, game=game).consume()
 
 
 def _maxrss_mb() -> float:
@@ -131,7 +126,7 @@ def run(driver: neo4j.Driver, database: str | None,
             report = consolidate(driver, database, game, params, player=OWNER)
             rss_growth = _maxrss_mb() - rss_before
         finally:
-            _delete(driver, database, game)
+            delete_game(driver, database, game)
         tracemalloc.start()
         try:
             clusters(vectors.astype(np.float32), cfg.distance_threshold, cfg.min_cluster_size)

@@ -23,6 +23,7 @@ import neo4j
 
 from graphmem.jobs.decay import advance
 from graphmem.model import default_parameters
+from graphmem.store.games import delete_game
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,6 @@ CREATE (:Memory {uid: $game + '/memory/p' + (i % 12) + '/' + i, game: $game, own
                  decayed_to: 0})
 """
 REFERENCE = ("MATCH (m:Memory {game: $game}) CALL (m) { SET m.x = $v } IN TRANSACTIONS OF $batch ROWS")
-DELETE = "MATCH (n {game: $game}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $batch ROWS"
 
 
 def _write(driver: neo4j.Driver, database: str | None, game: str, size: int) -> None:
@@ -54,11 +54,6 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, size: int) -> 
     for start in range(0, size, BATCH):
         driver.execute_query(CREATE_MEMORIES, start=start, stop=min(size, start + BATCH), game=game, phases=PHASES,
                              database_=database)
-
-
-def _delete(driver: neo4j.Driver, database: str | None, game: str) -> None:
-    with driver.session(database=database) as session:
-        session.run(DELETE, game=game, batch=BATCH).consume()
 
 
 def run(driver: neo4j.Driver, database: str | None,
@@ -88,7 +83,7 @@ def run(driver: neo4j.Driver, database: str | None,
                 session.run(REFERENCE, game=game, v=1.0, batch=BATCH).consume()
                 reference_s = time.perf_counter() - t0
         finally:
-            _delete(driver, database, game)
+            delete_game(driver, database, game)
         row = {"size": size, "decay_s": decay_s, "reference_s": reference_s, "ratio": decay_s / reference_s}
         log.info("%s", row)
         rows.append(row)

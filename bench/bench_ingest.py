@@ -27,6 +27,7 @@ from graphmem.ingest.pipeline import ingest
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import parse_game_log
 from graphmem.model import Parameters
+from graphmem.store.games import delete_game
 from graphmem.store.writer import write_encoded_game
 
 BATCH = 1000
@@ -106,13 +107,6 @@ def _reference_write(driver: neo4j.Driver, database: str | None, encoded: Encode
     run("thoughts", [t.row() for t in encoded.thoughts])
 
 
-def _delete_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
-    with driver.session(database=database) as session:
-        for label in ("Memory", "Source", "Event", "Thought", "Phase", "Player", "Game", "Conflict"):
-            session.run(f"MATCH (n:{label} {{game: $game}}) CALL (n) {{ DETACH DELETE n }} "
-                        "IN TRANSACTIONS OF 5000 ROWS", game=game).consume()
-
-
 def run_writes(driver: neo4j.Driver, database: str | None, params: Parameters,
                sizes: tuple[int, ...] = (1_000, 10_000, 100_000), seed: int = 1) -> list[dict[str, Any]]:
     """Rows {size, memories, graphmem_s, reference_s, ratio, memories_per_s, reference_memories_per_s}."""
@@ -120,7 +114,7 @@ def run_writes(driver: neo4j.Driver, database: str | None, params: Parameters,
     for size in sizes:
         ours, ref = f"bench-ingest-{size}", f"bench-ingest-ref-{size}"
         for game in (ours, ref):
-            _delete_game(driver, database, game)
+            delete_game(driver, database, game)
         encoded = _encode(size, ours, params, seed)
         reference = _encode(size, ref, params, seed)
         embeddings, ref_embeddings = _random_vectors(encoded, seed), _random_vectors(reference, seed)
@@ -139,7 +133,7 @@ def run_writes(driver: neo4j.Driver, database: str | None, params: Parameters,
                      "reference_s": round(reference_s, 3), "ratio": round(reference_s / graphmem_s, 3),
                      "memories_per_s": round(n / graphmem_s), "reference_memories_per_s": round(n / reference_s)})
         for game in (ours, ref):
-            _delete_game(driver, database, game)
+            delete_game(driver, database, game)
     return rows
 
 
@@ -158,12 +152,12 @@ def run_embedding(driver: neo4j.Driver, database: str | None, params: Parameters
     warm.model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
                       show_progress_bar=False)
     model_s = time.perf_counter() - started
-    _delete_game(driver, database, log.game)
+    delete_game(driver, database, log.game)
     warm.clear_cache()  # the same loaded model, nothing embedded yet
     started = time.perf_counter()
     summary = ingest(driver, database, [game_dir], params, warm)
     ingest_s = time.perf_counter() - started
-    _delete_game(driver, database, log.game)
+    delete_game(driver, database, log.game)
     return {"game": log.game, "memories": summary.memories, "texts": len(texts), "ingest_s": round(ingest_s, 3),
             "model_encode_s": round(model_s, 3), "ratio": round(model_s / ingest_s, 3),
             "memories_per_s": round(summary.memories / ingest_s), "texts_per_s": round(len(texts) / model_s)}

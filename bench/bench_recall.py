@@ -49,6 +49,7 @@ from graphmem.logs import load_game_log
 from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import recall
+from graphmem.store.games import delete_game
 from graphmem.store.schema import ensure_schema
 from graphmem.store.writer import mark_complete, write_encoded_game
 
@@ -60,10 +61,6 @@ TOPICS = ("Is {p} a traitor?", "{p} voted against me at the round table", "who w
           "the mission this morning")
 REFERENCE = ("CALL db.index.vector.queryNodes('memory_embedding', $k, $v) YIELD node, score "
              "RETURN node.uid AS uid, score")
-DELETE = ("MATCH (n {game: $game})-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS",
-          "MATCH (n {game: $game}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
-"""Relationships first: a DETACH DELETE of a player with ~100k relationships (100k memories) in one transaction
-exceeds the transaction memory pool of a 1 GB heap."""
 
 
 def _cache_path() -> Path:
@@ -171,10 +168,8 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
                                               "count(DISTINCT m.owner) AS owners", game=game,
                                               database_=database).records[0]
         finally:
-            if not keep:
-                with driver.session(database=database) as session:
-                    for statement in DELETE:
-                        session.run(statement, game=game).consume()
+            if not keep:  # memories first, in batches (store.games.DELETE_ORDER): a player is cheap once they are gone
+                delete_game(driver, database, game)
         agreement = [len(set(a) & set(b)) / len(a) for a, b in zip(exact_tops, index_tops) if a]
         row = {"size": size, "memories": int(candidates["n"]),
                "candidates": int(candidates["n"]) / max(1, int(candidates["owners"])),
