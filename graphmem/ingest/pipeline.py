@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import neo4j
 
@@ -74,6 +75,17 @@ class IngestSummary:
     seconds: float = 0.0
     per_game: list[GameSummary] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
+
+    def add(self, game: GameSummary) -> None:
+        """Count one game in: its entry in ``per_game``, the totals and its rejected lines."""
+        self.per_game.append(game)
+        self.rejected.extend(game.rejected)
+        self.games += 1
+        self.events += game.events
+        self.memories += game.memories
+        self.players += game.players
+        self.nodes_created += game.nodes_created
+        self.relationships_created += game.relationships_created
 
     @property
     def memories_per_second(self) -> float:
@@ -134,7 +146,11 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
     if problems:
         raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)
-    unchanged = refuse_changed_logs(driver, database, [(path, game_log) for path, _, game_log in loaded])
+    hashes = {game_log.game: log_sha256(game_log) for _, _, game_log in loaded}
+    records, _, _ = driver.execute_query(cypher("ingest/stored_logs"), games=list(hashes), database_=database,
+                                         routing_=neo4j.RoutingControl.READ)
+    stored = {r["game"]: r for r in records}
+    unchanged = refuse_changed_logs(stored, [(path, game_log, hashes[game_log.game]) for path, _, game_log in loaded])
     encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
     to_write = [game for game in encoded if game.game.uid not in unchanged]
     uids = [m.uid for game in to_write for m in game.memories]
@@ -147,56 +163,42 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     if on_stage:
         on_stage("writing", sum(_rows(game) for game in to_write))
     for (path, chosen, game_log), game in zip(loaded, encoded):
+        rejected = [f"{path}: {p}" for p in game_log.rejected]
         if game.game.uid in unchanged:
-            summary.per_game.append(GameSummary(game.game.uid, str(path), chosen, len(game.events),
-                                                len(game.memories), len(game.players), 0, 0,
-                                                [f"{path}: {p}" for p in game_log.rejected], unchanged=True))
-            summary.games += 1
-            summary.events += len(game.events)
-            summary.memories += len(game.memories)
-            summary.players += len(game.players)
+            summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
+                                    len(game.players), 0, 0, rejected, unchanged=True))
             continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
         counts: WriteCounts = write_encoded_game(driver, database, game, embeddings, derived,
                                                  batch_size=batch_size, progress=progress,
-                                                 log_sha256=log_sha256(game_log), log_events=len(game_log.events))
-        records, _, _ = driver.execute_query(cypher("ingest/game_progress"), game=game.game.uid,
-                                             database_=database, routing_=neo4j.RoutingControl.READ)
-        decayed_to = (records[0]["decayed_to"] or 0) if records else 0
+                                                 log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
+        known = stored.get(game.game.uid)
+        decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
         if decayed_to < game.game.last_phase:
             advance(driver, database, game.game.uid, game.game.last_phase, params)
         elif counts.nodes_created:  # a longer log of a game already decayed past its end: the new memories too
             advance(driver, database, game.game.uid, decayed_to, params)
         mark_complete(driver, database, game.game.uid)
-        rejected = [f"{path}: {p}" for p in game_log.rejected]
-        summary.per_game.append(GameSummary(game.game.uid, str(path), chosen, len(game.events),
-                                            len(game.memories), len(game.players), counts.relationships_created,
-                                            counts.nodes_created, rejected))
-        summary.rejected.extend(rejected)
-        summary.games += 1
-        summary.events += len(game.events)
-        summary.memories += len(game.memories)
-        summary.players += len(game.players)
-        summary.nodes_created += counts.nodes_created
-        summary.relationships_created += counts.relationships_created
+        summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
+                                len(game.players), counts.relationships_created, counts.nodes_created, rejected))
     summary.seconds = time.perf_counter() - started
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary
 
 
-def refuse_changed_logs(driver: neo4j.Driver, database: str | None,
-                        logs: Sequence[tuple[Path, GameLog]]) -> set[str]:
-    """Raise GameConflict, before anything is written, when one of ``logs`` (path, log) names a stored game that
-    came from a different log or is fed live. The same log again passes (ingest is idempotent), and so does a
-    longer log that begins with the stored one (the game went on); so does a game stored without a hash.
+def refuse_changed_logs(stored: Mapping[str, Mapping[str, Any]],
+                        logs: Sequence[tuple[Path, GameLog, str]]) -> set[str]:
+    """Raise GameConflict, before anything is written, when one of ``logs`` (path, log, :func:`log_sha256` of
+    it) names a stored game that came from a different log or is fed live. The same log again passes (ingest is
+    idempotent), and so does a longer log that begins with the stored one (the game went on); so does a game
+    stored without a hash.
 
+    stored : {game id: row of ``cypher/ingest/stored_logs.cypher``} for the stored ones among them.
     Returns the ids of the games stored completely from these very logs: there is nothing to embed or write."""
-    records, _, _ = driver.execute_query(cypher("ingest/stored_logs"), games=[log.game for _, log in logs],
-                                         database_=database, routing_=neo4j.RoutingControl.READ)
-    stored = {r["game"]: r for r in records}
     clashes = []
-    for path, game_log in logs:
+    unchanged = set()
+    for path, game_log, sha in logs:
         known = stored.get(game_log.game)
         if known is None:
             continue
@@ -207,15 +209,15 @@ def refuse_changed_logs(driver: neo4j.Driver, database: str | None,
             if len(game_log.events) < events:
                 clashes.append(f"{path}: game '{game_log.game}' is stored from a longer log ({events} events, "
                                f"this one has {len(game_log.events)})")
-            elif log_sha256(game_log, events) != known["log_sha256"]:
+            elif (sha if events == len(game_log.events) else log_sha256(game_log, events)) != known["log_sha256"]:
                 clashes.append(f"{path}: game '{game_log.game}' is stored from a different log (its first {events} "
                                "events or its header differ)")
+            elif events == len(game_log.events) and known["complete"]:
+                unchanged.add(game_log.game)
     if clashes:
         raise GameConflict("; ".join(clashes) + ": nothing was written. Ingest the changed log under a new game id, "
                            "or delete the stored game first with `graphmem delete --game GAME`")
-    return {game_log.game for _, game_log in logs
-            if (known := stored.get(game_log.game)) is not None and known["complete"]
-            and known["log_events"] == len(game_log.events) and known["log_sha256"] == log_sha256(game_log)}
+    return unchanged
 
 
 def _rows(game: EncodedGame) -> int:
