@@ -25,6 +25,7 @@ from graphmem.ingest.records import (
     PlayerRow,
     ThoughtRow,
     ToldRow,
+    automatic_thought_id,
     event_uid,
     memory_uid,
     phase_uid,
@@ -184,7 +185,7 @@ class Encoder:
         if flashbulb or percept.situation is Situation.ACCUSED:
             trigger = "flashbulb" if flashbulb else "accusation"
             w = p.working_memory
-            self.thought(owner, f"{logged.id}-{trigger}", wording.text, w.automatic_priority,
+            self.thought(owner, automatic_thought_id(logged.id, trigger), wording.text, w.automatic_priority,
                          w.automatic_persistence, logged.phase, trigger)
         return row
 

@@ -57,6 +57,16 @@ def thought_uid(game: str, player: str, thought_id: str) -> str:
     return f"{game}/thought/{player}/{thought_id}"
 
 
+AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
+"""The triggers of the working-memory items ingest pushes by itself from one memory (SPEC 7)."""
+
+
+def automatic_thought_id(event_id: str, trigger: str) -> str:
+    """``{event}-{trigger}``: the id of the thought ingest pushes from ``event_id`` for ``trigger`` (one of
+    :data:`AUTOMATIC_TRIGGERS`), so that forgetting the memory finds it again."""
+    return f"{event_id}-{trigger}"
+
+
 class _Row:
     def row(self) -> dict[str, Any]:
         """The parameter map of this row."""

@@ -13,7 +13,7 @@ from typing import Any
 import neo4j
 
 from graphmem.errors import NotFound
-from graphmem.ingest.records import thought_uid
+from graphmem.ingest.records import AUTOMATIC_TRIGGERS, automatic_thought_id, thought_uid
 from graphmem.jobs.scope import read, resolve_scope, session
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.forgetting import strength_at
@@ -25,8 +25,6 @@ __all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]
 log = logging.getLogger(__name__)
 
 DEFAULT_REASON = "forgotten on request"
-AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
-"""The triggers of the thoughts ingest pushes from a memory (SPEC 7); their ids are ``{event}-{trigger}``."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +78,7 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
         raise NotFound(f"memory '{memory}' is not a memory of player '{player}' in game '{game}' "
                        f"(it belongs to '{row['owner']}' in game '{row['game']}')")
     pushed = [] if row["event"] is None or row["kind"] == "lesson" else \
-        [thought_uid(game, player, f"{row['event']}-{trigger}") for trigger in AUTOMATIC_TRIGGERS]
+        [thought_uid(game, player, automatic_thought_id(row["event"], trigger)) for trigger in AUTOMATIC_TRIGGERS]
 
     summary = row["summary"] if row["state"] == "consolidated" else None
 
