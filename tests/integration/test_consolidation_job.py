@@ -12,9 +12,8 @@ from typing import Any
 
 import neo4j
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from graphmem.cli import main
 from graphmem.ingest.pipeline import ingest
 from graphmem.ingest.records import scope_token
 from graphmem.jobs.consolidation import consolidate, summary_uid
@@ -181,12 +180,6 @@ def test_flashbulbs_and_memories_in_open_conflicts_are_not_consolidated(driver: 
     marcus = next(o for o in report.owners if o.owner == "Marcus")
     assert (marcus.candidates, marcus.summaries) == (0, 0)
 
-
-@pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
-    def invoke(*args: str) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args])
-    return invoke
 
 
 def test_cli(cli: Callable[..., Result], small_game: Ingest) -> None:

@@ -12,9 +12,8 @@ from typing import Any
 
 import neo4j
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from graphmem.cli import main
 from graphmem.ingest.pipeline import ingest
 from graphmem.jobs.conflicts import conflict_uid
 from graphmem.jobs.contradictions import find_contradictions
@@ -172,12 +171,6 @@ def test_an_interrupted_run_is_completed_by_the_next(driver: neo4j.Driver, games
                                                                         c["between"]]) for c in conflicts_of(driver, g)]
     assert shape(game) == shape(fresh) and len(shape(game)) == 1
 
-
-@pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
-    def invoke(*args: str) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args])
-    return invoke
 
 
 def test_cli(cli: Callable[..., Result], games: Ingest) -> None:

@@ -94,13 +94,12 @@ def test_cli_exit_codes(neo4j_uri: str, driver: neo4j.Driver, game: str) -> None
 def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.Driver, schema: object,
                                                                   embedder: Any, params: Parameters,
                                                                   tmp_path: Path) -> None:
+    from test_ingest import small_game_lines, write
+
     from graphmem.recall import recall
 
-    lines = (Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl").read_text().splitlines()
-    header = json.loads(lines[0])
-    header["game"] = game = f"forget-wm-{uuid.uuid4().hex[:8]}"
-    path = tmp_path / "small.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    game = f"forget-wm-{uuid.uuid4().hex[:8]}"
+    path = write(tmp_path / "small.jsonl", small_game_lines(game))
     ingest(driver, None, [path], params, embedder)
     held = driver.execute_query(
         "MATCH (p:Player {game: $game})-[:THINKS]->(t:Thought {active: true}) WHERE t.trigger = 'flashbulb' "

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import neo4j
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from graphmem.cli import main
 from graphmem.ingest.encode import encode_game
 from graphmem.ingest.records import scope_token
 from graphmem.logs import load_game_log
@@ -25,12 +24,6 @@ PLOMP = ROOT / "examples" / "traitors-llm" / "433y9yyp"
 
 Invoke = Callable[..., Result]
 
-
-@pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Invoke:
-    def invoke(*args: str) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args])
-    return invoke
 
 
 def total_nodes(driver: neo4j.Driver) -> int:

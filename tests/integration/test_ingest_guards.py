@@ -8,20 +8,12 @@ from pathlib import Path
 
 import neo4j
 import pytest
-from click.testing import CliRunner, Result
+from test_ingest import Invoke, small_game_lines, write
 
 from graphmem import GameConflict, MemoryService
-from graphmem.cli import main
-from tests.integration.test_ingest import Invoke, small_game_lines, write
 
 pytestmark = pytest.mark.neo4j
 
-
-@pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Invoke:
-    def invoke(*args: str, input: str | None = None) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args], input=input)
-    return invoke
 
 
 def game_nodes(driver: neo4j.Driver, game: str) -> int:
