@@ -206,11 +206,12 @@ def run_stored(driver: neo4j.Driver, database: str | None, games: Sequence[str] 
             database_=database).records]
     if not games:
         raise ValueError("no complete game is stored: ingest some first (graphmem ingest PATH)")
+    players = {r["game"]: r["names"] for r in driver.execute_query(
+        "MATCH (g:Game)-[:HAS_PLAYER]->(p:Player) WHERE g.uid IN $games WITH g, p ORDER BY p.name "
+        "RETURN g.uid AS game, collect(p.name) AS names", games=list(games), database_=database).records}
     plans: list[tuple[str, list[tuple[str, str]]]] = []
     for game in games:
-        names = [r["name"] for r in driver.execute_query(
-            "MATCH (:Game {uid: $game})-[:HAS_PLAYER]->(p:Player) RETURN p.name AS name ORDER BY name",
-            game=game, database_=database).records]
+        names = players.get(game, [])
         chosen = names[:players_per_game]
         plans.append((game, [(p, t.format(p=names[(names.index(p) + 1) % len(names)]))
                              for p in chosen for t in STORED_TOPICS]))
