@@ -1,0 +1,29 @@
+"""`.ci/run` must not fail before it reaches the tests: its tool banner is run here the way CI runs it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+CI_SCRIPT = Path(__file__).resolve().parents[3] / ".ci" / "run"
+
+
+def tools_banner() -> str:
+    """The part of `.ci/run` before `make test`, with its `set -euo pipefail` line."""
+    text = CI_SCRIPT.read_text()
+    return text.split('echo "== make test', 1)[0]
+
+
+def test_the_tool_banner_exits_zero_every_time() -> None:
+    # `mvn -v | head -1` under pipefail failed in about a third of runs (head closed the pipe early), which
+    # failed CI after one second. Ten runs in a row would have caught it with probability ~0.99.
+    banner = tools_banner()
+    assert "set -euo pipefail" in banner
+    for run in range(10):
+        done = subprocess.run(["bash", "-c", banner], capture_output=True, text=True, cwd=CI_SCRIPT.parents[1])
+        assert done.returncode == 0, f"run {run}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        lines = done.stdout.splitlines()
+        assert lines[0] == "== tools"
+        assert lines[1].startswith("Python 3.")
+        assert "openjdk" in lines[2].lower() or "java" in lines[2].lower()
+        assert "Maven" in lines[3]
