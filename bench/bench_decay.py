@@ -2,9 +2,10 @@
 
 :func:`run` writes N synthetic memories of one throw-away game (bare ``UNWIND ... CREATE`` in batches of 10k),
 times one :func:`graphmem.jobs.decay.advance` to a new phase, then times the reference, one bare
-``SET m.x = $v`` over the same nodes batched the same way (``CALL { } IN TRANSACTIONS`` of the same size, through
-``session.run``), in the same session, and deletes the game. The ratio decay / reference is the cost of the
-model's arithmetic and state logic over the cost of touching every node at all.
+``SET m.x = $v`` over the same nodes in batches of the same size (``CALL { } IN TRANSACTIONS``, one batch after
+another, through ``session.run``), and the same bare SET of another new property in concurrent transactions (as the
+decay job runs its batches), in the same session, and deletes the game. The ratio reference / decay is the share of
+the cost of touching every node at all in the cost of the model's arithmetic and state logic.
 
 The queries here are benchmark scaffolding, not part of graphmem, so they are inline rather than under
 ``cypher/``. Run directly against a Neo4j: ``python bench/bench_decay.py bolt://127.0.0.1:7687 10000 100000``.
@@ -46,7 +47,9 @@ CREATE (:Memory {uid: $game + '/memory/p' + (i % 12) + '/' + i, game: $game, own
                  source_confidence: [1.0, 0.9, 0.7, 0.6][i % 4], strength: 1.0, state: 'active', threshold: 0.18,
                  decayed_to: 0})
 """
-REFERENCE = ("MATCH (m:Memory {game: $game}) CALL (m) { SET m.x = $v } IN TRANSACTIONS OF $batch ROWS")
+REFERENCE = "MATCH (m:Memory {game: $game}) CALL (m) { SET m.x = $v } IN TRANSACTIONS OF $batch ROWS"
+# The same write in concurrent batches, like the decay job; a property of its own, so that both references create one.
+REFERENCE_CONCURRENT = "MATCH (m:Memory {game: $game}) CALL (m) { SET m.y = $v } IN CONCURRENT TRANSACTIONS OF $batch ROWS"
 
 
 def _write(driver: neo4j.Driver, database: str | None, game: str, size: int) -> None:
@@ -54,6 +57,13 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, size: int) -> 
     for start in range(0, size, BATCH):
         driver.execute_query(CREATE_MEMORIES, start=start, stop=min(size, start + BATCH), game=game, phases=PHASES,
                              database_=database)
+
+
+def _time_reference(driver: neo4j.Driver, database: str | None, query: str, game: str) -> float:
+    with driver.session(database=database) as session:
+        t0 = time.perf_counter()
+        session.run(query, game=game, v=1.0, batch=BATCH).consume()
+        return time.perf_counter() - t0
 
 
 def run(driver: neo4j.Driver, database: str | None,
@@ -64,7 +74,8 @@ def run(driver: neo4j.Driver, database: str | None,
     sizes : numbers of memories
 
     Returns one dict per size: size (int), decay_s (float, seconds of one ``advance``), reference_s (float,
-    seconds of one bare ``SET m.x = $v`` over the same memories in batches of 10k), ratio (decay_s / reference_s).
+    seconds of one bare ``SET m.x = $v`` over the same memories in batches of 10k, one after another),
+    reference_concurrent_s (float, the same in concurrent batches), ratio (decay_s / reference_s).
     """
     params = default_parameters()
     rows: list[dict[str, Any]] = []
@@ -78,13 +89,12 @@ def run(driver: neo4j.Driver, database: str | None,
             decay_s = report.seconds
             if report.memories != size:
                 raise RuntimeError(f"decay updated {report.memories} of {size} memories")
-            with driver.session(database=database) as session:
-                t0 = time.perf_counter()
-                session.run(REFERENCE, game=game, v=1.0, batch=BATCH).consume()
-                reference_s = time.perf_counter() - t0
+            reference_s, reference_concurrent_s = (_time_reference(driver, database, query, game)
+                                                   for query in (REFERENCE, REFERENCE_CONCURRENT))
         finally:
             delete_game(driver, database, game)
-        row = {"size": size, "decay_s": decay_s, "reference_s": reference_s, "ratio": decay_s / reference_s}
+        row = {"size": size, "decay_s": decay_s, "reference_s": reference_s,
+               "reference_concurrent_s": reference_concurrent_s, "ratio": decay_s / reference_s}
         log.info("%s", row)
         rows.append(row)
     return rows
@@ -98,8 +108,8 @@ def main(argv: Sequence[str]) -> None:
     sizes = [int(a) for a in argv[1:]] or [10_000, 100_000]
     with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
         for row in run(driver, None, sizes):
-            print(f"{row['size']:>9,} memories: decay {row['decay_s']:.2f} s, bare SET {row['reference_s']:.2f} s, "
-                  f"ratio {row['ratio']:.2f}")
+            print(f"{row['size']:>9,} memories: decay {row['decay_s']:.2f} s, bare SET {row['reference_s']:.2f} s "
+                  f"({row['reference_concurrent_s']:.2f} s concurrent), ratio {row['ratio']:.2f}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 // state active / warm / archived by the band $active and the memory's own threshold; decayed_to = $to.
 // R is exp(-dt / S) ("exponential") or (1 + 3 dt / (S ln 2))^(-1/2) ("power"). A memory reinforced after $to
 // (t_ref > $to) keeps e_ref (dt is clamped at 0). Candidate, consolidated and tombstoned memories are untouched.
-// Batched with CALL IN TRANSACTIONS: run it through session.run (an implicit, auto-commit transaction).
+// Batched with CALL IN CONCURRENT TRANSACTIONS (as many at once as the server has cores; every memory is in exactly
+// one batch, so batches never touch the same node): run it through session.run (an implicit, auto-commit
+// transaction). On 2 cores this is ~1.7 times faster than one batch after another (bench/README.md).
 // The outer MATCH reads only `game` (through its index): filtering on `state` there too would make the planner
 // materialise every row before the first batch (an Eager for the read/set conflict on `state`).
 // Must agree with graphmem.model (forgetting.strength_at, source.source_confidence/source_belief,
@@ -39,5 +41,5 @@ CALL (m) {
       m.state = state,
       m.decayed_to = $to
   RETURN state
-} IN TRANSACTIONS OF $batch ROWS
+} IN CONCURRENT TRANSACTIONS OF $batch ROWS
 RETURN state, count(*) AS memories

@@ -2,7 +2,8 @@
 
 ``graphmem phase advance`` and the end of every ingest call :func:`advance`. For every live memory of the game
 (state active, warm or archived) encoded by the target phase, one batched Cypher update
-(``cypher/jobs/decay_memories.cypher``) recomputes, in closed form from the stored state:
+(``cypher/jobs/decay_memories.cypher``, batches committed in concurrent transactions) recomputes, in closed form
+from the stored state:
 
 - ``strength`` = max(floor, e_ref * R(to - t_ref, s)) with the game's curve (``Game.curve``);
 - ``source_confidence`` = c0 * R(to - t_enc, s_enc)^source_k, on its own clock (never reset by retrieval);
@@ -112,8 +113,8 @@ def _decay_memories(driver: neo4j.Driver, database: str | None, game: str, to: i
     """Run the batched memory update; returns {state: count} over the updated memories."""
     values = {"game": game, "to": to, "curve": curve, "active": params.lifecycle.active,
               "unknown_below": params.source.unknown_below}
-    # CALL { } IN TRANSACTIONS commits its own batches, so it runs in an auto-commit transaction, which the driver
-    # does not retry. The update is closed-form, so a retryable failure is retried from the start here.
+    # CALL { } IN CONCURRENT TRANSACTIONS commits its own batches, so it runs in an auto-commit transaction, which
+    # the driver does not retry. The update is closed-form, so a retryable failure is retried from the start here.
     for attempt in range(1, RETRIES + 1):
         counts = dict.fromkeys(LIVE_STATES, 0)
         try:
