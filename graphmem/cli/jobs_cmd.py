@@ -41,6 +41,11 @@ def _job(ctx: click.Context, label: str, total: int | None, quiet: bool) -> Iter
         yield driver, params, progress
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """"1 summary", "3 summaries"."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _short(text: str, width: int = 110) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[:width - 3] + "..."
@@ -69,9 +74,12 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
         click.echo(json.dumps(report.as_dict(), indent=2))
         return
     verb = "would write" if dry_run else "wrote"
-    click.echo(f"game {game} (phase {report.phase}): {verb} {report.summaries} summaries of {report.members} "
-               f"memories, from {report.candidates} candidates of {len(report.owners)} players"
-               + ("" if dry_run else f"; {report.created} summaries created") + f" in {report.seconds:.1f} s")
+    click.echo(f"game {game} (phase {report.phase}): {verb} {_count(report.summaries, 'summary', 'summaries')} of "
+               f"{_count(report.members, 'memory', 'memories')}, from "
+               f"{_count(report.candidates, 'candidate', 'candidates')} of "
+               f"{_count(len(report.owners), 'player', 'players')}"
+               + ("" if dry_run else f"; {_count(report.created, 'summary', 'summaries')} created")
+               + f" in {report.seconds:.1f} s")
     for item in report.planned[:SHOWN]:
         click.echo(f"  {item['owner']}: {_short(item['text'])}")
     if len(report.planned) > SHOWN:
@@ -102,9 +110,11 @@ def contradictions(ctx: click.Context, game: str, player: str | None, dry_run: b
         return
     kinds = ", ".join(f"{kind} {n}" for kind, n in report.by_kind.items()) or "none"
     would = "would be " if dry_run else ""
-    click.echo(f"game {game} (phase {report.phase}): {report.detected} conflicts ({kinds}), {report.new} new"
+    click.echo(f"game {game} (phase {report.phase}): {_count(report.detected, 'conflict', 'conflicts')} ({kinds}), "
+               f"{report.new} new"
                + ("" if dry_run else f" ({report.created} created)") + f", {report.open} open; "
-               f"{report.resolved} {would}resolved by a known truth, {report.tombstoned} memories {would}"
+               f"{report.resolved} {would}resolved by a known truth, "
+               f"{_count(report.tombstoned, 'memory', 'memories')} {would}"
                f"tombstoned, in {report.seconds:.1f} s")
     notable = [c for c in report.conflicts if c.get("kind") != "temporal" or c.get("status") == "open"
                or c.get("losers")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -190,7 +191,11 @@ def test_cli(cli: Callable[..., Result], small_game: Ingest) -> None:
     assert planned["dry_run"] is True and planned["summaries"] > 0 and planned["created"] == 0
     one = cli("consolidate", "--game", game, "--player", "Eleanor")
     assert one.exit_code == 0, one.output
-    assert one.output.startswith(f"game {game} (phase ") and "summaries created" in one.output
+    assert one.output.startswith(f"game {game} (phase ")
+    wrote = re.search(r"wrote (\d+) (summary|summaries) of (\d+) memories, .*; (\d+) (summary|summaries) created",
+                      one.output)
+    assert wrote, one.output
+    assert (wrote[2] == "summary") == (wrote[1] == "1") and (wrote[5] == "summary") == (wrote[4] == "1")
     assert "Eleanor: (" in one.output and "Marcus:" not in one.output
     rest = cli("consolidate", "--game", game, "--json")
     assert rest.exit_code == 0 and {o["owner"] for o in json.loads(rest.output)["owners"]} == \

@@ -180,7 +180,7 @@ def test_cli(cli: Callable[..., Result], games: Ingest) -> None:
     assert json.loads(dry.output)["new"] == 1 and json.loads(dry.output)["created"] == 0
     done = cli("contradictions", "--game", game, "--player", "Cara")
     assert done.exit_code == 0, done.output
-    assert "1 conflicts (identity 1), 1 new (1 created), 1 open" in done.output
+    assert "1 conflict (identity 1), 1 new (1 created), 1 open" in done.output
     assert "Cara: identity open" in done.output
     unknown = cli("contradictions", "--game", game + "x")
     assert unknown.exit_code == 1 and f"no game '{game}x'" in unknown.output
