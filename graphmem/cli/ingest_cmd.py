@@ -60,6 +60,7 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
                              on_stage=on_stage)
     if as_json:
         data = asdict(summary)
+        data["memories_ingested"] = summary.memories_ingested
         data["memories_per_second"] = round(summary.memories_per_second, 1)
         click.echo(json.dumps(data, indent=2))
         return
@@ -68,11 +69,13 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
         click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")
+    rate = (f"{summary.memories_per_second:.0f} memories/s of the {summary.games - unchanged} ingested; "
+            if unchanged and unchanged < summary.games else
+            "" if unchanged else f"{summary.memories_per_second:.0f} memories/s; ")
     click.echo(f"{summary.games} games, {summary.events} events, {summary.memories} memories, "
                f"{summary.players} players; created {summary.nodes_created} nodes and "
                f"{summary.relationships_created} relationships in {summary.seconds:.1f} s "
-               f"({summary.memories_per_second:.0f} memories/s; embedding {summary.texts_embedded} texts "
-               f"took {summary.embedding_seconds:.1f} s)")
+               f"({rate}embedding {summary.texts_embedded} texts took {summary.embedding_seconds:.1f} s)")
 
 
 @click.command("delete")

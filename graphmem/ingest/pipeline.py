@@ -88,9 +88,14 @@ class IngestSummary:
         self.relationships_created += game.relationships_created
 
     @property
+    def memories_ingested(self) -> int:
+        """Memories of the logs that were ingested, not skipped as already stored."""
+        return sum(g.memories for g in self.per_game if not g.unchanged)
+
+    @property
     def memories_per_second(self) -> float:
-        """Memories written per second of wall time."""
-        return self.memories / self.seconds if self.seconds else 0.0
+        """Memories of the ingested (not skipped) logs per second of wall time; 0.0 when nothing was ingested."""
+        return self.memories_ingested / self.seconds if self.seconds else 0.0
 
 
 def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple[Path, str, GameLog]]:

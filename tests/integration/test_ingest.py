@@ -129,6 +129,9 @@ def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path:
     assert second["nodes_created"] == 0 and second["relationships_created"] == 0
     assert second["per_game"][0]["unchanged"] and second["texts_embedded"] == 0  # skipped: nothing re-embedded
     assert second["memories"] == summary["memories"]
+    assert summary["memories_per_second"] > 0 and second["memories_per_second"] == 0  # nothing ingested the 2nd time
+    text = cli("ingest", str(path))
+    assert "1 of 1 games already stored from the same logs: skipped" in text.output and "memories/s" not in text.output
     stats_after = json.loads(cli("stats", "--game", "twice", "--json").output)
     assert stats_after == stats_before
     assert stats_before["nodes"]["Memory"] == summary["memories"] == stats_before["relationships"]["REMEMBERS"]
