@@ -20,8 +20,22 @@ from graphmem.errors import GraphmemError, UsageProblem
 from graphmem.settings import Settings, load_settings
 
 
+class GraphmemContext(click.Context):
+    """The context of every graphmem command: a :class:`UsageProblem` raised by a command becomes click's usage
+    error for *that* command, so the message shows its usage line (``graphmem query [OPTIONS] [NAME]``), not the
+    top-level one."""
+
+    def invoke(self, callback: Any, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().invoke(callback, *args, **kwargs)
+        except UsageProblem as e:
+            raise click.UsageError(str(e), self) from e
+
+
 class GraphmemGroup(click.Group):
     """A click group that turns graphmem's errors into one-line messages and the right exit code."""
+
+    context_class = GraphmemContext
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -74,6 +88,15 @@ from graphmem.cli.query_cmd import query  # noqa: E402
 from graphmem.cli.recall_cmd import recall  # noqa: E402
 from graphmem.cli.viz_cmd import viz  # noqa: E402
 
+
+def _use_graphmem_context(command: click.Command) -> None:
+    command.context_class = GraphmemContext
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _use_graphmem_context(sub)
+
+
 for _command in (neo4j, init, convert, ingest, games, stats, delete, model, phase, query, viz, recall, consolidate,
                  contradictions, forget):
+    _use_graphmem_context(_command)
     main.add_command(_command)

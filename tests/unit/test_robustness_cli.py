@@ -139,3 +139,14 @@ def test_json_errors_name_the_column_once() -> None:
         "invalid JSON (the line is truncated): Unterminated string starting at column 23"]
     _, problems = parse_json_line('{"kind": "game" "x": 1}', 4)
     assert [p.reason for p in problems] == ["invalid JSON: Expecting ',' delimiter at column 17"]
+
+
+@pytest.mark.parametrize("args, usage", [
+    (["model", "curve", "--profile", "nosuch"], "Usage: graphmem model curve [OPTIONS]"),
+    ([*NOWHERE, "query", "no_such_query"], "Usage: graphmem query [OPTIONS] [NAME]"),
+])
+def test_a_usage_problem_shows_the_usage_line_of_its_own_command(args: list[str], usage: str) -> None:
+    # It used to show "Usage: graphmem [OPTIONS] COMMAND [ARGS]...", which sends the user to the wrong --help.
+    result = CliRunner().invoke(main, args, prog_name="graphmem")
+    assert_clean(result, 2, usage, f"Try '{usage.split(' [')[0][len('Usage: '):]} --help' for help.")
+    assert "COMMAND [ARGS]" not in result.output
