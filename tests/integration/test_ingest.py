@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,11 +121,12 @@ def test_skip_invalid_writes_the_valid_events_and_lists_the_rejected(tmp_path: P
 
 
 def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path: Path, cli: Invoke) -> None:
-    path = write(tmp_path / "twice.jsonl", small_game_lines("twice"))
+    game = f"twice-{uuid.uuid4().hex[:8]}"  # a fresh id: the first run must really ingest, whatever is stored
+    path = write(tmp_path / "twice.jsonl", small_game_lines(game))
     first = cli("ingest", "--json", str(path))
     assert first.exit_code == 0, first.output
     summary = json.loads(first.output)
-    stats_before = json.loads(cli("stats", "--game", "twice", "--json").output)
+    stats_before = json.loads(cli("stats", "--game", game, "--json").output)
     second = json.loads(cli("ingest", "--json", str(path)).output)
     assert second["nodes_created"] == 0 and second["relationships_created"] == 0
     assert second["per_game"][0]["unchanged"] and second["texts_embedded"] == 0  # skipped: nothing re-embedded
@@ -132,13 +134,13 @@ def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path:
     assert summary["memories_per_second"] > 0 and second["memories_per_second"] == 0  # nothing ingested the 2nd time
     text = cli("ingest", str(path))
     assert "1 of 1 games already stored from the same logs: skipped" in text.output and "memories/s" not in text.output
-    stats_after = json.loads(cli("stats", "--game", "twice", "--json").output)
+    stats_after = json.loads(cli("stats", "--game", game, "--json").output)
     assert stats_after == stats_before
     assert stats_before["nodes"]["Memory"] == summary["memories"] == stats_before["relationships"]["REMEMBERS"]
     assert stats_before["nodes"]["Source"] == summary["memories"]
     assert stats_before["memories_by_source"]["overheard"] == 1
     listing = json.loads(cli("games", "--json").output)
-    assert {"game": "twice", "complete": True} .items() <= next(g for g in listing if g["game"] == "twice").items()
+    assert {"game": game, "complete": True}.items() <= next(g for g in listing if g["game"] == game).items()
 
 
 def test_every_memory_carries_its_owners_full_text_scope(tmp_path: Path, cli: Invoke, driver: neo4j.Driver) -> None:
@@ -155,7 +157,8 @@ def test_every_memory_carries_its_owners_full_text_scope(tmp_path: Path, cli: In
 
 def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli: Invoke, driver: neo4j.Driver,
                                                            embedder: object, params: object) -> None:
-    path = write(tmp_path / "half.jsonl", small_game_lines("half"))
+    game = f"half-{uuid.uuid4().hex[:8]}"  # a fresh id: the first half must be all that is stored
+    path = write(tmp_path / "half.jsonl", small_game_lines(game))
     encoded = encode_game(load_game_log(path), params)  # type: ignore[arg-type]
     total = len(encoded.memories)
     encoded.memories = encoded.memories[: total // 2]  # the run "dies" after half of the memories
@@ -163,11 +166,11 @@ def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli:
     write_encoded_game(driver, None, encoded, {m.uid: v.tolist() for m, v in zip(encoded.memories, vectors)}, [],
                        batch_size=7)
     assert json.loads(cli("games", "--json").output)[0] is not None
-    incomplete = [g for g in json.loads(cli("games", "--json").output) if g["game"] == "half"]
+    incomplete = [g for g in json.loads(cli("games", "--json").output) if g["game"] == game]
     assert incomplete[0]["complete"] is False
     result = cli("ingest", "--json", str(path))
     assert result.exit_code == 0, result.output
-    stats = json.loads(cli("stats", "--game", "half", "--json").output)
+    stats = json.loads(cli("stats", "--game", game, "--json").output)
     assert stats["nodes"]["Memory"] == total == stats["relationships"]["REMEMBERS"] == stats["relationships"]["FROM"]
     again = json.loads(cli("ingest", "--json", str(path)).output)
     assert again["nodes_created"] == 0 and again["relationships_created"] == 0
