@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import NotFound
+from graphmem.errors import GameConflict, NotFound
 from graphmem.ingest.live import BatchReport, LiveGame
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport
@@ -122,20 +122,45 @@ class MemoryService:
                       fmt=fmt, skip_invalid=skip_invalid)
 
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
-        """Open a live game: its canonical header (SPEC 2.1's first line), and the events already sent when
-        reopening a game after a restart (replaying them writes nothing new).
+        """Open a live game: its canonical header (SPEC 2.1's first line), and, when reopening a stored game (after a
+        restart, or in another process), every event sent so far, in order. Replaying the stored events writes
+        nothing new; events of ``history`` beyond them are added.
 
-        Raises InvalidGameLog for an invalid header or history event.
+        Raises InvalidGameLog for an invalid header or history event; GameConflict, writing nothing, when the game
+        is stored from a log file, or when the header or the history do not match the stored game (fewer events
+        than stored, or different ones).
         """
+        from graphmem.store.queries import cypher
         from graphmem.store.schema import ensure_schema
 
         live = LiveGame(header, self.params, self.embedder)
         ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
-        stored = {g["game"]: g for g in self.games()}.get(live.game)
-        if stored is not None:
+        records, _, _ = self.driver.execute_query(cypher("ingest/stored_logs"), games=[live.game],
+                                                  database_=self.database, routing_=neo4j.RoutingControl.READ)
+        events = list(history)
+        replayed = 0
+        if records:
+            stored = records[0]
+            if not stored["live"]:
+                raise GameConflict(f"game '{live.game}' is stored from a log file (`graphmem ingest`), not fed live: "
+                                   "nothing was written; start the live game under another id")
+            replayed = int(stored["log_events"] or 0) if stored["log_sha256"] is not None else 0
+            if len(events) < replayed:
+                raise GameConflict(f"game '{live.game}' holds {replayed} events in Neo4j, and history has "
+                                   f"{len(events)}: nothing was written; reopen it with every event sent so far, in "
+                                   "order (start_game(header, history=...))")
             live.decayed_to = int(stored["decayed_to"] or 0)
         self._live[live.game] = live
-        return live.add(self.driver, self.database, list(history))
+        # The stored events are replayed as one batch (its claim finds them stored), the new ones as the next.
+        batches = [events[:replayed], events[replayed:]] if 0 < replayed < len(events) else [events]
+        try:
+            reports = [live.add(self.driver, self.database, batch) for batch in batches]
+        except GameConflict:
+            del self._live[live.game]
+            raise
+        return BatchReport(sum(r.events for r in reports), sum(r.memories for r in reports),
+                           sum(r.nodes_created for r in reports), sum(r.relationships_created for r in reports),
+                           reports[-1].phase)
 
     def add_events(self, game: str, events: Sequence[Mapping[str, Any]]) -> BatchReport:
         """Add events of a live game, in order (validated as a log file would be; see :meth:`start_game`).

@@ -127,7 +127,7 @@ def games(ctx: click.Context, as_json: bool) -> None:
         return
     for r in rows:
         if r["live"]:
-            state = "live (fed through MemoryService)"
+            state = "live (fed through MemoryService), ended" if r["complete"] else "live (fed through MemoryService)"
         else:
             state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
         click.echo(f"{r['game']}  {r['players']} players, phases 0-{r['last_phase']}, decayed to "

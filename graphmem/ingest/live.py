@@ -8,6 +8,13 @@ batches, exactly as a log file would be; the decay job then brings the game to i
 If the engine's process restarts, reopen the game with the events it has already sent
 (``MemoryService.start_game(header, history=...)``): replaying them writes nothing new, because every uid is
 derived from the game, the owner and the event id.
+
+The Game node keeps the number of events and the log hash of the game so far (the hash a log file of the same
+header and events would have, :class:`graphmem.logs.writer.LogDigest`). Before a batch is written, the process
+claims it: the stored count and hash must be the ones it had before the batch (ingest/live_claim, under the Game
+node's lock). So a second process, or a restarted one that reopened the game without its history or with a
+different header, is refused with :class:`GameConflict` before it writes anything, instead of merging its events
+into others that carry the same ids.
 """
 
 from __future__ import annotations
@@ -15,20 +22,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import neo4j
 import numpy as np
 
 from graphmem.embedding import Embedder, Vectors
-from graphmem.errors import InvalidGameLog
+from graphmem.errors import GameConflict, InvalidGameLog
 from graphmem.ingest.encode import Encoder, check_profiles
 from graphmem.ingest.rumours import link_rumours
 from graphmem.jobs.decay import advance
 from graphmem.logs import GameLogValidator
-from graphmem.logs.schema import GameHeader
+from graphmem.logs.schema import EndEvent, GameHeader
+from graphmem.logs.writer import LogDigest
 from graphmem.model import Parameters
-from graphmem.store.writer import WriteCounts, write_encoded_game
+from graphmem.store.queries import cypher
+from graphmem.store.writer import WriteCounts, mark_complete, write_encoded_game
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +75,9 @@ class LiveGame:
         self.vectors: dict[str, Vectors] = {}
         self.order = 0
         self.decayed_to = 0
+        self.digest = LogDigest(self.header)
+        self.refused: str | None = None
+        """Why this process may no longer add events (another process changed the game), or None."""
 
     @property
     def game(self) -> str:
@@ -76,10 +89,16 @@ class LiveGame:
         """Validate, encode and write ``events`` in order, then decay the game to its newest phase.
 
         Raises InvalidGameLog for the first invalid event, after writing the valid events before it (nothing
-        already stored is lost; the invalid event and those after it are not written).
+        already stored is lost; the invalid event and those after it are not written). Raises GameConflict, writing
+        nothing, when the stored game is not the one this process holds (see the module docstring); every later
+        call then raises it too.
         """
+        if self.refused is not None:
+            raise GameConflict(self.refused)
+        before = (self.digest.events, self.digest.hexdigest())
         error: InvalidGameLog | None = None
         accepted = 0
+        ended = False
         for obj in events:
             try:
                 logged = self.validator.feed(dict(obj))
@@ -87,8 +106,11 @@ class LiveGame:
                 error = e
                 break
             self.encoder.event(logged, self.order)
+            self.digest.add(logged)
             self.order += 1
             accepted += 1
+            ended = ended or isinstance(logged.event, EndEvent)
+        self._claim(driver, database, before)
         rows = self.encoder.take(self.validator.phases)
         texts = [m.text for m in rows.memories]
         vectors = self.embedder.encode(texts) if texts else np.zeros((0, 0), dtype=np.float32)
@@ -98,7 +120,9 @@ class LiveGame:
         derived = link_rumours(everything, self.vectors, self.params.similarity.rumour_chain)
         counts: WriteCounts = write_encoded_game(
             driver, database, rows, {m.uid: self.vectors[m.uid].tolist() for m in rows.memories}, derived,
-            batch_size=batch_size, live=True)
+            batch_size=batch_size, log_sha256=self.digest.hexdigest(), log_events=self.digest.events, live=True)
+        if ended:
+            mark_complete(driver, database, self.game)
         phase = self.validator.current_phase.index
         if phase > self.decayed_to:
             advance(driver, database, self.game, phase, self.params)
@@ -106,3 +130,34 @@ class LiveGame:
         if error is not None:
             raise error
         return BatchReport(accepted, len(rows.memories), counts.nodes_created, counts.relationships_created, phase)
+
+    def _claim(self, driver: neo4j.Driver, database: str | None, before: tuple[int, str]) -> None:
+        """Claim this batch in the stored game (ingest/live_lock, then ingest/live_claim, in one transaction).
+
+        A game not stored yet needs no claim: the batch's write creates it. Raises GameConflict (and refuses every
+        later batch) when the claim does not hold.
+        """
+        after = (self.digest.events, self.digest.hexdigest())
+
+        def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
+            now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            if tx.run(cypher("ingest/live_lock"), game=self.game, now=now).single() is None:
+                return None
+            record = tx.run(cypher("ingest/live_claim"), game=self.game, before_events=before[0],
+                            before_sha256=before[1], after_events=after[0], after_sha256=after[1]).single()
+            return None if record is None else record.data()
+
+        with driver.session(database=database) as session:
+            stored = session.execute_write(work)
+        if stored is None or stored["claimed"]:
+            return
+        if not stored["live"]:
+            self.refused = (f"game '{self.game}' is stored from a log file (`graphmem ingest`), not fed live: "
+                            "live events would mix with it. Nothing of this batch was written; use another game id")
+        else:
+            self.refused = (
+                f"game '{self.game}' holds {stored['log_events']} events in Neo4j, but this process expected "
+                f"{before[0]} before this batch: another process added events to it, or it was reopened without "
+                "every event sent so far or with a different header. Nothing of this batch was written; reopen "
+                "the game with start_game(header, history=[every event sent so far, in order])")
+        raise GameConflict(self.refused)

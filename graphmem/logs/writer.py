@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
-from graphmem.logs.reader import GameLog
+from graphmem.logs.reader import GameLog, LoggedEvent
+from graphmem.logs.schema import GameHeader
 
 _FIRST = ("kind", "format", "game", "id", "t")
 _LAST = ("witnesses", "emotion", "claims")
@@ -38,32 +39,60 @@ def dumps_line(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
+def event_line(logged: LoggedEvent) -> str:
+    """One event's canonical line (without the newline), its id written out even when it was the line number."""
+    event = logged.event
+    if event.id is None:
+        event = event.model_copy(update={"id": logged.id})
+    return dumps_line(to_json_object(event))
+
+
 def game_log_lines(log: GameLog) -> Iterator[str]:
     """The lines of the canonical file (without newlines), header first."""
     yield dumps_line(to_json_object(log.header))
     for logged in log.events:
-        event = logged.event
-        if event.id is None:
-            event = event.model_copy(update={"id": logged.id})
-        yield dumps_line(to_json_object(event))
+        yield event_line(logged)
 
 
 HASHED_HEADER = frozenset({"kind", "format", "game", "players"})
 """The header fields that shape memories; a changed title, source, licence or metadata is not a different game."""
 
 
+class LogDigest:
+    """The running :func:`log_sha256` of a game whose events arrive one at a time (a live game).
+
+    ``LogDigest(header)`` is the hash of the header alone; :meth:`add` takes the next accepted event;
+    :attr:`events` counts them and :meth:`hexdigest` equals ``log_sha256`` of the same header and events.
+    """
+
+    def __init__(self, header: GameHeader) -> None:
+        self._digest = hashlib.sha256()
+        self.events = 0
+        self._update(dumps_line({k: v for k, v in to_json_object(header).items() if k in HASHED_HEADER}))
+
+    def _update(self, line: str) -> None:
+        self._digest.update(line.encode())
+        self._digest.update(b"\n")
+
+    def add(self, logged: LoggedEvent) -> None:
+        """Take the next event of the game."""
+        self._update(event_line(logged))
+        self.events += 1
+
+    def hexdigest(self) -> str:
+        """SHA-256 (hex) of the header and the events taken so far."""
+        return self._digest.hexdigest()
+
+
 def log_sha256(log: GameLog, events: int | None = None) -> str:
     """SHA-256 (hex) of what ``log`` stores: the header's :data:`HASHED_HEADER` fields and the canonical lines of
     its first ``events`` events (default all). Equal for the same game whatever file or format it was read from,
     different as soon as any event, witness, player or role differs. ``log_sha256(longer, len(shorter.events)) ==
-    log_sha256(shorter)`` when ``longer`` is ``shorter`` with events added at the end (a game that went on)."""
-    digest = hashlib.sha256()
-    header = {k: v for k, v in to_json_object(log.header).items() if k in HASHED_HEADER}
-    for i, line in enumerate(game_log_lines(log)):
-        if events is not None and i > events:
-            break
-        digest.update((dumps_line(header) if i == 0 else line).encode())
-        digest.update(b"\n")
+    log_sha256(shorter)`` when ``longer`` is ``shorter`` with events added at the end (a game that went on).
+    A live game keeps the same hash as its events arrive (:class:`LogDigest`)."""
+    digest = LogDigest(log.header)
+    for logged in log.events[:events]:
+        digest.add(logged)
     return digest.hexdigest()
 
 
