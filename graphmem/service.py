@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import GameConflict, NotFound
+from graphmem.errors import GameConflict, NotFound, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGame
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport
@@ -215,13 +215,15 @@ class MemoryService:
         """Push a thought into ``player``'s working memory at the game's current phase (SPEC 7); returns its uid.
 
         priority : float in [0, 1]; persistence : int >= 0, phases it stays. Beyond the player's capacity the
-        lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for a
-        priority outside [0, 1] or a negative persistence.
+        lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for empty
+        content, a priority outside [0, 1] or a negative persistence.
         """
         from graphmem.jobs.decay import refresh_working_memory
         from graphmem.model.working_memory import WorkingMemoryItem
         from graphmem.store.queries import cypher
 
+        if not content.strip():
+            raise UsageProblem("a thought needs text: content is empty")
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
         records, _, _ = self.driver.execute_query(
             cypher("ingest/push_thought"), game=game, player=player, content=content, priority=priority,

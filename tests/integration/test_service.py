@@ -12,7 +12,7 @@ import neo4j
 import pytest
 
 from graphmem import MemoryService
-from graphmem.errors import GameConflict, InvalidGameLog, NotFound
+from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
 from graphmem.ingest.records import scope_token
 from graphmem.settings import Settings
 from graphmem.store.games import delete_game
@@ -146,6 +146,8 @@ def test_working_memory_keeps_the_highest_priorities_within_capacity(service: Me
     assert sorted(held) == ["thought 1", "thought 2", "thought 3", "thought 4", "thought 5"]
     with pytest.raises(NotFound, match="no player 'Nobody'"):
         service.push_thought(game, "Nobody", "x")
+    with pytest.raises(UsageProblem, match="content is empty"):
+        service.push_thought(game, "Marcus", "  ")
     with pytest.raises(NotFound, match="no game 'nosuch'"):
         service.push_thought("nosuch", "Marcus", "x")
 
