@@ -4,6 +4,10 @@ This is the information boundary. Each event yields one :class:`Percept` for eac
 the log's explicit ``witnesses`` when given, otherwise the kind's default of SPEC 2.1, computed from the living
 players at that moment (:class:`GameState`). A faithful therefore never perceives a traitors-only event.
 
+"Traitor" means the traitor side: the roles the header lists in ``traitor_roles`` (default ``["traitor"]``; a
+Werewolf log names ``["werewolf"]``). They hear the ``traitors`` channel and the murder votes, and a recruit takes
+the recruiter's role.
+
 Source types: the speaker of a ``say`` remembers having said it first-hand; addressees of a private statement are
 ``direct_told``; the other witnesses of a private statement ``overheard`` it; witnesses of a round-table, public or
 traitors' statement got it in ``group_discuss``; everything else is ``first_hand``.
@@ -31,6 +35,7 @@ from graphmem.logs.schema import (
 from graphmem.model import Situation, SourceType
 
 TRAITOR = "traitor"
+"""The traitor-side role of The Traitors, the default of ``GameHeader.traitor_roles``."""
 
 
 @dataclass
@@ -40,11 +45,13 @@ class GameState:
     roles : {name: role}, updated by recruitment
     status : {name: "alive" | "murdered" | "banished"}
     banish_votes : {voter: target} of the current banishment round (cleared by each banishment)
+    traitor_roles : tuple of str, the roles of the traitor side (the header's ``traitor_roles``)
     """
 
     roles: dict[str, str]
     status: dict[str, str] = field(default_factory=dict)
     banish_votes: dict[str, str] = field(default_factory=dict)
+    traitor_roles: tuple[str, ...] = (TRAITOR,)
 
     def __post_init__(self) -> None:
         for name in self.roles:
@@ -55,12 +62,16 @@ class GameState:
         return [p for p in self.roles if self.status[p] == "alive"]
 
     def living_traitors(self) -> list[str]:
-        """Living players whose role is traitor."""
-        return [p for p in self.living() if self.roles[p] == TRAITOR]
+        """Living players whose role is on the traitor side."""
+        return [p for p in self.living() if self.roles[p] in self.traitor_roles]
 
     def is_traitor(self, name: str) -> bool:
-        """Whether ``name`` is (now) a traitor."""
-        return self.roles.get(name) == TRAITOR
+        """Whether ``name`` is (now) on the traitor side."""
+        return self.roles.get(name) in self.traitor_roles
+
+    def is_traitor_role(self, role: str | None) -> bool:
+        """Whether ``role`` is a role of the traitor side."""
+        return role in self.traitor_roles
 
 
 @dataclass(frozen=True)
@@ -171,17 +182,17 @@ def _say_source(event: SayEvent, owner: str) -> tuple[SourceType, str | None]:
     return SourceType.GROUP_DISCUSS, event.speaker
 
 
-def _accuses(event: SayEvent, owner: str) -> bool:
-    return any(c.subject == owner and c.predicate == "role" and c.object == TRAITOR and c.polarity
+def _accuses(event: SayEvent, owner: str, state: GameState) -> bool:
+    return any(c.subject == owner and c.predicate == "role" and state.is_traitor_role(c.object) and c.polarity
                for c in event.claims)
 
 
-def _say_situation(event: SayEvent, owner: str, source: SourceType) -> Situation:
+def _say_situation(event: SayEvent, owner: str, source: SourceType, state: GameState) -> Situation:
     if owner == event.speaker:
         return Situation.OTHER
     if event.channel == "traitors":
         return Situation.TRAITORS_MURDER_DISCUSSION
-    if _accuses(event, owner):
+    if _accuses(event, owner, state):
         return Situation.ACCUSED
     if any(c.predicate == "role" for c in event.claims):
         return Situation.ROLE_CLAIM
@@ -192,7 +203,7 @@ def _say_situation(event: SayEvent, owner: str, source: SourceType) -> Situation
 def _situation(event: Event, owner: str, source: SourceType, state: GameState) -> tuple[Situation, bool]:
     """(situation, voted_out_faithful) of ``event`` for ``owner``."""
     if isinstance(event, SayEvent):
-        return _say_situation(event, owner, source), False
+        return _say_situation(event, owner, source, state), False
     if isinstance(event, VoteEvent):
         if event.ballot == "murder":
             return Situation.TRAITORS_MURDER_DISCUSSION, False
@@ -207,7 +218,7 @@ def _situation(event: Event, owner: str, source: SourceType, state: GameState) -
             return Situation.ACCUSED, False
         if event.role_revealed is None:
             return Situation.ROUNDTABLE, False
-        regret = event.role_revealed != TRAITOR and state.banish_votes.get(owner) == event.player
+        regret = not state.is_traitor_role(event.role_revealed) and state.banish_votes.get(owner) == event.player
         return Situation.BANISHMENT_REVEAL, regret
     if isinstance(event, RevealEvent):
         return Situation.ROLE_CLAIM, False
@@ -239,7 +250,8 @@ def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
 
 
 def apply(logged: LoggedEvent, state: GameState) -> None:
-    """Update the state after an event: votes of the round, deaths, banishments, recruitment."""
+    """Update the state after an event: votes of the round, deaths, banishments, recruitment (the recruit takes
+    the recruiter's role when it is on the traitor side, else the first traitor-side role)."""
     event = logged.event
     if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
         state.banish_votes[event.voter] = event.target
@@ -249,4 +261,6 @@ def apply(logged: LoggedEvent, state: GameState) -> None:
         state.status[event.player] = "banished"
         state.banish_votes.clear()
     elif isinstance(event, RecruitEvent):
-        state.roles[event.player] = TRAITOR
+        recruiter = state.roles.get(event.by)
+        state.roles[event.player] = recruiter if recruiter and state.is_traitor_role(recruiter) \
+            else state.traitor_roles[0]

@@ -124,7 +124,9 @@ class MemoryService:
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
         """Open a live game: its canonical header (SPEC 2.1's first line), and, when reopening a stored game (after a
         restart, or in another process), every event sent so far, in order. Replaying the stored events writes
-        nothing new; events of ``history`` beyond them are added.
+        nothing new; events of ``history`` beyond them are added. A game whose hidden killing side is not called
+        "traitor" names its roles in the header: ``"traitor_roles": ["werewolf"]`` (default ``["traitor"]``); those
+        players hear the ``traitors`` channel and the murder votes.
 
         Raises InvalidGameLog for an invalid header or history event; GameConflict, writing nothing, when the game
         is stored from a log file, or when the header or the history do not match the stored game (fewer events

@@ -1,8 +1,9 @@
 // Information-boundary check (SPEC 3.1): MUST RETURN NO ROWS. Each row is a leak of one of two kinds:
 // "not a witness": a memory of an event whose owner is not among the event's witnesses (WITNESSED_BY);
 // "faithful holds traitors-only memory": a memory of a traitors-only event (a statement at the traitors' meeting,
-// a murder vote, a recruitment) held by a player who was not a traitor when it happened. A player recruited
-// later counts as faithful until their recruitment (compared by log line).
+// a murder vote, a recruitment) held by a player who was not on the traitor side when it happened (the game's
+// Game.traitor_roles, ["traitor"] for a game stored without it). A player recruited later counts as faithful until
+// their recruitment (compared by log line).
 // @param game: STRING  the game id
 // @returns violation, owner, owner_role, memory, event, kind, channel, ballot, day
 CALL () {
@@ -11,11 +12,13 @@ CALL () {
   WHERE NOT (e)-[:WITNESSED_BY]->(p)
   RETURN 'not a witness' AS violation, p, m, e
   UNION ALL
+  OPTIONAL MATCH (g:Game {uid: $game})
+  WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles
   MATCH (e:Event {game: $game})
   USING INDEX e:Event(game)
   WHERE e.channel = 'traitors' OR e.ballot = 'murder' OR e.kind = 'recruit'
   MATCH (e)<-[:OF_EVENT]-(m:Memory)<-[:REMEMBERS]-(p:Player)
-  WHERE p.role <> 'traitor'
+  WHERE NOT p.role IN traitor_roles
      OR EXISTS { MATCH (r:Event)-[:TARGETS]->(p) WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line }
   RETURN 'faithful holds traitors-only memory' AS violation, p, m, e
 }

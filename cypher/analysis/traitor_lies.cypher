@@ -1,28 +1,35 @@
 // Traitors' lies about roles, and who believed them. A lie is a statement by a player who was a traitor when they
 // made it, whose role claim (SPEC 2.3) contradicts the truth at that moment: calling a faithful a traitor, or
-// calling a traitor (themselves or another) faithful. listeners are the players who heard it (told, overheard or
+// calling a traitor (themselves or another) faithful. "Traitor" is the traitor side, the roles of
+// Game.traitor_roles (["traitor"] for a game stored without it; e.g. "werewolf"), "faithful" every other role of
+// the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides. listeners are the players who heard it (told, overheard or
 // at the round table); believers are the listeners who afterwards voted to banish the player falsely accused (a
 // lie that defends a traitor has no believers by this measure: not voting is not evidence); remembered_by counts
 // listeners whose memory of the lie is still recalled (state neither archived nor tombstoned). Recruited players
 // count as faithful until their recruitment (by log line). claims_json is read as json.dumps writes it.
 // @param game: STRING  the game id
 // @returns liar, event, day, channel, subject, subject_role, claimed, text, listeners, believers, remembered_by
+OPTIONAL MATCH (g:Game {uid: $game})
+WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles
+WITH traitor_roles, COLLECT { MATCH (p:Player {game: $game}) WHERE NOT p.role IN traitor_roles RETURN DISTINCT p.role }
+     + ['faithful'] AS other_roles
 MATCH (e:Event {game: $game})
 USING INDEX e:Event(game)
 WHERE e.kind = 'say' AND e.claims_json CONTAINS '"role", '
 MATCH (e)-[:BY]->(liar:Player {game: $game})
-WHERE liar.role = 'traitor'
+WHERE liar.role IN traitor_roles
   AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(liar) WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line }
 MATCH (subject:Player {game: $game})
 USING INDEX subject:Player(game)
-WITH e, liar, subject,
-     e.claims_json CONTAINS ('["' + subject.name + '", "role", "traitor", true]')
+WITH traitor_roles, e, liar, subject,
+     any(r IN traitor_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", true]'))
        OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", false]') AS says_traitor,
-     e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", true]')
-       OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "traitor", false]') AS says_faithful
+     any(r IN other_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", true]'))
+       OR any(r IN traitor_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", false]'))
+       AS says_faithful
 WHERE says_traitor OR says_faithful
 WITH e, liar, subject, says_traitor,
-     subject.role = 'traitor'
+     subject.role IN traitor_roles
        AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(subject)
                         WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line } AS subject_is_traitor
 WHERE says_traitor <> subject_is_traitor

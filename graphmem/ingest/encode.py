@@ -122,7 +122,7 @@ class Encoder:
         self.game = header.game
         self.profiles: dict[str, Profile] = {
             p.name: params.profile(p.profile or params.default_profile) for p in header.players}
-        self.state = GameState(roles=dict(header.roles))
+        self.state = GameState(roles=dict(header.roles), traitor_roles=tuple(header.traitor_roles))
         self.emotion: dict[str, dict[str, float]] = {p: {} for p in self.state.roles}
         self.eliminated: dict[str, tuple[int, int]] = {}
         self.memories: list[MemoryRow] = []
@@ -217,7 +217,8 @@ class Encoder:
         rows = [self.memory(logged, order, pc, texts.wording(event, pc.owner, logged.day)) for pc in percepts]
         if isinstance(event, SayEvent):
             self._statement(logged, order, event, percepts, rows)
-        if isinstance(event, BanishEvent) and event.role_revealed not in (None, "traitor"):
+        if (isinstance(event, BanishEvent) and event.role_revealed is not None
+                and not self.state.is_traitor_role(event.role_revealed)):
             self._lessons(logged, order, event, percepts)
         if isinstance(event, (MurderEvent, BanishEvent)):
             victim = event.victim if isinstance(event, MurderEvent) else event.player
@@ -304,7 +305,8 @@ class Encoder:
                 emotion_json=json.dumps(self.emotion[spec.name], sort_keys=True)))
         last_phase = max((ph.index for ph in phases), default=0)
         row = GameRow(uid=game, game=game, title=header.title or game, format=header.format,
-                      imported_from=self.imported_from, curve=p.curve, last_phase=last_phase, winner=self.winner)
+                      imported_from=self.imported_from, curve=p.curve, last_phase=last_phase, winner=self.winner,
+                      traitor_roles=list(header.traitor_roles))
         return EncodedGame(row, players, phase_rows, list(self.events), list(self.memories), list(self.told),
                            list(self.thoughts), list(self.statements), dict(self.memory_order),
                            dict(self.memory_claims))

@@ -85,6 +85,7 @@ class GameRow(_Row):
     curve: str
     last_phase: int
     winner: str | None
+    traitor_roles: list[str]
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,16 @@ from pydantic import (
     JsonValue,
     Strict,
     StringConstraints,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 FORMAT = "graphmem/1"
 """The value of the header's ``format`` field."""
+
+DEFAULT_TRAITOR_ROLES: tuple[str, ...] = ("traitor",)
+"""The roles of the hidden killing side when the header names none (The Traitors)."""
 
 CHANNELS = ("private", "public", "roundtable", "traitors")
 """The channels of a ``say`` event."""
@@ -115,6 +119,9 @@ class GameHeader(_Model):
     game : str, the game id (letters, digits, ``. _ : -``)
     title : str, default ""
     players : list of PlayerSpec, at least one, names unique ignoring case
+    traitor_roles : list of str, the roles that form the traitor side, the hidden killing side that hears the
+        ``traitors`` channel and casts murder votes (default ["traitor"]; a Werewolf log says ["werewolf"]); each
+        must be the role of some player, none twice
     source : str or None, where the log came from (e.g. a repository and path)
     licence : str or None, the licence of the log
     imported_from : str or None, the importer that produced it (None: written natively)
@@ -126,6 +133,7 @@ class GameHeader(_Model):
     game: GameId
     title: Annotated[str, Strict()] = ""
     players: tuple[PlayerSpec, ...] = Field(min_length=1)
+    traitor_roles: tuple[Text, ...] = Field(default=DEFAULT_TRAITOR_ROLES, min_length=1)
     source: Text | None = None
     licence: Text | None = None
     imported_from: Text | None = None
@@ -141,6 +149,21 @@ class GameHeader(_Model):
                 raise ValueError(f"duplicate player name {p.name!r} (names must differ ignoring case: {seen[key]!r})")
             seen[key] = p.name
         return players
+
+    @field_validator("traitor_roles")
+    @classmethod
+    def _known_traitor_roles(cls, roles: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        if len(set(roles)) != len(roles):
+            raise ValueError("names a role twice")
+        players = info.data.get("players")
+        if roles == DEFAULT_TRAITOR_ROLES or players is None:
+            return roles  # the default holds even in a game without traitors; bad players are reported already
+        held = list(dict.fromkeys(p.role for p in players))
+        unknown = [r for r in roles if r not in held]
+        if unknown:
+            raise ValueError(f"{', '.join(repr(r) for r in unknown)} is not the role of any player "
+                             f"(roles: {', '.join(held)})")
+        return roles
 
     @property
     def player_names(self) -> tuple[str, ...]:

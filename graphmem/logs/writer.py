@@ -54,8 +54,10 @@ def game_log_lines(log: GameLog) -> Iterator[str]:
         yield event_line(logged)
 
 
-HASHED_HEADER = frozenset({"kind", "format", "game", "players"})
-"""The header fields that shape memories; a changed title, source, licence or metadata is not a different game."""
+HASHED_HEADER = frozenset({"kind", "format", "game", "players", "traitor_roles"})
+"""The header fields that shape memories; a changed title, source, licence or metadata is not a different game.
+(``traitor_roles`` is hashed only when it is not the default, like every field, so the hash of a game that leaves
+it out is what it was before the field existed.)"""
 
 
 class LogDigest:

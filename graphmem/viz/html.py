@@ -18,8 +18,8 @@ from typing import Any
 
 import networkx as nx
 
-from graphmem.viz.style import KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS, OTHER_ROLE_COLOUR, ROLE_COLOURS
-from graphmem.viz.told import KINDS, layout
+from graphmem.viz.style import KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS, OTHER_ROLE_COLOUR
+from graphmem.viz.told import KINDS, layout, legend_roles, player_colour
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -92,7 +92,8 @@ def page_data(graph: nx.MultiDiGraph) -> dict[str, Any]:
     players = []
     for name, attrs in graph.nodes(data=True):
         x, y = positions[str(name)]
-        players.append({"name": str(name), "role": attrs.get("role", "unknown"), "profile": attrs.get("profile", ""),
+        players.append({"name": str(name), "role": attrs.get("role", "unknown"), "colour": player_colour(graph, name),
+                        "profile": attrs.get("profile", ""),
                         "status": attrs.get("status", "alive"), "eliminated_day": attrs.get("eliminated_day"),
                         "x": round(x, 4), "y": round(y, 4)})
     edges = []
@@ -105,7 +106,7 @@ def page_data(graph: nx.MultiDiGraph) -> dict[str, Any]:
                       "by_day": by_day})
     return {"game": graph.graph.get("game"), "day": graph.graph.get("day"), "days": sorted(days),
             "players": players, "edges": edges,
-            "style": {"role_colours": ROLE_COLOURS, "other_role_colour": OTHER_ROLE_COLOUR,
+            "style": {"role_colours": dict(legend_roles(graph)), "other_role_colour": OTHER_ROLE_COLOUR,
                       "kind_colours": KIND_COLOURS, "kind_curvature": KIND_CURVATURE,
                       "kind_dashes": {k: list(v) if v else None for k, v in KIND_DASHES.items()}}}
 
@@ -131,8 +132,8 @@ def render_html(graph: nx.MultiDiGraph) -> str:
     day = graph.graph.get("day")
     heading = (f"Who told whom — game {graph.graph.get('game', '?')}, "
                f"{'day ' + str(day) if day is not None else 'every day'}")
-    roles = "".join(f'<span class="legend-dot" style="border-radius: 50%; background: {colour}"></span>{role}<br>\n'
-                    for role, colour in ROLE_COLOURS.items())
+    roles = "".join(f'<span class="legend-dot" style="border-radius: 50%; background: {colour}"></span>'
+                    f'{html.escape(role)}<br>\n' for role, colour in legend_roles(graph))
     kinds = []
     for kind in KINDS:
         kinds.append(f'<span class="legend-line" style="border-top-style: {_css_dash(kind)}; '

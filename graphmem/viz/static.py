@@ -1,9 +1,10 @@
 """PNG and SVG drawings of the who-told-whom graph (matplotlib through networkx's drawing functions).
 
-Players are filled by role (faithful blue, traitor red) and shaped by fate (alive: circle; murdered: circle with a
-black cross; banished: square); an edge's width grows with its number of messages; private edges are solid
-orange, public (round table) edges dashed grey, traitors' meeting edges dotted dark red, each kind bent by its own
-amount so that parallel edges stay apart. Uses matplotlib's object API (no pyplot, no GUI backend).
+Players are filled by side (the game's traitor-side roles red, every other role blue; the legend names the game's
+roles) and shaped by fate (alive: circle; murdered: circle with a black cross; banished: square); an edge's width
+grows with its number of messages; private edges are solid orange, public (round table) edges dashed grey,
+traitors' meeting edges dotted dark red, each kind bent by its own amount so that parallel edges stay apart. Uses
+matplotlib's object API (no pyplot, no GUI backend).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Literal
 
 import networkx as nx
 
-from graphmem.viz.style import FATE_LABELS, KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS, role_colour
-from graphmem.viz.told import KINDS, edge_width, layout
+from graphmem.viz.style import FATE_LABELS, KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS
+from graphmem.viz.told import KINDS, edge_width, layout, legend_roles, player_colour
 
 NODE_SIZE = 1400
 
@@ -66,14 +67,14 @@ def _draw_told(graph: nx.MultiDiGraph, path: Path, dpi: int) -> None:
         if not nodes:
             continue
         nx.draw_networkx_nodes(graph, positions, nodelist=nodes, ax=ax, node_shape=shape, node_size=NODE_SIZE,
-                               node_color=[role_colour(graph.nodes[n].get("role", "")) for n in nodes],
+                               node_color=[player_colour(graph, n) for n in nodes],
                                edgecolors="#222222", linewidths=1.5)
         if fate == "murdered":
             ax.scatter([positions[n][0] for n in nodes], [positions[n][1] for n in nodes], marker="x",
                        s=NODE_SIZE * 0.55, c="#111111", linewidths=3, zorder=3)
     nx.draw_networkx_labels(graph, {n: (x, y - 0.075) for n, (x, y) in positions.items()}, ax=ax, font_size=10)
-    handles = [Line2D([], [], marker="o", linestyle="", markersize=11, markerfacecolor=role_colour(role),
-                      markeredgecolor="#222222", label=role) for role in ("faithful", "traitor")]
+    handles = [Line2D([], [], marker="o", linestyle="", markersize=11, markerfacecolor=colour,
+                      markeredgecolor="#222222", label=role) for role, colour in legend_roles(graph)]
     handles += [Line2D([], [], marker=m, linestyle="", markersize=11, markerfacecolor="white",
                        markeredgecolor="#222222", label=FATE_LABELS[fate])
                 for fate, m in (("alive", "o"), ("murdered", "X"), ("banished", "s"))]

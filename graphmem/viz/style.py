@@ -1,10 +1,17 @@
-"""The visual vocabulary shared by every picture: colours by role, marks by fate, line styles by channel kind."""
+"""The visual vocabulary shared by every picture: colours by side, marks by fate, line styles by channel kind."""
 
 from __future__ import annotations
 
-ROLE_COLOURS = {"faithful": "#3b7dd8", "traitor": "#d7301f"}
-"""Node fill by role; any other role is grey."""
+from collections.abc import Iterable
+
+TRAITOR_SIDE_COLOUR = "#d7301f"
+"""Node fill of a player whose role is on the traitor side (the game's ``traitor_roles``: traitor, werewolf, ...)."""
+OTHER_SIDE_COLOUR = "#3b7dd8"
+"""Node fill of a player of any other role (faithful, villager, seer, ...)."""
 OTHER_ROLE_COLOUR = "#9e9e9e"
+"""Node fill of a player whose role is unknown (not in the game's roster)."""
+ROLE_COLOURS = {"faithful": OTHER_SIDE_COLOUR, "traitor": TRAITOR_SIDE_COLOUR}
+"""The colours of The Traitors' two roles (the legend of a graph without players)."""
 
 KIND_COLOURS = {"private": "#e6820e", "public": "#6b7c93", "traitors": "#8c1d18"}
 """Edge colour by channel kind."""
@@ -18,9 +25,24 @@ FATE_LABELS = {"alive": "alive (circle)", "murdered": "murdered (circle with a c
                "banished": "banished (square)"}
 
 
-def role_colour(role: str) -> str:
-    """The fill colour of a player of ``role``."""
-    return ROLE_COLOURS.get(role, OTHER_ROLE_COLOUR)
+def side_colour(traitor_side: bool | None) -> str:
+    """The fill colour of a player on the traitor side (True), the other side (False) or of unknown role (None)."""
+    if traitor_side is None:
+        return OTHER_ROLE_COLOUR
+    return TRAITOR_SIDE_COLOUR if traitor_side else OTHER_SIDE_COLOUR
+
+
+def role_legend(players: Iterable[tuple[str, bool | None]]) -> list[tuple[str, str]]:
+    """The legend's ``(role, colour)`` entries for the game's players given as ``(role, traitor_side)``: every
+    known role once, the other side's roles first, then the traitor side's, each by name (The Traitors: faithful,
+    traitor; a Werewolf game: seer, villager, werewolf). Without known roles: The Traitors' two."""
+    sides: dict[str, bool] = {}
+    for role, traitor_side in players:
+        if traitor_side is not None:
+            sides[role] = sides.get(role, False) or traitor_side
+    if not sides:
+        return list(ROLE_COLOURS.items())
+    return [(role, side_colour(sides[role])) for role in sorted(sides, key=lambda r: (sides[r], r))]
 
 
 BAND_COLOURS = {"CLEAR": "#c7e9c0", "FUZZY": "#fff3b0", "VAGUE": "#fdd0a2", "forgotten": "#eeeeee"}

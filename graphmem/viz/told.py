@@ -19,6 +19,8 @@ from typing import Any
 import neo4j
 import networkx as nx
 
+from graphmem.viz.style import role_legend, side_colour
+
 CHANNEL_KIND = {"private": "private", "roundtable": "public", "public": "public", "traitors": "traitors"}
 """The picture's kind of each TOLD channel; unknown channels count as public."""
 
@@ -35,20 +37,25 @@ def build_told_graph(game: str, players: Iterable[Mapping[str, Any]], told: Iter
                      day: int | None = None) -> nx.MultiDiGraph:
     """The who-told-whom graph from the rows of the ``players`` and ``who_told_whom`` analysis queries.
 
-    players : rows with player, role, profile, status, eliminated_day (may be None)
+    players : rows with player, role, traitor_side (bool; when absent: the role is "traitor"), profile, status,
+        eliminated_day (may be None)
     told : rows with teller, listener, day, channel, messages (int)
     day : the day the rows were filtered to, or None for every day (stored as the graph's ``day``)
-    Returns a MultiDiGraph: nodes are player names with role, profile, status, eliminated_day (when known),
-    sent and heard (message totals); edges (teller, listener, key=channel) carry channel, kind, messages,
-    days (e.g. "1,2") and by_day (JSON object {day: messages}). Graph attributes: game, day (when filtered),
+    Returns a MultiDiGraph: nodes are player names with role, traitor_side (absent for a player missing from
+    ``players``), profile, status, eliminated_day (when known), sent and heard (message totals); edges (teller,
+    listener, key=channel) carry channel, kind, messages, days (e.g. "1,2") and by_day (JSON object
+    {day: messages}). Graph attributes: game, day (when filtered),
     messages (total). Every player is a node, even one who told and heard nothing.
     """
     graph = nx.MultiDiGraph(game=game)
     if day is not None:
         graph.graph["day"] = int(day)
     for p in players:
-        attrs = {"role": str(p.get("role") or "unknown"), "profile": str(p.get("profile") or ""),
-                 "status": str(p.get("status") or "alive"), "sent": 0, "heard": 0}
+        role = str(p.get("role") or "unknown")
+        side = p.get("traitor_side")
+        attrs = {"role": role, "traitor_side": bool(side) if side is not None else role == "traitor",
+                 "profile": str(p.get("profile") or ""), "status": str(p.get("status") or "alive"), "sent": 0,
+                 "heard": 0}
         if p.get("eliminated_day") is not None:
             attrs["eliminated_day"] = int(p["eliminated_day"])
         graph.add_node(str(p["player"]), **attrs)
@@ -72,6 +79,16 @@ def build_told_graph(game: str, players: Iterable[Mapping[str, Any]], told: Iter
     return graph
 
 
+def player_colour(graph: nx.MultiDiGraph, name: str) -> str:
+    """The fill colour of player ``name``: traitor side red, other roles blue, unknown grey."""
+    return side_colour(graph.nodes[name].get("traitor_side"))
+
+
+def legend_roles(graph: nx.MultiDiGraph) -> list[tuple[str, str]]:
+    """``(role, colour)`` for every role of the graph's players (see :func:`graphmem.viz.style.role_legend`)."""
+    return role_legend((str(d.get("role")), d.get("traitor_side")) for _, d in graph.nodes(data=True))
+
+
 def fetch_told_graph(driver: neo4j.Driver, database: str | None, game: str,
                      day: int | None = None) -> nx.MultiDiGraph:
     """:func:`build_told_graph` for a stored game, read with the ``players`` and ``who_told_whom`` queries
@@ -84,12 +101,13 @@ def fetch_told_graph(driver: neo4j.Driver, database: str | None, game: str,
 
 
 def layout(graph: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
-    """Node positions in [0, 1] x [0, 1] (y up): the players on a circle, traitors next to each other, then by name.
+    """Node positions in [0, 1] x [0, 1] (y up): the players on a circle, the traitor side next to each other, then
+    by name.
 
     A circle because a Traitors who-told-whom graph is dense (every round-table statement reaches every living
     player): a force layout piles such a graph into a ball, while a circle shows every edge. Deterministic.
     """
-    order = sorted(graph.nodes, key=lambda n: (graph.nodes[n].get("role") != "traitor", str(n)))
+    order = sorted(graph.nodes, key=lambda n: (not graph.nodes[n].get("traitor_side", False), str(n)))
     count = len(order)
     positions: dict[str, tuple[float, float]] = {}
     for i, name in enumerate(order):

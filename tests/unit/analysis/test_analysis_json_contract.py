@@ -30,5 +30,9 @@ def test_claims_json_layout_is_the_one_the_role_queries_match() -> None:
     claims = [("Cat", "role", "traitor", True), ("Ann", "role", "faithful", False)]
     text = json.dumps([list(c) for c in claims])  # as graphmem.ingest.encode writes it
     assert '["Cat", "role", "traitor", true]' in text and '["Ann", "role", "faithful", false]' in text
-    for name in ("accusation_network", "traitor_lies"):
-        assert '", "role", "traitor", true]' in analysis_query(name).text
+    # the queries build ["NAME", "role", "ROLE", true] from these pieces, for every role of Game.traitor_roles
+    assert '["' + "Cat" + '", "role", "' + "traitor" + '", true]' in text
+    for name, player in (("accusation_network", "b"), ("traitor_lies", "subject")):
+        query = analysis_query(name).text
+        assert f"""('["' + {player}.name + '", "role", "' + r + '", true]')""" in query
+        assert '", "role", "faithful", false]' in query

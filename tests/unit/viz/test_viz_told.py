@@ -14,8 +14,9 @@ from graphmem.viz.told import build_told_graph, channel_kind, edge_width, layout
 def test_every_player_is_a_node_with_role_fate_and_totals() -> None:
     graph = build_told_graph("g", PLAYERS, TOLD)
     assert sorted(graph.nodes) == ["Ann", "Bob", "Cat", "Dan", "Eve"]
-    assert graph.nodes["Bob"] == {"role": "faithful", "profile": "analytical", "status": "murdered", "sent": 2,
-                                  "heard": 6, "eliminated_day": 2}
+    assert graph.nodes["Bob"] == {"role": "faithful", "traitor_side": False, "profile": "analytical",
+                                  "status": "murdered", "sent": 2, "heard": 6, "eliminated_day": 2}
+    assert graph.nodes["Ann"]["traitor_side"] is True  # rows without traitor_side: the role "traitor" is the side
     assert "eliminated_day" not in graph.nodes["Ann"]  # never None: GraphML cannot hold it
     assert graph.nodes["Ann"]["sent"] == 10 and graph.nodes["Eve"]["heard"] == 4
     assert graph.graph == {"game": "g", "messages": 13}
