@@ -5,9 +5,11 @@ Validation is complete: every bad line is reported, with its line number, the fi
 truncated input are all reported as problems.
 
 Beyond the per-line schema (:mod:`graphmem.logs.schema`), the reader checks the context: the first line is the
-header; every player-valued field names a player of the header (exact spelling); event kinds are known;
-``phase`` events never go back in days; event ids are unique (an event without ``id`` gets its line number, so an
-explicit id "7" clashes with the event on line 7).
+header; every player-valued field names a player of the header (exact spelling, after NFC normalisation); event
+kinds are known; ``phase`` events never go back in days; event ids are unique (an event without ``id`` gets its line
+number, so an explicit id "7" clashes with the event on line 7); and the game's state
+(:mod:`graphmem.logs.state`): nothing follows the ``end`` event, a murdered or banished player no longer acts or
+perceives, a revealed role is the player's current role.
 
 Phases: phase index 0 holds the events before the first ``phase`` event (day 0, name "pregame"); each ``phase``
 event opens the next index (1, 2, ...) with its ``day`` and ``name``.
@@ -36,6 +38,7 @@ from graphmem.logs.schema import (
     PhaseEvent,
     player_references,
 )
+from graphmem.logs.state import GameState
 
 PREGAME = "pregame"
 """The name of phase 0 when the log does not open with a ``phase`` event."""
@@ -262,6 +265,7 @@ class GameLogValidator:
         self._players = set(header.player_names)
         self._lower = {name.casefold(): name for name in header.player_names}
         self._ids: dict[str, int] = {}
+        self._state = GameState(header.roles, header.traitor_roles)
         self._phases: list[PhaseInfo] = [PhaseInfo(0, 0, PREGAME, 0)]
         self._events: list[LoggedEvent] = []
         self._last_line = header_line
@@ -301,6 +305,7 @@ class GameLogValidator:
             last = self.current_phase
             problems.append(LogProblem(line, "day", f"phase goes backwards: day {event.day} after day {last.day} "
                                                     f"(phase {last.name!r} on line {last.line})"))
+        problems.extend(self._state.problems(event, line))
         return (None, problems) if problems else (event, [])
 
     def _unknown_player(self, name: str) -> str:
@@ -340,6 +345,7 @@ class GameLogValidator:
             self._phases.append(PhaseInfo(len(self._phases), event.day, event.name, line))
         phase = self._phases[-1]
         logged = LoggedEvent(event, line, phase.index, phase.day, phase.name)
+        self._state.apply(event, line, phase.day, phase.name)
         self._events.append(logged)
         self._ids[logged.id] = line
         self._last_line = line

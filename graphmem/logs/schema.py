@@ -11,16 +11,25 @@ Player-valued fields (checked against the header's players by the reader): ``spe
 ``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, the keys of ``emotion``, and in
 claims (SPEC 2.3) the subject of the functional predicates ``role`` and ``voted_for`` and the object of
 ``voted_for``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
+
+Player names, in the header and in every one of those fields, are normalised to Unicode NFC when read, so a name
+written with a combining accent ("Chloe\u0301", NFD) and the precomposed one ("Chlo\u00e9", NFC) are the same
+player. Texts that must say something (``say``, ``observe`` and ``thought`` texts) need a visible character:
+whitespace and invisible characters alone (zero-width spaces, joiners, bidi marks, combining marks) count as empty.
 """
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -55,23 +64,90 @@ def _iso_timestamp(value: str) -> str:
     return value
 
 
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Mn", "Me"})
+"""Unicode categories that show nothing on their own: spaces and separators, controls, format characters (zero-width
+space, joiners, bidi marks), surrogates, and combining marks (which only modify a visible character)."""
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters of visible categories that render blank: the Hangul fillers and the blank Braille pattern."""
+
+
+def has_visible_text(text: str) -> bool:
+    """True when ``text`` holds at least one visible character (not only whitespace, zero-width or other invisible
+    characters such as U+200B, U+200D, U+2060, U+FEFF, bidi marks, lone combining marks or Hangul fillers)."""
+    return any(unicodedata.category(c) not in _INVISIBLE_CATEGORIES and c not in _BLANK_LETTERS for c in text)
+
+
 def _has_text(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be empty or only whitespace")
+    if not has_visible_text(value):
+        raise ValueError("must contain a visible character (it is empty, or only whitespace or invisible "
+                         "characters such as U+200B)")
+    return value
+
+
+def nfc(name: str) -> str:
+    """A player name in Unicode normal form C (how every player name is compared and stored)."""
+    return unicodedata.normalize("NFC", name)
+
+
+_PLAYER_NAME = re.compile(r"[^\s/](?:[^/]*[^\s/])?")
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+_EVENT_ID = re.compile(r"[A-Za-z0-9._:-]+")
+
+
+def _player_name(value: str) -> str:
+    if not _PLAYER_NAME.fullmatch(value):
+        raise ValueError("a player name must not be empty, contain '/' or start or end with a space "
+                         f"(names become part of node ids), got {value!r}")
+    return nfc(value)
+
+
+def _game_id(value: str) -> str:
+    if not _GAME_ID.fullmatch(value):
+        raise ValueError("a game id may only contain letters, digits and the characters . _ : - and must start "
+                         f"with a letter or digit, got {value!r}")
+    return value
+
+
+def _event_id(value: str) -> str:
+    if not _EVENT_ID.fullmatch(value):
+        raise ValueError(f"an event id may only contain letters, digits and the characters . _ : -, got {value!r}")
+    return value
+
+
+def _vote_count(value: Any) -> Any:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    shown = "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else \
+        json.dumps(value, ensure_ascii=False)[:40]
+    raise ValueError(f"must be an integer, the number of votes against the banished player (e.g. 5), got {shown}; "
+                     "each player's vote is a vote event of its own")
+
+
+def _murderers(value: Any) -> Any:
+    if isinstance(value, str):
+        raise ValueError(f"must be a list of player names, even for one murderer (e.g. {json.dumps([value])}), "
+                         "got a string")
+    return value
+
+
+def _recruiter(value: Any) -> Any:
+    if isinstance(value, list):
+        raise ValueError('must be one player name (a string, e.g. "Sarah"), not a list: a recruitment has one '
+                         "recruiter")
     return value
 
 
 Text = Annotated[str, Strict(), StringConstraints(min_length=1)]
 """A non-empty string."""
 Speech = Annotated[str, Strict(), AfterValidator(_has_text)]
-"""A string with at least one non-whitespace character."""
-Name = Annotated[str, Strict(), StringConstraints(min_length=1)]
-"""A player name in an event (must be one of the header's players: checked by the reader)."""
-PlayerName = Annotated[str, Strict(), StringConstraints(pattern=r"^[^\s/](?:[^/]*[^\s/])?$")]
-"""A player name in the header: non-empty, no surrounding whitespace, no "/" (names go into node uids)."""
-GameId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$", max_length=200)]
+"""A string with at least one visible character (see :func:`has_visible_text`)."""
+Name = Annotated[str, Strict(), StringConstraints(min_length=1), AfterValidator(nfc)]
+"""A player name in an event, normalised to NFC (must be one of the header's players: checked by the reader)."""
+PlayerName = Annotated[str, Strict(), AfterValidator(_player_name)]
+"""A player name in the header: non-empty, no surrounding whitespace, no "/" (names go into node uids); NFC."""
+GameId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_game_id)]
 """A game id: letters, digits and ``. _ : -`` (it prefixes every node uid)."""
-EventId = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9._:-]+$", max_length=200)]
+EventId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_event_id)]
 """An event id: letters, digits and ``. _ : -`` (default: the event's line number)."""
 Timestamp = Annotated[str, Strict(), AfterValidator(_iso_timestamp)]
 """An ISO 8601 timestamp, kept as written."""
@@ -100,6 +176,15 @@ class Claim(_Model):
     predicate: Text
     object: Text
     polarity: Annotated[bool, Strict()] = True
+
+    @model_validator(mode="after")
+    def _nfc_players(self) -> Claim:
+        # The player-valued parts are player names: NFC like every other name (the model is frozen).
+        if self.predicate in PLAYER_PREDICATES:
+            object.__setattr__(self, "subject", nfc(self.subject))
+        if self.predicate == "voted_for":
+            object.__setattr__(self, "object", nfc(self.object))
+        return self
 
 
 class PlayerSpec(_Model):
@@ -272,21 +357,21 @@ class VoteEvent(_Perceived):
 
 
 class MurderEvent(_Perceived):
-    """A murder: ``victim`` and optional ``by`` (non-empty list of the players who chose the victim; hidden from
-    faithfuls)."""
+    """A murder: ``victim`` and optional ``by`` (a non-empty list of the players who chose the victim, even for
+    one: ``["Sarah"]``; hidden from faithfuls)."""
 
     kind: Literal["murder"]
     victim: Name
-    by: tuple[Name, ...] | None = Field(default=None, min_length=1)
+    by: Annotated[tuple[Name, ...] | None, BeforeValidator(_murderers)] = Field(default=None, min_length=1)
 
 
 class BanishEvent(_Perceived):
-    """A banishment: ``player``, optional ``votes`` (int >= 0, the votes against them) and ``role_revealed``
-    (None when the role stays hidden)."""
+    """A banishment: ``player``, optional ``votes`` (an integer >= 0, the number of votes against them, not the
+    list of voters: each vote is its own ``vote`` event) and ``role_revealed`` (None when the role stays hidden)."""
 
     kind: Literal["banish"]
     player: Name
-    votes: Count | None = None
+    votes: Annotated[Count | None, BeforeValidator(_vote_count)] = None
     role_revealed: Text | None = None
 
 
@@ -299,11 +384,12 @@ class RevealEvent(_Perceived):
 
 
 class RecruitEvent(_Perceived):
-    """A player is recruited as a traitor: ``player`` and ``by``."""
+    """A player is recruited as a traitor: ``player`` and ``by`` (one player name, a string; unlike a murder's
+    ``by``, which is a list)."""
 
     kind: Literal["recruit"]
     player: Name
-    by: Name
+    by: Annotated[Name, BeforeValidator(_recruiter)]
 
 
 class ThoughtEvent(_EventBase):

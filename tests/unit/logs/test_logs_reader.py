@@ -166,10 +166,21 @@ def test_non_utf8_line_is_reported_with_its_line_and_byte(tmp_path: Path) -> Non
     assert [e.line for e in log.events] == [2, 4] and log.rejected == (p,)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+@pytest.mark.parametrize("text", ["", "   ", "\n\t", "\u200b", " \u200d\u2060\ufeff ", "\u200e\u200f",
+                                  "\u3164", "\u0301", "\x1b"])
 def test_say_without_text(write_log: Any, text: str) -> None:
+    """Whitespace and invisible characters alone (zero-width space, joiners, bidi marks, a Hangul filler, a lone
+    combining accent, a control) are no text."""
     p = only(problems_of(write_log(SAY | {"text": text})))
-    assert (p.line, p.field) == (2, "text") and p.reason == "must not be empty or only whitespace"
+    assert (p.line, p.field) == (2, "text")
+    assert p.reason == ("must contain a visible character (it is empty, or only whitespace or invisible characters "
+                        "such as U+200B)")
+
+
+@pytest.mark.parametrize("text", ["\u200bok", "e\u0301", "\U0001f642", "\u2014"])
+def test_text_with_one_visible_character_is_text(write_log: Any, text: str) -> None:
+    log = read_game_log(write_log(SAY | {"text": text}))
+    assert [e.event.text for e in log.events if isinstance(e.event, SayEvent)] == [text]
 
 
 def test_say_missing_text(write_log: Any) -> None:
@@ -233,7 +244,7 @@ def test_header_fields_are_strict(write_log: Any, change: dict[str, Any], field:
     (SAY | {"loud": True}, "loud", "unknown field"),
     (SAY | {"text": 5}, "text", "Input should be a valid string, got 5"),
     (SAY | {"t": "yesterday"}, "t", "must be an ISO 8601 timestamp such as 2025-04-12T15:27:09.773481"),
-    (SAY | {"id": "a/b"}, "id", "String should match pattern '^[A-Za-z0-9._:-]+$'"),
+    (SAY | {"id": "a/b"}, "id", "an event id may only contain letters, digits and the characters . _ : -, got 'a/b'"),
     (SAY | {"emotion": {"Marcus": {"fear": 1.2}}}, "emotion.Marcus.fear", "Input should be less than or equal to 1"),
     (SAY | {"emotion": {"Marcus": {"fear": "high"}}}, "emotion.Marcus.fear", 'Input should be a valid number, got "high"'),
     (SAY | {"claims": [{"subject": "Marcus", "predicate": "role", "object": "x", "polarity": "yes"}]},

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from logs_helpers import EXAMPLES, HEADER
 
 from graphmem.logs import GameLog, GameLogValidator, load_game_log, parse_game_log, read_game_log, write_game_log
+from graphmem.logs.schema import has_visible_text
 
 
 def same(a: GameLog, b: GameLog) -> None:
@@ -67,7 +68,7 @@ def test_defaulted_ids_are_written_so_events_keep_them_after_a_rejected_line(tmp
 
 
 _text = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), min_size=1).filter(
-    lambda s: s.strip() != "")
+    has_visible_text)
 
 
 @settings(max_examples=60, deadline=None)

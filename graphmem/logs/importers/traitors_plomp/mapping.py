@@ -10,6 +10,7 @@ from typing import Any
 from graphmem.logs.importers.traitors_plomp.game import _Context, _Game
 from graphmem.logs.importers.traitors_plomp.patterns import PATTERNS, SHAPES
 from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF
+from graphmem.logs.schema import has_visible_text
 
 MAPPED_TYPES = tuple(PHASE_OF)
 
@@ -27,9 +28,10 @@ def _say(ctx: _Context, m: re.Match[str], channel: str, to: str | list[str]) -> 
     g = ctx.game
     speaker = g.name(m["speaker"])
     text = m["text"]
-    if not text.strip():
-        # An empty message (the model answered with nothing; e.g. game 3325g7wm, buffer_items[10]) is not a
-        # statement (a say needs text) but the witnesses did see it happen: an observe event keeps that.
+    if not has_visible_text(text):
+        # An empty message, or one of invisible characters only (the model answered with nothing; e.g. game
+        # 3325g7wm, buffer_items[10]), is not a statement (a say needs visible text) but the witnesses did see it
+        # happen: an observe event keeps that.
         about = [speaker] + ([p for p in to if p != speaker] if isinstance(to, list) else [])
         return {"kind": "observe", "observers": ctx.witnesses, "text": ctx.text.strip(), "about": about}
     event: dict[str, Any] = {"kind": "say", "speaker": speaker, "to": to, "channel": channel, "text": text}

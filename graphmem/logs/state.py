@@ -1,0 +1,149 @@
+"""The game's state as a canonical log unfolds, checked event by event (SPEC 2.1 "validation is strict").
+
+:class:`GameState` knows who was eliminated (murdered or banished), on which line and in which phase, each player's
+current role (the header's; after a ``recruit``, the recruiter's traitor-side role) and whether the game has
+ended. Its rules:
+
+- Nothing follows the ``end`` event.
+- An eliminated player does nothing and perceives nothing afterwards: they do not speak (``say.speaker``), are not
+  spoken to (``say.to``), do not vote or receive votes (``vote.voter``, ``vote.target``), observe nothing
+  (``observe.observers``), are not murdered, banished or recruited again (``murder.victim``, ``banish.player``,
+  ``recruit.player``), murder or recruit nobody (``murder.by``, ``recruit.by``), have no thoughts or emotion state
+  (``thought.player``, ``emotion.player``), and witness nothing (``witnesses``, the keys of ``emotion``).
+- Legitimate after an elimination: being talked or thought about (``about``, claims, ``observe.subject``), a
+  ``reveal`` of the eliminated player's role, and the ``end`` event's ``witnesses`` and ``emotion`` (everyone may
+  learn who won).
+- A role made known (``banish.role_revealed``, ``reveal.role``) is the player's current role: the header's, or
+  the traitor side's once recruited (a recruited faithful is revealed as a traitor).
+
+The victim of a murder and the banished player may witness their own elimination: the state changes after the
+event. A rejected event does not change the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from graphmem.errors import LogProblem
+from graphmem.logs.schema import (
+    DEFAULT_TRAITOR_ROLES,
+    BanishEvent,
+    EmotionEvent,
+    EndEvent,
+    Event,
+    MurderEvent,
+    ObserveEvent,
+    RecruitEvent,
+    RevealEvent,
+    SayEvent,
+    ThoughtEvent,
+    VoteEvent,
+)
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """Where a player left the game.
+
+    how : "murdered" or "banished"
+    line : int, the line of the murder or banish event
+    day : int, the day of its phase
+    phase_name : str, the name of its phase
+    """
+
+    how: str
+    line: int
+    day: int
+    phase_name: str
+
+    def describe(self, name: str) -> str:
+        """"Dmitri was murdered at line 9 (day 2, night)"."""
+        return f"{name} was {self.how} at line {self.line} (day {self.day}, {self.phase_name})"
+
+
+def _acting(event: Event) -> list[tuple[str, str, str]]:
+    """``(field, player, what they cannot do)`` for every field of ``event`` that must name a player still in the
+    game (see the module docstring)."""
+    refs: list[tuple[str, str, str]] = []
+    if isinstance(event, SayEvent):
+        refs.append(("speaker", event.speaker, "speak"))
+        if event.to != "all":
+            refs.extend((f"to[{i}]", name, "be spoken to") for i, name in enumerate(event.to))
+    elif isinstance(event, ObserveEvent):
+        refs.extend((f"observers[{i}]", name, "observe anything") for i, name in enumerate(event.observers))
+    elif isinstance(event, VoteEvent):
+        refs.append(("voter", event.voter, "vote"))
+        if event.target is not None:
+            refs.append(("target", event.target, "be voted for"))
+    elif isinstance(event, MurderEvent):
+        refs.append(("victim", event.victim, "be murdered"))
+        refs.extend((f"by[{i}]", name, "murder anyone") for i, name in enumerate(event.by or ()))
+    elif isinstance(event, BanishEvent):
+        refs.append(("player", event.player, "be banished"))
+    elif isinstance(event, RecruitEvent):
+        refs.append(("player", event.player, "be recruited"))
+        refs.append(("by", event.by, "recruit anyone"))
+    elif isinstance(event, ThoughtEvent):
+        refs.append(("player", event.player, "have thoughts"))
+    elif isinstance(event, EmotionEvent):
+        refs.append(("player", event.player, "have an emotion state"))
+    if not isinstance(event, EndEvent):
+        refs.extend((f"witnesses[{i}]", name, "witness anything")
+                    for i, name in enumerate(getattr(event, "witnesses", None) or ()))
+        refs.extend((f"emotion.{name}", name, "perceive anything") for name in getattr(event, "emotion", None) or {})
+    return refs
+
+
+class GameState:
+    """Who is still in the game, each player's current role, and the end, as the events are accepted.
+
+    roles : {player name: role}, the header's roles (then updated by recruitment)
+    traitor_roles : the header's ``traitor_roles``: a recruit takes the recruiter's role when it is one of them,
+        else the first (as :func:`graphmem.perception.apply` does)
+
+    Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``ended`` (line, winner) or None.
+    """
+
+    def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES) -> None:
+        self.roles = dict(roles)
+        self.traitor_roles = tuple(traitor_roles)
+        self.eliminated: dict[str, Elimination] = {}
+        self.recruited: dict[str, int] = {}
+        self.ended: tuple[int, str] | None = None
+
+    def problems(self, event: Event, line: int) -> list[LogProblem]:
+        """Every rule of the module docstring that ``event`` on ``line`` breaks (names not in ``roles`` are
+        skipped: the reader reports them as unknown players)."""
+        if self.ended is not None:
+            end_line, winner = self.ended
+            return [LogProblem(line, "kind", f"the game ended at line {end_line} (winner {winner!r}): no event may "
+                                             "follow the end event")]
+        problems = [LogProblem(line, where, f"{gone.describe(name)}: an eliminated player cannot {what}")
+                    for where, name, what in _acting(event) if (gone := self.eliminated.get(name)) is not None]
+        revealed = (("role_revealed", event.player, event.role_revealed) if isinstance(event, BanishEvent)
+                    else ("role", event.player, event.role) if isinstance(event, RevealEvent) else None)
+        if revealed is not None:
+            where, player, role = revealed
+            current = self.roles.get(player)
+            if role is not None and current is not None and role != current:
+                problems.append(LogProblem(line, where, self._role_mismatch(player, role, current)))
+        return problems
+
+    def _role_mismatch(self, player: str, role: str, current: str) -> str:
+        source = f"recruited at line {self.recruited[player]}" if player in self.recruited else "in the header"
+        hint = " (roles are case-sensitive)" if role.casefold() == current.casefold() else ""
+        return f"reveals {player} as {role!r}, but {player}'s role is {current!r} ({source}){hint}"
+
+    def apply(self, event: Event, line: int, day: int, phase_name: str) -> None:
+        """Record an accepted event: an elimination, a recruitment, the end."""
+        if isinstance(event, MurderEvent):
+            self.eliminated[event.victim] = Elimination("murdered", line, day, phase_name)
+        elif isinstance(event, BanishEvent):
+            self.eliminated[event.player] = Elimination("banished", line, day, phase_name)
+        elif isinstance(event, RecruitEvent):
+            recruiter = self.roles.get(event.by)
+            self.roles[event.player] = recruiter if recruiter in self.traitor_roles else self.traitor_roles[0]
+            self.recruited[event.player] = line
+        elif isinstance(event, EndEvent):
+            self.ended = (line, event.winner)
