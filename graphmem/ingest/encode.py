@@ -7,13 +7,18 @@ second ingest of a log a no-op.
 The emotions a witness encodes with (SPEC 3.3's ``I``) are the event's ``emotion`` entry for that witness when the
 log gives one (a game's emotion engine); otherwise the appraisal of SPEC 3.5 combined with the witness's current
 emotion state from ``emotion`` events (the larger intensity of each emotion stands).
+
+The claims an event is encoded with (perception, memory type, rumour chains, ``claims_json`` of its Event and
+Memory nodes) are its own, or for a statement with no ``claims`` key in a log written natively or sent live the
+claims the extractor derives from its text (:func:`graphmem.logs.claims.derived_claims`). The log itself, and so
+its hash, stays as written.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from graphmem.errors import LogProblem
 from graphmem.ingest import texts
@@ -34,6 +39,7 @@ from graphmem.ingest.records import (
     source_uid,
     thought_uid,
 )
+from graphmem.logs.claims import claim_extractor_for, derived_claims
 from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
 from graphmem.logs.schema import (
     BanishEvent,
@@ -135,6 +141,7 @@ class Encoder:
         self.winner: str | None = None
         self.seq = 0
         self._taken = (0, 0, 0, 0, 0)
+        self.extractor = claim_extractor_for(header)
 
     # -- memories -------------------------------------------------------------------------------------------------
 
@@ -164,7 +171,7 @@ class Encoder:
             uid=uid, game=self.game, owner=owner, event=logged.id, kind=kind, type=str(mtype),
             text=wording.text, template=wording.template, details_json=details_to_json(wording.details),
             n_lost=0, fabricated=False, about=about, keywords=" ".join(sorted(named)),
-            scope=scope_token(self.game, owner), claims_json=json.dumps([list(c) for c in claims]),
+            scope=scope_token(self.game, owner), claims_json=json.dumps([list(c) for c in claims], ensure_ascii=False),
             t_enc=logged.phase, day=logged.day, phase_name=logged.phase_name, salience=sal, relevance=relevance,
             emotion_peak=peak, emotion_json=EmotionalContext.of(emotions).to_json(), surprise=appraisal.surprise,
             consequence=appraisal.consequence, flashbulb=flashbulb,
@@ -202,7 +209,8 @@ class Encoder:
     # -- events ---------------------------------------------------------------------------------------------------
 
     def event(self, logged: LoggedEvent, order: int) -> None:
-        """Perceive, encode and apply one event of the log."""
+        """Perceive, encode and apply one event of the log (with its derived claims, see the module docstring)."""
+        logged = self.with_claims(logged)
         event = logged.event
         if isinstance(event, PhaseEvent):
             return
@@ -226,6 +234,13 @@ class Encoder:
         if isinstance(event, EndEvent):
             self.winner = event.winner
         apply(logged, self.state)
+
+    def with_claims(self, logged: LoggedEvent) -> LoggedEvent:
+        """``logged`` with the claims it is encoded with: its own, or those derived from its text."""
+        claims = derived_claims(logged.event, self.extractor) if self.extractor is not None else None
+        if claims is None:
+            return logged
+        return replace(logged, event=logged.event.model_copy(update={"claims": claims}))
 
     def _thought_event(self, logged: LoggedEvent, order: int, event: ThoughtEvent) -> None:
         self.thought(event.player, logged.id, event.text, event.priority, event.persistence, logged.phase,
@@ -267,7 +282,8 @@ class Encoder:
             day=logged.day, line=logged.line, text=objective.text, channel=getattr(event, "channel", None),
             ballot=getattr(event, "ballot", None), actor=actor, targets=targets, witnesses=witnesses,
             details_json=details_to_json(objective.details), claims_json=json.dumps([list(c) for c in
-                                                                                      _claims(logged)]),
+                                                                                      _claims(logged)],
+                                                                                     ensure_ascii=False),
             role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
             t=getattr(event, "t", None), phase_uid=phase_uid(game, logged.phase),
             actor_uid=player_uid(game, actor) if actor else None,

@@ -27,6 +27,9 @@ Conservative by construction:
   "I am faithful to the group" give none;
 - reported speech in double quotes is removed first (it is someone else's claim);
 - pronouns and "you" are never resolved.
+
+Encoding runs the extractor too (:func:`derived_claims`): a statement of a log written natively or sent live that
+has no ``claims`` key gets the claims of its text; ``"claims": []`` means "none" and is kept as given.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graphmem.logs.schema import Claim
+from graphmem.logs.schema import Claim, Event, GameHeader, SayEvent, VoteEvent
 
 DEFAULT_ROLES: tuple[str, ...] = ("traitor", "faithful")
 """Role words of The Traitors."""
@@ -171,3 +174,41 @@ def extract_claims(text: str, *, speaker: str | None, players: Sequence[str] | I
     game, build one :class:`ClaimExtractor` and call :meth:`ClaimExtractor.extract`.
     """
     return ClaimExtractor(players, roles).extract(text, speaker)
+
+
+def game_roles(header: GameHeader) -> tuple[str, ...]:
+    """The role words of a game: :data:`DEFAULT_ROLES` and then the header's roles, each once ignoring case
+    (a Traitors game gives exactly ``("traitor", "faithful")``; a Werewolf game adds "werewolf", "seer", ...)."""
+    roles: dict[str, str] = {}
+    for role in (*DEFAULT_ROLES, *(p.role for p in header.players)):
+        roles.setdefault(role.casefold(), role)
+    return tuple(roles.values())
+
+
+def claim_extractor_for(header: GameHeader) -> ClaimExtractor | None:
+    """The extractor that derives the claims a game's statements do not give (see :func:`derived_claims`), or None
+    when the log was produced by an importer (``header.imported_from`` set): an importer derives the claims of
+    its logs itself (the traitors-plomp importer runs this extractor on statements and murder suggestions and
+    deliberately not on murder or end-game vote reasons), so its output is stored exactly as converted."""
+    if header.imported_from is not None:
+        return None
+    return ClaimExtractor(header.player_names, game_roles(header))
+
+
+def derived_claims(event: Event, extractor: ClaimExtractor) -> tuple[Claim, ...] | None:
+    """The claims to encode for ``event`` in place of its own, or None to keep the event as it is.
+
+    Only statements are read: a ``say`` (its ``text``, the speaker is ``speaker``) and a ``vote`` with a reason
+    (its ``text``, the speaker is ``voter``). An event whose object has a ``claims`` key keeps its claims as given,
+    ``"claims": []`` included (pydantic's ``model_fields_set`` tells an explicit empty list from an absent key).
+    None too when the text yields no claim. Deterministic: the same event and players always give the same claims.
+    """
+    if "claims" in event.model_fields_set:
+        return None
+    if isinstance(event, SayEvent):
+        found = extractor.extract(event.text, event.speaker)
+    elif isinstance(event, VoteEvent) and event.text is not None:
+        found = extractor.extract(event.text, event.voter)
+    else:
+        return None
+    return tuple(found) or None

@@ -274,7 +274,10 @@ class _Perceived(_EventBase):
     witnesses : list of player names or None (None: the kind's default, SPEC 2.1; [] means nobody)
     emotion : ``{player: {emotion: intensity in [0, 1]}}`` or None, the perceivers' state from a game's emotion
         engine (None: SPEC 3.3's appraisal applies)
-    claims : list of Claim (SPEC 2.3), default empty
+    claims : list of Claim (SPEC 2.3), default empty. Absent and ``[]`` differ (``"claims" in
+        model_fields_set``): a ``say`` or a ``vote`` with a reason ``text`` that has no ``claims`` key gets the
+        claims of its text when it is encoded (:func:`graphmem.logs.claims.derived_claims`; logs written natively
+        and live games), ``[]`` means none; the writer keeps an explicit ``[]``
     """
 
     witnesses: tuple[Name, ...] | None = None

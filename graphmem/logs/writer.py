@@ -2,7 +2,8 @@
 
 The output reads back equal: ``read_game_log(path)`` of a written log has the same header and the same events
 (ids are always written, so events keep their identity even when the line numbers change). Fields equal to their
-defaults are left out; ``kind`` comes first on every line.
+defaults are left out, except an explicit ``"claims": []`` (it means "no claims", where a missing ``claims`` lets
+encoding derive them from the text, SPEC 2.3); ``kind`` comes first on every line.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ _LAST = ("witnesses", "emotion", "claims")
 
 
 def to_json_object(model: BaseModel) -> dict[str, Any]:
-    """A header or event as the canonical JSON object (defaults omitted, ``kind`` first)."""
+    """A header or event as the canonical JSON object (defaults omitted but for an explicit ``"claims": []``,
+    ``kind`` first)."""
     data = model.model_dump(mode="json", exclude_defaults=True)
     data["kind"] = model.model_dump(include={"kind"})["kind"]  # a default, so excluded above
+    if "claims" in model.model_fields_set and "claims" not in data:
+        data["claims"] = []  # given as "none": not the same as absent (claims are then derived from the text)
     first = [k for k in _FIRST if k in data]
     last = [k for k in _LAST if k in data]
     middle = [k for k in data if k not in _FIRST and k not in _LAST]

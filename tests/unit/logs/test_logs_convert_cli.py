@@ -90,3 +90,17 @@ def test_invalid_canonical_input_lists_lines(tmp_path: Path) -> None:
     code, _, err = run(bad, "-o", tmp_path / "out.jsonl")
     assert code == 1
     assert f"{bad}: line 34: invalid JSON (the line is truncated)" in err
+
+
+def test_converting_a_canonical_log_adds_no_claims_and_keeps_an_explicit_empty_list(tmp_path: Path) -> None:
+    header = {"kind": "game", "format": "graphmem/1", "game": "g", "players": [
+        {"name": "Zoë", "role": "traitor"}, {"name": "Ann", "role": "faithful"}]}
+    said = {"kind": "say", "id": "s1", "speaker": "Ann", "to": "all", "channel": "roundtable",
+            "text": "Zoë is a traitor."}
+    source = tmp_path / "g.jsonl"
+    source.write_text("".join(json.dumps(o, ensure_ascii=False) + "\n"
+                              for o in [header, said, {**said, "id": "s2", "claims": []}]), encoding="utf-8")
+    code, out, err = run(source)
+    assert code == 0, err
+    events = [json.loads(line) for line in out.splitlines()[1:]]
+    assert events == [said, {**said, "id": "s2", "claims": []}]  # claims are derived when encoding, not here

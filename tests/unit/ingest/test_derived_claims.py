@@ -1,0 +1,135 @@
+"""Claims derived at encoding time (SPEC 2.3): a statement with no ``claims`` key in a native log gets the claims
+of its text; ``"claims": []`` means none; an importer's log is stored exactly as converted; the log is unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from graphmem.ingest.encode import EncodedGame, encode_game
+from graphmem.logs import load_game_log, parse_game_log
+from graphmem.logs.claims import ClaimExtractor, derived_claims, game_roles
+from graphmem.logs.schema import GameHeader, SayEvent
+from graphmem.logs.writer import game_log_lines, log_sha256
+from graphmem.model import default_parameters
+
+HEADER: dict[str, Any] = {"kind": "game", "format": "graphmem/1", "game": "g", "players": [
+    {"name": "Zoë", "role": "traitor"}, {"name": "Ann", "role": "faithful"}, {"name": "Bob", "role": "faithful"}]}
+ACCUSE: dict[str, Any] = {"kind": "say", "id": "s1", "speaker": "Ann", "to": "all", "channel": "roundtable",
+                          "text": "Zoë is a traitor."}
+ZOE_TRAITOR = ["Zoë", "role", "traitor", True]
+
+
+def lines(*events: dict[str, Any], header: dict[str, Any] | None = None) -> list[str]:
+    return [json.dumps(header or HEADER, ensure_ascii=False)] + [json.dumps(e, ensure_ascii=False) for e in events]
+
+
+def encode(*events: dict[str, Any], header: dict[str, Any] | None = None) -> EncodedGame:
+    return encode_game(parse_game_log(lines(*events, header=header), "test"), default_parameters())
+
+
+def event_claims(game: EncodedGame, event_id: str) -> list[list[object]]:
+    return [json.loads(e.claims_json) for e in game.events if e.id == event_id][0]  # type: ignore[no-any-return]
+
+
+def test_a_statement_without_claims_is_encoded_with_the_claims_of_its_text() -> None:
+    game = encode(ACCUSE)
+    assert event_claims(game, "s1") == [ZOE_TRAITOR]
+    # stored as written, not "Zo\u00eb": the analysis queries find a claim by the player's name in claims_json
+    assert '["Zoë", "role", "traitor", true]' in next(e.claims_json for e in game.events if e.id == "s1")
+    assert {m.owner: json.loads(m.claims_json) for m in game.memories} == {
+        "Zoë": [ZOE_TRAITOR], "Ann": [ZOE_TRAITOR], "Bob": [ZOE_TRAITOR]}
+    # SPEC 3.5: Zoë is accused (an accusation with fear 0.7 is a flashbulb for her) and thinks about it
+    assert [(t.player, t.trigger) for t in game.thoughts] == [("Zoë", "flashbulb")]
+    unclaimed = encode({**ACCUSE, "claims": []})
+    zoe = {m.owner: m.salience for m in game.memories}["Zoë"]
+    assert zoe > {m.owner: m.salience for m in unclaimed.memories}["Zoë"]
+    assert {m.owner: m.type for m in game.memories}["Bob"] == "semantic"  # a role claim is a factual claim
+    assert [s.claims for s in game.statements] == [(("Zoë", "role", "traitor", True),)]
+
+
+def test_explicit_empty_claims_mean_none() -> None:
+    game = encode({**ACCUSE, "claims": []})
+    assert event_claims(game, "s1") == []
+    assert all(m.claims_json == "[]" for m in game.memories)
+    assert game.thoughts == []
+
+
+def test_derived_claims_encode_exactly_as_the_same_claims_given() -> None:
+    given = {**ACCUSE, "claims": [{"subject": "Zoë", "predicate": "role", "object": "traitor", "polarity": True}]}
+    assert encode(ACCUSE) == encode(given)
+
+
+def test_a_vote_reason_gives_the_voters_claims_and_a_vote_without_one_gives_none() -> None:
+    game = encode({"kind": "vote", "id": "v1", "voter": "Ann", "target": "Zoë", "ballot": "banish",
+                   "text": "I voted for Zoë because Bob isn't a traitor."},
+                  {"kind": "vote", "id": "v2", "voter": "Bob", "target": "Zoë", "ballot": "banish"})
+    assert event_claims(game, "v1") == [["Ann", "voted_for", "Zoë", True], ["Bob", "role", "traitor", False]]
+    assert event_claims(game, "v2") == []
+
+
+def test_narration_is_not_a_statement() -> None:
+    game = encode({"kind": "observe", "id": "o1", "observers": ["Ann"], "text": "Zoë is a traitor."},
+                  {"kind": "end", "id": "e1", "winner": "traitors", "text": "Zoë was a traitor."})
+    assert event_claims(game, "o1") == [] and event_claims(game, "e1") == []
+
+
+def test_an_importers_log_keeps_the_claims_it_was_converted_with() -> None:
+    game = encode(ACCUSE, header={**HEADER, "imported_from": "traitors-plomp"})
+    assert event_claims(game, "s1") == []
+
+
+def test_the_log_its_canonical_lines_and_its_hash_stay_as_written() -> None:
+    log = parse_game_log(lines(ACCUSE), "test")
+    before = list(game_log_lines(log))
+    encode_game(log, default_parameters())
+    assert list(game_log_lines(log)) == before
+    assert "claims" not in json.loads(before[1])
+    assert log_sha256(log) == log_sha256(parse_game_log(lines(ACCUSE), "again"))
+
+
+def test_an_explicit_empty_claims_list_is_written_back_and_hashed() -> None:
+    explicit = parse_game_log(lines({**ACCUSE, "claims": []}), "test")
+    assert json.loads(list(game_log_lines(explicit))[1])["claims"] == []
+    again = parse_game_log(list(game_log_lines(explicit)), "again")
+    assert "claims" in again.events[0].event.model_fields_set
+    assert log_sha256(explicit) == log_sha256(again) != log_sha256(parse_game_log(lines(ACCUSE), "absent"))
+
+
+def test_derived_claims_reads_only_an_absent_claims_key() -> None:
+    extractor = ClaimExtractor(["Zoë", "Ann"])
+    absent = SayEvent.model_validate({**ACCUSE, "to": "all"})
+    empty = SayEvent.model_validate({**ACCUSE, "claims": []})
+    assert [c.subject for c in derived_claims(absent, extractor) or ()] == ["Zoë"]
+    assert derived_claims(empty, extractor) is None
+    assert derived_claims(SayEvent.model_validate({**ACCUSE, "text": "Hello."}), extractor) is None
+
+
+def test_game_roles_are_the_traitors_words_then_the_headers() -> None:
+    assert game_roles(GameHeader.model_validate(HEADER)) == ("traitor", "faithful")
+    werewolf = {**HEADER, "players": [{"name": "Zoë", "role": "werewolf"}, {"name": "Ann", "role": "Seer"},
+                                      {"name": "Bob", "role": "villager"}]}
+    assert game_roles(GameHeader.model_validate(werewolf)) == ("traitor", "faithful", "werewolf", "Seer",
+                                                               "villager")
+    game = encode({**ACCUSE, "text": "I'm the seer. Zoë is a werewolf."}, header=werewolf)
+    assert event_claims(game, "s1") == [["Ann", "role", "seer", True], ["Zoë", "role", "werewolf", True]]
+
+
+def test_the_real_games_store_exactly_the_claims_their_importer_wrote(real_games_path: Path) -> None:
+    """The traitors-plomp importer leaves out claims where it found none and on murder and end-game vote reasons
+    (on purpose); encoding must not derive any there. Some of those reasons would give claims if it did (433y9yyp:
+    Riley's end-game vote "I'm a traitor and ..."), so the check is not empty."""
+    params = default_parameters()
+    would_change = 0
+    for folder in sorted(p.parent for p in real_games_path.glob("*/plomp.json")):
+        log = load_game_log(folder, "traitors-plomp")
+        extractor = ClaimExtractor(log.header.player_names, game_roles(log.header))
+        written = {logged.id: json.dumps([[c.subject, c.predicate, c.object, c.polarity]
+                                          for c in getattr(logged.event, "claims", ())], ensure_ascii=False)
+                   for logged in log.events}
+        would_change += sum(derived_claims(logged.event, extractor) is not None for logged in log.events)
+        game = encode_game(log, params)
+        assert {e.id: e.claims_json for e in game.events} == {e.id: written[e.id] for e in game.events}
+        assert all(m.claims_json == written[m.event] for m in game.memories if m.event is not None)
+    assert would_change > 0
