@@ -15,6 +15,10 @@ ended. Its rules:
   learn who won).
 - A role made known (``banish.role_revealed``, ``reveal.role``) is the player's current role: the header's, or
   the traitor side's once recruited (a recruited faithful is revealed as a traitor).
+- Only the traitor side (the header's ``traitor_roles``, and recruits) speaks on the ``traitors`` channel, casts
+  murder votes, murders (``murder.by``) and recruits (``recruit.by``): otherwise those acts would have no witness
+  of the killing side, and a Werewolf log that forgot ``"traitor_roles": ["werewolf"]`` would lose the wolves'
+  night talk without a word.
 
 The victim of a murder and the banished player may witness their own elimination: the state changes after the
 event. A rejected event does not change the state.
@@ -95,6 +99,20 @@ def _acting(event: Event) -> list[tuple[str, str, str]]:
     return refs
 
 
+def _traitor_acts(event: Event) -> list[tuple[str, str, str]]:
+    """``(field, player, what only the traitor side can do)`` for every field of ``event`` that must name a player
+    of the traitor side: the speaker on the ``traitors`` channel, a murder voter, a murderer, a recruiter."""
+    if isinstance(event, SayEvent) and event.channel == "traitors":
+        return [("speaker", event.speaker, "speak on the traitors channel")]
+    if isinstance(event, VoteEvent) and event.ballot == "murder":
+        return [("voter", event.voter, "cast a murder vote")]
+    if isinstance(event, MurderEvent):
+        return [(f"by[{i}]", name, "murder") for i, name in enumerate(event.by or ())]
+    if isinstance(event, RecruitEvent):
+        return [("by", event.by, "recruit")]
+    return []
+
+
 class GameState:
     """Who is still in the game, each player's current role, and the end, as the events are accepted.
 
@@ -121,6 +139,9 @@ class GameState:
                                              "follow the end event")]
         problems = [LogProblem(line, where, f"{gone.describe(name)}: an eliminated player cannot {what}")
                     for where, name, what in _acting(event) if (gone := self.eliminated.get(name)) is not None]
+        problems.extend(LogProblem(line, where, self._not_traitor_side(name, what))
+                        for where, name, what in _traitor_acts(event)
+                        if name in self.roles and self.roles[name] not in self.traitor_roles)
         revealed = (("role_revealed", event.player, event.role_revealed) if isinstance(event, BanishEvent)
                     else ("role", event.player, event.role) if isinstance(event, RevealEvent) else None)
         if revealed is not None:
@@ -129,6 +150,15 @@ class GameState:
             if role is not None and current is not None and role != current:
                 problems.append(LogProblem(line, where, self._role_mismatch(player, role, current)))
         return problems
+
+    def _not_traitor_side(self, player: str, what: str) -> str:
+        sides = ", ".join(repr(r) for r in self.traitor_roles)
+        held = sorted({r for r in self.roles.values() if r not in self.traitor_roles})
+        hint = (f"; if {self.roles[player]!r} is this game's killing side, name it in the header: "
+                f'"traitor_roles": ["{self.roles[player]}"]' if not any(r in self.traitor_roles for r in
+                                                                         self.roles.values()) else "")
+        return (f"{player} ({self.roles[player]!r}) is not on the traitor side (traitor_roles: {sides}; other roles: "
+                f"{', '.join(held)}): only the traitor side can {what}{hint}")
 
     def _role_mismatch(self, player: str, role: str, current: str) -> str:
         source = f"recruited at line {self.recruited[player]}" if player in self.recruited else "in the header"

@@ -96,11 +96,33 @@ def test_the_wolves_talk_and_murder_votes_reach_the_wolves_only(werewolf: Encode
     assert [m.source_type for m in speaker] == ["first_hand"]
 
 
-def test_without_traitor_roles_the_wolves_talk_reaches_nobody() -> None:
-    """The bug this field fixes: a Werewolf log that does not name its traitor side has no traitors."""
+def test_a_log_that_forgets_traitor_roles_is_refused_not_silently_emptied() -> None:
+    """Without the field a Werewolf log has no traitors, so the wolves' talk would reach nobody: refused instead,
+    with the fix in the message (a new user lost every night chat without a word before)."""
     say = {"kind": "say", "id": "s", "speaker": "Wanda", "to": "all", "channel": "traitors", "text": "Otto tonight."}
-    assert owners(encode(header(), say), "s") == set()
+    with pytest.raises(InvalidGameLog) as refused:
+        encode(header(), say)
+    assert [str(p) for p in refused.value.problems] == [
+        "line 2, field 'speaker': Wanda ('werewolf') is not on the traitor side (traitor_roles: 'traitor'; other "
+        "roles: seer, villager, werewolf): only the traitor side can speak on the traitors channel; if 'werewolf' "
+        'is this game\'s killing side, name it in the header: "traitor_roles": ["werewolf"]']
     assert owners(encode(header(traitor_roles=["werewolf"]), say), "s") == {"Wanda"}
+
+
+@pytest.mark.parametrize("event, where, what", [
+    ({"kind": "say", "speaker": "Vera", "to": "all", "channel": "traitors", "text": "Hi."}, "speaker",
+     "speak on the traitors channel"),
+    ({"kind": "vote", "voter": "Vera", "target": "Otto", "ballot": "murder"}, "voter", "cast a murder vote"),
+    ({"kind": "murder", "victim": "Otto", "by": ["Wanda", "Vera"]}, "by[1]", "murder"),
+    ({"kind": "recruit", "player": "Otto", "by": "Vera"}, "by", "recruit"),
+])
+def test_only_the_traitor_side_acts_at_night(event: dict[str, Any], where: str, what: str) -> None:
+    with pytest.raises(InvalidGameLog) as refused:
+        encode(header(traitor_roles=["werewolf"]), event)
+    assert [(p.line, p.field) for p in refused.value.problems] == [(2, where)]
+    assert "Vera ('villager') is not on the traitor side (traitor_roles: 'werewolf'" in str(refused.value)
+    assert f"only the traitor side can {what}" in str(refused.value) and "name it in the header" not in \
+        str(refused.value)
 
 
 def test_the_murder_frightens_the_villagers_not_the_wolves(werewolf: EncodedGame) -> None:
