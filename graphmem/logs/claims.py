@@ -198,17 +198,21 @@ def claim_extractor_for(header: GameHeader) -> ClaimExtractor | None:
 def derived_claims(event: Event, extractor: ClaimExtractor) -> tuple[Claim, ...] | None:
     """The claims to encode for ``event`` in place of its own, or None to keep the event as it is.
 
-    Only statements are read: a ``say`` (its ``text``, the speaker is ``speaker``) and a ``vote`` with a reason
-    (its ``text``, the speaker is ``voter``). An event whose object has a ``claims`` key keeps its claims as given,
-    ``"claims": []`` included (pydantic's ``model_fields_set`` tells an explicit empty list from an absent key).
-    None too when the text yields no claim. Deterministic: the same event and players always give the same claims.
+    Only statements are read: a ``say`` (its ``text``, the speaker is ``speaker``) and a ``vote``: a banish vote
+    claims its own ``voted_for`` (the voter voted for the target, as the traitors-plomp importer writes it), and a
+    reason ``text`` gives the claims of its words (the speaker is ``voter``). An event whose object has a ``claims``
+    key keeps its claims as given, ``"claims": []`` included (pydantic's ``model_fields_set`` tells an explicit
+    empty list from an absent key). None too when nothing is found. Deterministic: the same event and players
+    always give the same claims.
     """
     if "claims" in event.model_fields_set:
         return None
+    found: list[Claim] = []
     if isinstance(event, SayEvent):
         found = extractor.extract(event.text, event.speaker)
-    elif isinstance(event, VoteEvent) and event.text is not None:
-        found = extractor.extract(event.text, event.voter)
-    else:
-        return None
+    elif isinstance(event, VoteEvent):
+        if event.ballot == "banish" and event.target is not None:
+            found.append(Claim(subject=event.voter, predicate="voted_for", object=event.target))
+        if event.text is not None:
+            found.extend(c for c in extractor.extract(event.text, event.voter) if c not in found)
     return tuple(found) or None

@@ -142,3 +142,19 @@ def test_opposite_statements_without_claims_give_an_identity_conflict(
                                  game=game).records
     assert [(c["c"]["kind"], c["c"]["subject"], c["c"]["predicate"]) for c in found] == [("identity", "Zoë", "role")]
     assert found[0]["c"]["reason"].startswith("conflicting claims: Zoë role: traitor")  # the claims, not the texts
+
+
+def test_a_lie_about_ones_own_vote_contradicts_the_vote(
+        cli: Callable[..., Result], driver: neo4j.Driver, game_ids: Callable[[str], str], tmp_path: Path) -> None:
+    # Neither event carries claims: the vote claims its own voted_for, the statement's words claim another.
+    game = game_ids("vote-lie")
+    log = write_log(tmp_path / "g.jsonl", game, ROUNDTABLE,
+                    {"kind": "vote", "voter": "Zoë", "target": "Ann", "ballot": "banish"},
+                    {"kind": "phase", "day": 2, "name": "roundtable"},
+                    {**say("s2", "I voted for Bob yesterday."), "speaker": "Zoë"})
+    assert cli("ingest", str(log)).exit_code == 0
+    result = cli("contradictions", "--game", game, "--player", "Bob", "--json")
+    assert result.exit_code == 0, result.output
+    conflicts = json.loads(result.output)["conflicts"]
+    assert [(c["kind"], c["subject"], c["predicate"]) for c in conflicts] == [("temporal", "Zoë", "voted_for")]
+    assert "Ann" in conflicts[0]["reason"] and "Bob" in conflicts[0]["reason"]

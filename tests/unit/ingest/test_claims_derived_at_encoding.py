@@ -61,12 +61,18 @@ def test_derived_claims_encode_exactly_as_the_same_claims_given() -> None:
     assert encode(ACCUSE) == encode(given)
 
 
-def test_a_vote_reason_gives_the_voters_claims_and_a_vote_without_one_gives_none() -> None:
+def test_a_banish_vote_claims_its_own_vote_and_a_reason_adds_the_claims_of_its_words() -> None:
+    # The vote itself says who the voter voted for (as the traitors-plomp importer writes it): without it a later
+    # "I voted for Bob" lie about this vote had nothing to contradict (found by a new user).
     game = encode({"kind": "vote", "id": "v1", "voter": "Ann", "target": "Zoë", "ballot": "banish",
                    "text": "I voted for Zoë because Bob isn't a traitor."},
-                  {"kind": "vote", "id": "v2", "voter": "Bob", "target": "Zoë", "ballot": "banish"})
+                  {"kind": "vote", "id": "v2", "voter": "Bob", "target": "Zoë", "ballot": "banish"},
+                  {"kind": "vote", "id": "v3", "voter": "Zoë", "target": "Bob", "ballot": "murder"},
+                  {"kind": "vote", "id": "v4", "voter": "Bob", "target": "Ann", "ballot": "banish", "claims": []})
     assert event_claims(game, "v1") == [["Ann", "voted_for", "Zoë", True], ["Bob", "role", "traitor", False]]
-    assert event_claims(game, "v2") == []
+    assert event_claims(game, "v2") == [["Bob", "voted_for", "Zoë", True]]
+    assert event_claims(game, "v3") == []  # a murder vote is no banishment vote
+    assert event_claims(game, "v4") == []  # "claims": [] means none
 
 
 def test_narration_is_not_a_statement() -> None:
