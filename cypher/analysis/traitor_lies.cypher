@@ -3,8 +3,9 @@
 // calling a traitor (themselves or another) faithful. "Traitor" is the traitor side, the roles of
 // Game.traitor_roles (["traitor"] for a game stored without it; e.g. "werewolf"), "faithful" every other role of
 // the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides. listeners are the players who heard it (told, overheard or
-// at the round table); believers are the listeners who afterwards voted to banish the player falsely accused (a
-// lie that defends a traitor has no believers by this measure: not voting is not evidence); remembered_by counts
+// at the round table); believers are the listeners outside the traitor side (the liar's fellow traitors know the
+// truth) who afterwards voted to banish the player falsely accused (a lie that defends a traitor has no believers
+// by this measure: not voting is not evidence); remembered_by counts
 // listeners whose memory of the lie is still recalled (state neither archived nor tombstoned). Recruited players
 // count as faithful until their recruitment (by log line). claims_json is read as json.dumps writes it.
 // @param game: STRING  the game id
@@ -28,7 +29,7 @@ WITH traitor_roles, e, liar, subject,
        OR any(r IN traitor_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", false]'))
        AS says_faithful
 WHERE says_traitor OR says_faithful
-WITH e, liar, subject, says_traitor,
+WITH traitor_roles, e, liar, subject, says_traitor,
      subject.role IN traitor_roles
        AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(subject)
                         WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line } AS subject_is_traitor
@@ -36,8 +37,12 @@ WHERE says_traitor <> subject_is_traitor
 OPTIONAL MATCH (e)<-[:OF_EVENT]-(heard:Memory)<-[:REMEMBERS]-(listener:Player)
 WHERE heard.source_type IN ['direct_told', 'overheard', 'group_discuss']
 WITH e, liar, subject, says_traitor, subject_is_traitor, heard, listener,
-     says_traitor AND EXISTS { MATCH (v:Event)-[:BY]->(listener) WHERE v.game = $game AND v.kind = 'vote'
-                               AND v.ballot = 'banish' AND v.line > e.line AND subject.name IN v.targets } AS believed
+     says_traitor
+       AND NOT (listener.role IN traitor_roles
+                AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(listener)
+                                 WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line })
+       AND EXISTS { MATCH (v:Event)-[:BY]->(listener) WHERE v.game = $game AND v.kind = 'vote'
+                    AND v.ballot = 'banish' AND v.line > e.line AND subject.name IN v.targets } AS believed
 ORDER BY listener.name
 RETURN liar.name AS liar, e.uid AS event, e.day AS day, e.channel AS channel, subject.name AS subject,
        CASE WHEN subject_is_traitor THEN 'traitor' ELSE 'faithful' END AS subject_role,
