@@ -217,8 +217,8 @@ class MemoryService:
         """Push a thought into ``player``'s working memory at the game's current phase (SPEC 7); returns its uid.
 
         priority : float in [0, 1]; persistence : int >= 0, phases it stays. Beyond the player's capacity the
-        lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for empty
-        content, a priority outside [0, 1] or a negative persistence.
+        lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for a
+        murdered or banished player, empty content, a priority outside [0, 1] or a negative persistence.
         """
         from graphmem.jobs.decay import refresh_working_memory
         from graphmem.model.working_memory import WorkingMemoryItem
@@ -232,6 +232,9 @@ class MemoryService:
             persistence=persistence, trigger=trigger, database_=self.database)
         if not records:
             self._missing(game, player)
+        if records[0]["uid"] is None:
+            raise UsageProblem(f"{player} was {records[0]['status']} in game '{game}': an eliminated player has no "
+                               "working memory")
         refresh_working_memory(self.driver, self.database, game, int(records[0]["pushed_phase"]), self.params)
         return str(records[0]["uid"])
 

@@ -7,12 +7,18 @@
 // @param priority: FLOAT  in [0, 1]
 // @param persistence: INTEGER  phases it stays
 // @param trigger: STRING  what pushed it ("api" by default)
-// @returns uid, pushed_phase
+// A murdered or banished player gets none (as a log may give them no thought): uid is then null and status says why.
+// No row when the game or the player is not stored.
+// @returns uid, pushed_phase, status
 MATCH (g:Game {uid: $game})-[:HAS_PLAYER]->(p:Player {name: $player})
 OPTIONAL MATCH (other:Thought {game: $game})
 WITH g, p, coalesce(max(other.seq), 0) + 1 AS seq
-CREATE (p)-[:THINKS]->(t:Thought {uid: $game + '/thought/' + $player + '/api-' + seq, game: $game, player: $player,
-        content: $content, priority: $priority, persistence: $persistence, pushed_phase: g.decayed_to,
-        expires_phase: g.decayed_to + $persistence, seq: seq, trigger: $trigger, active: false,
-        persistence_left: $persistence})
-RETURN t.uid AS uid, t.pushed_phase AS pushed_phase
+OPTIONAL CALL (g, p, seq) {
+  WITH g, p, seq WHERE coalesce(p.status, 'alive') = 'alive'
+  CREATE (p)-[:THINKS]->(t:Thought {uid: $game + '/thought/' + $player + '/api-' + seq, game: $game, player: $player,
+          content: $content, priority: $priority, persistence: $persistence, pushed_phase: g.decayed_to,
+          expires_phase: g.decayed_to + $persistence, seq: seq, trigger: $trigger, active: false,
+          persistence_left: $persistence})
+  RETURN t
+}
+RETURN t.uid AS uid, t.pushed_phase AS pushed_phase, p.status AS status

@@ -148,6 +148,19 @@ def test_working_memory_keeps_the_highest_priorities_within_capacity(service: Me
         service.push_thought(game, "Nobody", "x")
     with pytest.raises(UsageProblem, match="content is empty"):
         service.push_thought(game, "Marcus", "  ")
+
+
+def test_an_eliminated_player_gets_no_thought(service: MemoryService, driver: neo4j.Driver) -> None:
+    game = fresh("wm-dead")
+    header, events = small_game(game)
+    service.start_game(header, history=events)
+    gone = driver.execute_query("MATCH (p:Player {game: $game}) WHERE p.status <> 'alive' "
+                                "RETURN p.name AS name, p.status AS status ORDER BY name", game=game).records
+    assert gone, "the small game eliminates somebody"
+    with pytest.raises(UsageProblem, match=f"{gone[0]['name']} was {gone[0]['status']} in game"):
+        service.push_thought(game, gone[0]["name"], "Still thinking.")
+    assert driver.execute_query("MATCH (t:Thought {game: $game, player: $p, trigger: 'api'}) RETURN count(t) AS n",
+                                game=game, p=gone[0]["name"]).records[0]["n"] == 0
     with pytest.raises(NotFound, match="no game 'nosuch'"):
         service.push_thought("nosuch", "Marcus", "x")
 
