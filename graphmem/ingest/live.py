@@ -155,9 +155,16 @@ class LiveGame:
             self.refused = (f"game '{self.game}' is stored from a log file (`graphmem ingest`), not fed live: "
                             "live events would mix with it. Nothing of this batch was written; use another game id")
         else:
-            self.refused = (
-                f"game '{self.game}' holds {stored['log_events']} events in Neo4j, but this process expected "
-                f"{before[0]} before this batch: another process added events to it, or it was reopened without "
-                "every event sent so far or with a different header. Nothing of this batch was written; reopen "
-                "the game with start_game(header, history=[every event sent so far, in order])")
+            held = int(stored["log_events"] or 0)
+            if held > before[0] > 0:  # this process had written its events; the store moved on without it
+                why = (f"holds {held} events in Neo4j, but this process expected {before[0]} before this batch: "
+                       "another process added events to it")
+            elif held == after[0]:
+                why = (f"holds {held} events in Neo4j, as many as this process after this batch, but different ones: "
+                       "the header or the events differ from those stored")
+            else:
+                why = (f"holds {held} events in Neo4j, but this process expected {before[0]} before this batch: "
+                       "it was reopened with a different header or history")
+            self.refused = (f"game '{self.game}' {why}. Nothing of this batch was written; reopen the game with "
+                            "start_game(header, history=[every event sent so far, in order])")
         raise GameConflict(self.refused)

@@ -196,7 +196,8 @@ def test_a_reopen_with_another_header_or_other_events_is_refused(
     before = stored_events(driver, game)
     restarted = another_process(driver, neo4j_uri, embedder, params)
     newcomer = {**header, "players": [*header["players"], {"name": "Newbie", "role": "faithful"}]}
-    with pytest.raises(GameConflict, match="another process added events to it, or it was reopened"):
+    with pytest.raises(GameConflict, match="holds 12 events in Neo4j, as many as this process after this batch, "
+                                           "but different ones: the header or the events differ"):
         restarted.start_game(newcomer, history=events[:12])
     swapped = [{**p, "role": "traitor" if p["role"] != "traitor" else "faithful"} for p in header["players"]]
     with pytest.raises(GameConflict):
@@ -220,7 +221,8 @@ def test_two_processes_on_one_game_the_second_writer_is_refused(
     service.add_events(game, [events[12]])
     after_first = stored_events(driver, game)
     mine = {"kind": "say", "speaker": "Marcus", "to": ["Sarah"], "channel": "private", "text": "Process two here."}
-    with pytest.raises(GameConflict, match="holds 13 events in Neo4j, but this process expected 12"):
+    with pytest.raises(GameConflict, match="holds 13 events in Neo4j, but this process expected 12 before this "
+                                           "batch: another process added events to it"):
         other.add_events(game, [mine])
     with pytest.raises(GameConflict):  # and every later batch of that process
         other.add_events(game, [events[13]])
