@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from graphmem.logs.reader import LoggedEvent
 from graphmem.logs.schema import (
+    DEFAULT_TRAITOR_ROLES,
     BanishEvent,
     EndEvent,
     Event,
@@ -31,11 +32,9 @@ from graphmem.logs.schema import (
     RevealEvent,
     SayEvent,
     VoteEvent,
+    recruit_role,
 )
 from graphmem.model import Situation, SourceType
-
-TRAITOR = "traitor"
-"""The traitor-side role of The Traitors, the default of ``GameHeader.traitor_roles``."""
 
 
 @dataclass
@@ -51,7 +50,7 @@ class GameState:
     roles: dict[str, str]
     status: dict[str, str] = field(default_factory=dict)
     banish_votes: dict[str, str] = field(default_factory=dict)
-    traitor_roles: tuple[str, ...] = (TRAITOR,)
+    traitor_roles: tuple[str, ...] = DEFAULT_TRAITOR_ROLES
 
     def __post_init__(self) -> None:
         for name in self.roles:
@@ -251,7 +250,7 @@ def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
 
 def apply(logged: LoggedEvent, state: GameState) -> None:
     """Update the state after an event: votes of the round, deaths, banishments, recruitment (the recruit takes
-    the recruiter's role when it is on the traitor side, else the first traitor-side role)."""
+    :func:`~graphmem.logs.schema.recruit_role`)."""
     event = logged.event
     if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
         state.banish_votes[event.voter] = event.target
@@ -261,6 +260,4 @@ def apply(logged: LoggedEvent, state: GameState) -> None:
         state.status[event.player] = "banished"
         state.banish_votes.clear()
     elif isinstance(event, RecruitEvent):
-        recruiter = state.roles.get(event.by)
-        state.roles[event.player] = recruiter if recruiter and state.is_traitor_role(recruiter) \
-            else state.traitor_roles[0]
+        state.roles[event.player] = recruit_role(state.roles.get(event.by), state.traitor_roles)

@@ -36,7 +36,7 @@ import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
 from graphmem.errors import GameConflict, NotFound, UsageProblem
-from graphmem.ingest.live import BatchReport, LiveGame
+from graphmem.ingest.live import BatchReport, LiveGame, file_game_refusal
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport
 from graphmem.model import Parameters, load_parameters
@@ -144,8 +144,7 @@ class MemoryService:
         if records:
             stored = records[0]
             if not stored["live"]:
-                raise GameConflict(f"game '{live.game}' is stored from a log file (`graphmem ingest`), not fed live: "
-                                   "nothing was written; start the live game under another id")
+                raise GameConflict(file_game_refusal(live.game))
             replayed = int(stored["log_events"] or 0) if stored["log_sha256"] is not None else 0
             if len(events) < replayed:
                 raise GameConflict(f"game '{live.game}' holds {replayed} events in Neo4j, and history has "

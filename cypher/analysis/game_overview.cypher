@@ -5,10 +5,11 @@
 // @param game: STRING  the game id
 // @returns game, title, curve, last_phase, decayed_to, winner, traitor_roles, players, traitors, events, memories, told, derived
 MATCH (g:Game {uid: $game})
+WITH g, coalesce(g.traitor_roles, ['traitor']) AS traitor_roles
 RETURN g.uid AS game, g.title AS title, g.curve AS curve, g.last_phase AS last_phase, g.decayed_to AS decayed_to,
-       g.winner AS winner, coalesce(g.traitor_roles, ['traitor']) AS traitor_roles,
+       g.winner AS winner, traitor_roles,
        COUNT { (g)-[:HAS_PLAYER]->() } AS players,
-       COUNT { (g)-[:HAS_PLAYER]->(p) WHERE p.role IN coalesce(g.traitor_roles, ['traitor']) } AS traitors,
+       COUNT { (g)-[:HAS_PLAYER]->(p) WHERE p.role IN traitor_roles } AS traitors,
        COUNT { MATCH (e:Event {game: $game}) RETURN e } AS events,
        COUNT { MATCH (m:Memory {game: $game}) RETURN m } AS memories,
        COUNT { MATCH (:Player {game: $game})-[t:TOLD]->() RETURN t } AS told,

@@ -2,12 +2,13 @@
 // made it, whose role claim (SPEC 2.3) contradicts the truth at that moment: calling a faithful a traitor, or
 // calling a traitor (themselves or another) faithful. "Traitor" is the traitor side, the roles of
 // Game.traitor_roles (["traitor"] for a game stored without it; e.g. "werewolf"), "faithful" every other role of
-// the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides. listeners are the players who heard it (told, overheard or
-// at the round table); believers are the listeners outside the traitor side (the liar's fellow traitors know the
-// truth) who afterwards voted to banish the player falsely accused (a lie that defends a traitor has no believers
-// by this measure: not voting is not evidence); remembered_by counts
-// listeners whose memory of the lie is still recalled (state neither archived nor tombstoned). Recruited players
-// count as faithful until their recruitment (by log line). claims_json is read as json.dumps writes it.
+// the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides.
+// listeners are the players who heard it (told, overheard or at the round table); believers are the listeners
+// outside the traitor side (the liar's fellow traitors know the truth) who afterwards voted to banish the player
+// falsely accused (a lie that defends a traitor has no believers by this measure: not voting is not evidence);
+// remembered_by counts listeners whose memory of the lie is still recalled (state neither archived nor tombstoned).
+// Recruited players count as faithful until their recruitment (by log line). claims_json is read as ingest writes
+// it (json.dumps, names as written).
 // @param game: STRING  the game id
 // @returns liar, event, day, channel, subject, subject_role, claimed, text, listeners, believers, remembered_by
 OPTIONAL MATCH (g:Game {uid: $game})

@@ -104,6 +104,12 @@ def _claims(logged: LoggedEvent) -> tuple[tuple[str, str, str, bool], ...]:
     return tuple((c.subject, c.predicate, c.object, c.polarity) for c in getattr(logged.event, "claims", ()))
 
 
+def _claims_json(claims: Sequence[tuple[str, str, str, bool]]) -> str:
+    """``claims_json`` of a Memory or Event: names as written (not \\u-escaped), so that the claim queries, which
+    look for a player's name in it, find every player."""
+    return json.dumps([list(c) for c in claims], ensure_ascii=False)
+
+
 def _emotions(logged: LoggedEvent, owner: str, appraised: Mapping[str, float],
               current: Mapping[str, float]) -> dict[str, float]:
     given = getattr(logged.event, "emotion", None)
@@ -171,7 +177,7 @@ class Encoder:
             uid=uid, game=self.game, owner=owner, event=logged.id, kind=kind, type=str(mtype),
             text=wording.text, template=wording.template, details_json=details_to_json(wording.details),
             n_lost=0, fabricated=False, about=about, keywords=" ".join(sorted(named)),
-            scope=scope_token(self.game, owner), claims_json=json.dumps([list(c) for c in claims], ensure_ascii=False),
+            scope=scope_token(self.game, owner), claims_json=_claims_json(claims),
             t_enc=logged.phase, day=logged.day, phase_name=logged.phase_name, salience=sal, relevance=relevance,
             emotion_peak=peak, emotion_json=EmotionalContext.of(emotions).to_json(), surprise=appraisal.surprise,
             consequence=appraisal.consequence, flashbulb=flashbulb,
@@ -281,9 +287,7 @@ class Encoder:
             uid=event_uid(game, logged.id), game=game, id=logged.id, kind=logged.kind, phase=logged.phase,
             day=logged.day, line=logged.line, text=objective.text, channel=getattr(event, "channel", None),
             ballot=getattr(event, "ballot", None), actor=actor, targets=targets, witnesses=witnesses,
-            details_json=details_to_json(objective.details), claims_json=json.dumps([list(c) for c in
-                                                                                      _claims(logged)],
-                                                                                     ensure_ascii=False),
+            details_json=details_to_json(objective.details), claims_json=_claims_json(_claims(logged)),
             role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
             t=getattr(event, "t", None), phase_uid=phase_uid(game, logged.phase),
             actor_uid=player_uid(game, actor) if actor else None,

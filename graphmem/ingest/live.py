@@ -55,6 +55,12 @@ class BatchReport:
     phase: int
 
 
+def file_game_refusal(game: str) -> str:
+    """Why a game stored from a log file cannot be fed live (the message of the GameConflict both checks raise)."""
+    return (f"game '{game}' is stored from a log file (`graphmem ingest`), not fed live: live events would mix with "
+            "it. Nothing was written; start the live game under another id")
+
+
 class LiveGame:
     """One game fed event by event (see the module docstring).
 
@@ -152,8 +158,7 @@ class LiveGame:
         if stored is None or stored["claimed"]:
             return
         if not stored["live"]:
-            self.refused = (f"game '{self.game}' is stored from a log file (`graphmem ingest`), not fed live: "
-                            "live events would mix with it. Nothing of this batch was written; use another game id")
+            self.refused = file_game_refusal(self.game)
         else:
             held = int(stored["log_events"] or 0)
             if held > before[0] > 0:  # this process had written its events; the store moved on without it

@@ -46,6 +46,12 @@ FORMAT = "graphmem/1"
 DEFAULT_TRAITOR_ROLES: tuple[str, ...] = ("traitor",)
 """The roles of the hidden killing side when the header names none (The Traitors)."""
 
+
+def recruit_role(recruiter_role: str | None, traitor_roles: tuple[str, ...]) -> str:
+    """The role a ``recruit`` gives: the recruiter's when it is on the traitor side, else the first traitor-side
+    role (The Traitors: "traitor"; a Werewolf game recruits werewolves)."""
+    return recruiter_role if recruiter_role is not None and recruiter_role in traitor_roles else traitor_roles[0]
+
 CHANNELS = ("private", "public", "roundtable", "traitors")
 """The channels of a ``say`` event."""
 

@@ -43,6 +43,7 @@ from graphmem.logs.schema import (
     SayEvent,
     ThoughtEvent,
     VoteEvent,
+    recruit_role,
 )
 
 
@@ -117,8 +118,7 @@ class GameState:
     """Who is still in the game, each player's current role, and the end, as the events are accepted.
 
     roles : {player name: role}, the header's roles (then updated by recruitment)
-    traitor_roles : the header's ``traitor_roles``: a recruit takes the recruiter's role when it is one of them,
-        else the first (as :func:`graphmem.perception.apply` does)
+    traitor_roles : the header's ``traitor_roles`` (a recruit's role: :func:`graphmem.logs.schema.recruit_role`)
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``ended`` (line, winner) or None.
     """
@@ -172,8 +172,7 @@ class GameState:
         elif isinstance(event, BanishEvent):
             self.eliminated[event.player] = Elimination("banished", line, day, phase_name)
         elif isinstance(event, RecruitEvent):
-            recruiter = self.roles.get(event.by)
-            self.roles[event.player] = recruiter if recruiter in self.traitor_roles else self.traitor_roles[0]
+            self.roles[event.player] = recruit_role(self.roles.get(event.by), self.traitor_roles)
             self.recruited[event.player] = line
         elif isinstance(event, EndEvent):
             self.ended = (line, event.winner)

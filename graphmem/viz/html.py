@@ -18,7 +18,7 @@ from typing import Any
 
 import networkx as nx
 
-from graphmem.viz.style import KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS, OTHER_ROLE_COLOUR
+from graphmem.viz.style import KIND_COLOURS, KIND_CURVATURE, KIND_DASHES, KIND_LABELS
 from graphmem.viz.told import KINDS, layout, legend_roles, player_colour
 
 _PAGE = """<!DOCTYPE html>
@@ -106,8 +106,7 @@ def page_data(graph: nx.MultiDiGraph) -> dict[str, Any]:
                       "by_day": by_day})
     return {"game": graph.graph.get("game"), "day": graph.graph.get("day"), "days": sorted(days),
             "players": players, "edges": edges,
-            "style": {"role_colours": dict(legend_roles(graph)), "other_role_colour": OTHER_ROLE_COLOUR,
-                      "kind_colours": KIND_COLOURS, "kind_curvature": KIND_CURVATURE,
+            "style": {"kind_colours": KIND_COLOURS, "kind_curvature": KIND_CURVATURE,
                       "kind_dashes": {k: list(v) if v else None for k, v in KIND_DASHES.items()}}}
 
 

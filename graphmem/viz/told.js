@@ -86,7 +86,7 @@
   var nodeGroups = data.players.map(function (p) {
     var g = el("g", { "class": "player fate-" + p.status, "data-player": p.name, "data-role": p.role,
       "data-status": p.status }, nodeLayer);
-    var fill = p.colour || style.role_colours[p.role] || style.other_role_colour;
+    var fill = p.colour;
     if (p.status === "banished") {
       el("rect", { x: -R, y: -R, width: 2 * R, height: 2 * R, rx: 3, fill: fill, "class": "shape" }, g);
     } else {
