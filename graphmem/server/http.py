@@ -23,9 +23,11 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from graphmem.errors import GraphmemError
 from graphmem.server import auth
 from graphmem.server.errors import MalformedRequest, answer, body
 from graphmem.server.limits import BodyLimit
@@ -164,10 +166,12 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
                   description="Fallible, human-like memory for the players of social deduction games: the JSON API "
                               "for engines and analysts; agents use MCP at /mcp. See docs/service.md.")
 
-    @app.exception_handler(Exception)
-    async def _any(request: Request, exc: Exception) -> JSONResponse:
+    async def _known(request: Request, exc: Exception) -> JSONResponse:
         status, payload = answer(exc, settings.uri)
         return JSONResponse(payload, status)
+
+    for kind in (GraphmemError, Neo4jError, DriverError, OSError):
+        app.add_exception_handler(kind, _known)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -205,7 +209,7 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
         problems = []
         if state.model_error:
             problems.append(f"the embedding model could not be loaded: {state.model_error}")
-        elif not service.embedder.loaded:
+        elif state.model_seconds is None:
             problems.append("the embedding model is loading")
         try:
             version = service.server_version()
@@ -280,14 +284,15 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
             kind = request.headers.get("content-type", "")
             if kind.startswith("multipart/form-data"):
                 form = await request.form()
+                target = folder / "game"  # the files of one game, as an importer reads its folder
+                target.mkdir()
                 names = 0
-                for value in form.values():
+                for _, value in form.multi_items():
                     if not isinstance(value, str) and value.filename:
-                        (folder / Path(value.filename).name).write_bytes(await value.read())
+                        (target / Path(value.filename).name).write_bytes(await value.read())
                         names += 1
                 if not names:
                     raise MalformedRequest("a multipart upload needs at least one file")
-                target = folder
             else:
                 data = await request.body()
                 if not data.strip():
@@ -383,7 +388,33 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
         return {"game": game, "player": player, "conflicts": service.conflicts(game, player)}
 
     app.mount("/", mcp_app)
-    return BodyLimit(_McpGate(app, service), settings.max_body_bytes)
+    return BodyLimit(_Unexpected(_McpGate(app, service), settings.uri), settings.max_body_bytes)
+
+
+class _Unexpected:
+    """Any other exception of a route becomes a 500 JSON answer (logged with its traceback), never a traceback to
+    the client or a dropped connection."""
+
+    def __init__(self, app: ASGIApp, uri: str) -> None:
+        self.app = app
+        self.uri = uri
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            if scope["type"] != "http" or started:
+                raise
+            status, payload = answer(exc, self.uri)
+            await JSONResponse(payload, status)(scope, receive, send)
 
 
 def _plain(report: Any) -> dict[str, Any]:

@@ -15,8 +15,8 @@ after)`` (:meth:`graphmem.service.MemoryService.add_events`, :meth:`~graphmem.se
 
 Over HTTP (``/mcp``, streamable HTTP, stateless: any server process answers any call) the caller is the
 ``Authorization: Bearer`` credential of each request; over stdio (``graphmem mcp``) it is the token or key the
-process was started with. A refused call returns an error result whose text starts with the HTTP status it would
-have had ("403 forbidden: ...").
+process was started with. A refused call returns an error result whose text gives the HTTP status it would have
+had ("Error executing tool recall: 403 forbidden: ...").
 """
 
 from __future__ import annotations
