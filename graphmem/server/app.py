@@ -16,6 +16,11 @@ HOST_VARIABLE = "GRAPHMEM_SERVER_HOST"
 """The host the serve command binds (the app needs it for the MCP endpoint's DNS-rebinding protection)."""
 
 
+SERVER_RETRY_SECONDS = 8.0
+"""How long a request retries a transaction on a lost connection before it answers 503 (a Neo4j restart or a
+cluster leader switch usually takes less)."""
+
+
 def factory() -> ASGIApp:
     """One process's application: a driver that does not insist on Neo4j being up at start (``/ready`` says when
     it is), the service, the app."""
@@ -24,5 +29,5 @@ def factory() -> ASGIApp:
     settings = load_settings()
     if os.environ.get(HOST_VARIABLE):
         settings = settings.with_overrides(server_host=os.environ[HOST_VARIABLE])
-    driver = open_driver(settings, check=False)
+    driver = open_driver(settings, check=False, max_retry_seconds=SERVER_RETRY_SECONDS)
     return create_app(MemoryService(driver, settings=settings))

@@ -212,7 +212,9 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
         elif state.model_seconds is None:
             problems.append("the embedding model is loading")
         try:
-            version = service.server_version()
+            with service.driver.session(database=service.database) as session:  # one try, no retries
+                version = str(session.run("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
+                              .single(strict=True)["v"])
         except Exception as e:
             version = None
             problems.append(answer(e, settings.uri)[1]["reason"])

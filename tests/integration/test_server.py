@@ -237,7 +237,8 @@ def test_no_player_token_reaches_anything_but_its_own_players_memory(server: Ser
                                                           f"{player}'s memory"
                 answer = agent.post(f"/games/{other_game}/players/{player}/recall", json={"topic": "traitor"})
                 assert answer.status_code == 403 and "is for game" in answer.json()["reason"]
-            engine_routes: list[tuple[str, str, Any]] = [("GET", "/games", None), ("POST", "/games", small_game(fresh("x"))[0]),
+            engine_routes: list[tuple[str, str, Any]] = [("GET", "/games", None),
+                                                         ("POST", "/games", small_game(fresh("x"))[0]),
                              ("POST", f"/games/{game}/events", {"events": [log[26]]}),
                              ("POST", f"/games/{game}/phase", {"day": 3, "name": "x"}),
                              ("POST", f"/games/{game}/end", {"winner": "x"}), ("DELETE", f"/games/{game}", None),
