@@ -42,12 +42,14 @@ class Sizes:
     recall: tuple[int, ...]
     consolidation: tuple[int, ...]
     recall_calls: int
+    service_calls: int
 
 
 FULL = Sizes(ingest=(1_000, 10_000, 100_000), decay=(10_000, 100_000, 1_000_000),
-             recall=(1_000, 10_000, 100_000), consolidation=(1_000, 3_000, 10_000), recall_calls=200)
+             recall=(1_000, 10_000, 100_000), consolidation=(1_000, 3_000, 10_000), recall_calls=200,
+             service_calls=480)
 QUICK = Sizes(ingest=(500, 1_000, 2_000), decay=(1_000, 3_000, 10_000), recall=(500, 1_000, 2_000),
-              consolidation=(300, 1_000, 2_000), recall_calls=40)
+              consolidation=(300, 1_000, 2_000), recall_calls=40, service_calls=64)
 
 
 @contextmanager
@@ -85,7 +87,7 @@ def _timed(name: str, step: Callable[[], Any], log: list[str]) -> Any:
 
 def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
     """Every benchmark; returns {machine, results, summary}."""
-    from bench import bench_consolidation, bench_decay, bench_ingest, bench_recall
+    from bench import bench_consolidation, bench_decay, bench_ingest, bench_recall, bench_service
     from graphmem.embedding import Embedder
     from graphmem.model import default_parameters
     from graphmem.store.schema import ensure_schema
@@ -108,6 +110,8 @@ def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
                 driver, database, sizes.recall, calls=sizes.recall_calls, embedder=embedder), steps),
             "consolidation": _timed("consolidation", lambda: bench_consolidation.run(
                 driver, database, sizes.consolidation), steps),
+            "service": _timed("service (HTTP, MCP, in-process; 40 real games)", lambda: bench_service.run(
+                uri, calls=sizes.service_calls), steps),
         }
     finally:
         driver.close()
@@ -152,6 +156,10 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
                      "reference": f"clustering alone {r['clustering_seconds']:.1f} s", "speed": None,
                      "target": "<= 30 s at 10k", "met": r["seconds"] <= 30.0})
     rows[-1]["growth"] = growth(cons, "size", "seconds")
+    if "service" in results:
+        from bench import bench_service
+
+        rows.extend(bench_service.rows(results["service"]))
     return rows
 
 
