@@ -9,19 +9,22 @@ contradiction jobs, forgetting — on one Neo4j driver::
         memory.start_game({"kind": "game", "format": "graphmem/1", "game": "g-7", "players": [
             {"name": "Marcus", "role": "faithful", "profile": "analytical"},
             {"name": "Sarah", "role": "traitor"}, {"name": "Eleanor", "role": "faithful"}]})
-        memory.add_events("g-7", [
+        memory.add_events("g-7", [                     # a phase event decays the game to that phase
             {"kind": "phase", "day": 1, "name": "social"},
             {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private",
              "text": "Eleanor is a traitor, I am sure of it."}])
-        memory.advance_phase("g-7")                    # one phase later: memories fade
+        memory.advance_phase("g-7", day=1, name="roundtable")  # the next phase: memories fade
         memory.push_thought("g-7", "Marcus", "Ask Eleanor where she was last night.", priority=0.8)
         print(memory.recall("g-7", "Marcus", topic="Eleanor").prompt())
 
 The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the service never closes it) or let
-:meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is safe to
-use from one thread at a time; open one per worker. Every job call is stateless (it reads what it needs from
-Neo4j); only a live game's validator and encoder state (:class:`graphmem.ingest.live.LiveGame`) stays in the
-process between calls, and a restarted process reopens a game with ``start_game(header, history=...)``.
+:meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is thread-safe
+(``graphmem serve`` shares one per process between its request threads): the driver is, the embedder batches
+concurrent callers, and live games are taken one batch at a time per game. No call keeps game state that Neo4j does
+not hold: a live game's state is rebuilt from the stored header and event log (and cached, checked against the
+stored event count and hash), so any process, or a restarted one, goes on with any game
+(:mod:`graphmem.ingest.live`). The first call that embeds something loads the model (~10 s); :meth:`warm_up` loads
+it ahead.
 """
 
 from __future__ import annotations

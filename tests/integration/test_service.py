@@ -4,6 +4,7 @@ from a file, bad events lose nothing already stored, and a restarted process reo
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -358,3 +359,16 @@ def test_eight_concurrent_writing_recalls_of_one_player_all_succeed_and_count_ev
             returned[m.uid] = returned.get(m.uid, 0) + 1
     after = counts()
     assert {uid: after[uid] - before[uid] for uid in after if after[uid] != before[uid]} == returned
+
+
+def test_warm_up_loads_the_model_before_the_first_call(driver: neo4j.Driver, neo4j_uri: str, params: object) -> None:
+    from graphmem.embedding import Embedder
+
+    fresh_service = MemoryService(driver, settings=Settings(uri=neo4j_uri), params=params,  # type: ignore[arg-type]
+                                  embedder=Embedder())
+    assert not fresh_service.embedder.loaded
+    assert fresh_service.warm_up() > 0
+    assert fresh_service.embedder.loaded and fresh_service.embedder.passes == 1
+    started = time.perf_counter()
+    fresh_service.embedder.encode_one("a topic no one asked before")
+    assert time.perf_counter() - started < 5  # the first real call no longer pays for the loading
