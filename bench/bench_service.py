@@ -258,11 +258,30 @@ def rows(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def main(argv: Sequence[str]) -> None:
-    """``python -m bench.bench_service URI [GAMES]``: the figures as JSON."""
+    """``python -m bench.bench_service URI [GAMES] [--calls N] [--out FILE]``: the figures as JSON, and the rows of
+    bench.run's table as Markdown."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_service", description=__doc__.splitlines()[0])
+    parser.add_argument("uri")
+    parser.add_argument("games", nargs="?", type=Path, default=None)
+    parser.add_argument("--calls", type=int, default=480, help="calls per level and access path")
+    parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
+    args = parser.parse_args(argv[1:])
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    logging.getLogger("neo4j").setLevel(logging.ERROR)
-    games = Path(argv[2]) if len(argv) > 2 else None
-    print(json.dumps(run(argv[1], games), indent=2))
+    for noisy in ("neo4j", "httpx", "graphmem"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    started = time.perf_counter()
+    results = run(args.uri, args.games, calls=args.calls)
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print(json.dumps(results, indent=2))
+    for r in rows(results):
+        met = "-" if r["met"] is None else ("yes" if r["met"] else "no")
+        speed = "-" if r["speed"] is None else f"{r['speed']:.2f}"
+        print(f"| {r['figure']} | {r['size']:,} | {r['graphmem']} | {r['reference']} | {speed} | {r['target']} | "
+              f"{met} |  |")
 
 
 if __name__ == "__main__":
