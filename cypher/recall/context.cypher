@@ -33,6 +33,7 @@
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param threshold: FLOAT  the RetrievalThreshold when neither memory nor player has one
 // @param w: MAP  {relevance, strength, dense, lexical, boost, vague_floor, slack}: parameters.recall weights, parameters.clarity.vague_floor, the pre-selection slack
+// @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS): a memory stored without `own` is own when its kind is one of them and its event's actor is the owner
 // @param archived_flashbulbs: BOOLEAN = false  whether a flashbulb may be archived (graphmem.recall.candidates.flashbulbs_may_be_archived): archived memories are then read at Game.decayed_to too
 // @returns decayed_to, curve, now, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, candidates, count, dense_min, dense_max, lexical_best
 MATCH (g:Game {uid: $game})
@@ -135,6 +136,8 @@ CALL (now, curve, p, g) {
                       .flashbulb, .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k,
                       .source_type, .teller, .believed_teller, .misattributed, .threshold, .state, .emotion_json,
                       summary: m:Summary, dense: r.dense, lexical: r.lex,
+                      own: CASE WHEN m.own IS NOT NULL THEN m.own
+                                ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
                       witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
                                                              WHERE w.name <> $player | w.name] ELSE [] END}) AS candidates
   }

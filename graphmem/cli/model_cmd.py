@@ -39,7 +39,7 @@ def curve_points(profile: Profile, params: Parameters, phases: int, curve: str) 
     points = []
     for kind, sal, flashbulb in EXAMPLES:
         e0 = encoding_strength(sal, profile, flashbulb, params)
-        s = stability(sal, 0, profile, MemoryType.EPISODIC, flashbulb, params)
+        s = stability(sal, profile, MemoryType.EPISODIC, flashbulb, params)
         floor = strength_floor(flashbulb, params)
         for t in range(phases + 1):
             m = strength_at(e0, 0, s, t, curve, floor)

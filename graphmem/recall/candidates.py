@@ -17,6 +17,7 @@ import neo4j
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
+from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
@@ -102,7 +103,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     values = {"game": game, "player": player, "at": at, "vector": None if vector is None else list(vector),
               "lucene": lucene, "ann_k": ann_k, "participants": list(participants), "k": k, "curve": params.curve,
               "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights,
-              "archived_flashbulbs": flashbulbs_may_be_archived(params)}
+              "archived_flashbulbs": flashbulbs_may_be_archived(params), "own_kinds": list(OWN_KINDS)}
 
     def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
         record = tx.run(cypher("recall/context"), values).single()

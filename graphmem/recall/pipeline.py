@@ -100,7 +100,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         lexical=r.lexical, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
-        witnesses=c.witnesses)
+        witnesses=c.witnesses, own=c.own)
 
 
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,

@@ -23,10 +23,10 @@ import neo4j
 from graphmem.errors import GraphmemError
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.details import Detail, details_from_json, details_to_json, render
-from graphmem.model.distortion import access_load, distortion_risk, faded_since_encoding
+from graphmem.model.distortion import confabulation_probability, misinformation_probability
 from graphmem.model.params import Parameters, Profile
-from graphmem.model.reconsolidation import MemoryState, Reconsolidation, SimilarMemory
-from graphmem.model.source import source_belief, source_confidence
+from graphmem.model.reconsolidation import MemoryState, Reconsolidation, SimilarMemory, recall_risks
+from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import DetailKind, LifecycleState, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
@@ -64,27 +64,29 @@ def memory_state(candidate: Candidate, now: int) -> MemoryState:
     return MemoryState(uid=c.uid, e_ref=e_ref, t_ref=t_ref, s=s, n=n, salience=c.salience, t_enc=c.t_enc,
                        s_enc=c.s_enc, memory_type=c.memory_type, flashbulb=c.flashbulb, c0=c.c0,
                        source_k=max(1.0, c.source_k), source_type=_source_type(c.source_type), teller=c.teller,
-                       believed_teller=c.believed_teller, details=c.details)
+                       believed_teller=c.believed_teller, details=c.details, own=c.own)
 
 
 def belief_at(candidate: Candidate, now: int, params: Parameters) -> str:
-    """The owner's belief about the source at ``now`` (SPEC 4.1): the provenance type, "unknown" once
-    c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job)."""
+    """The owner's belief about the source at ``now`` (SPEC 4.1, 5): the provenance type, "unknown" once
+    c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job), never for the owner's own
+    statements and actions nor for flashbulbs."""
     if candidate.source_type is None:
         return SourceType.UNKNOWN.value
     c = source_confidence(candidate.c0, now, candidate.t_enc, candidate.s_enc, max(1.0, candidate.source_k),
                           params.curve)
-    return source_belief(_source_type(candidate.source_type), c, params)
+    return source_belief(_source_type(candidate.source_type), c, params,
+                         keep=keeps_source(candidate.own, candidate.flashbulb))
 
 
 def can_import(state: MemoryState, now: int, emotion_now: float, profile: Profile, params: Parameters) -> bool:
-    """Whether a detail may be imported at this recall: rho > import_onset and emotion_now > import_emotion (the
-    model's gate, with the access count after the recall). Such a memory needs every similar memory, with details.
+    """Whether a detail may be imported at this recall: a chance of misinformation from another source or of
+    spontaneous confabulation (the model's gates, :func:`graphmem.model.reconsolidation.recall_risks`). Such a
+    memory needs every similar memory, with details.
     """
-    r = params.reconsolidation
-    faded = faded_since_encoding(now, state.t_enc, state.s_enc, params.curve)
-    rho = distortion_risk(faded, access_load(state.n + 1, params), emotion_now, profile, params)
-    return rho > r.import_onset and emotion_now > r.import_emotion
+    rho, c_src = recall_risks(state, now, emotion_now, profile, params)
+    return (misinformation_probability(rho, c_src, 1.0, profile, params) > 0.0
+            or confabulation_probability(rho, emotion_now, profile, params) > 0.0)
 
 
 def can_misattribute(state: MemoryState, now: int, params: Parameters) -> bool:
@@ -94,7 +96,8 @@ def can_misattribute(state: MemoryState, now: int, params: Parameters) -> bool:
     if state.teller is None:
         return False
     c_src = source_confidence(state.c0, now, state.t_enc, state.s_enc, state.source_k, params.curve)
-    known = source_belief(state.source_type, c_src, params) != SourceType.UNKNOWN.value
+    keep = keeps_source(state.own, state.flashbulb)
+    known = source_belief(state.source_type, c_src, params, keep=keep) != SourceType.UNKNOWN.value
     return known and c_src < params.reconsolidation.misattribution_confidence
 
 

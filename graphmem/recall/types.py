@@ -82,8 +82,9 @@ class Candidate:
     dense : float in [0, 1] or None, Neo4j's cosine score (1 + cos) / 2 of topic and embedding (None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
-    labelled Summary. Missing numeric properties (a summary written without them) fall back to neutral values:
-    e0 = e_ref, s_enc = s, t_ref = t_enc, n = 0.
+    labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source). Missing numeric
+    properties (a summary written without them) fall back to neutral values: e0 = e_ref, s_enc = s, t_ref = t_enc,
+    n = 0.
     """
 
     uid: str
@@ -118,6 +119,7 @@ class Candidate:
     dense: float | None
     lexical: float
     witnesses: tuple[str, ...]
+    own: bool = False
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], player_threshold: float) -> Candidate:
@@ -141,7 +143,7 @@ class Candidate:
             believed_teller=row.get("believed_teller"), threshold=_float(row, "threshold", player_threshold),
             state=str(row.get("state") or "active"), emotion_json=str(row.get("emotion_json") or "{}"),
             dense=None if row.get("dense") is None else float(row["dense"]), lexical=_float(row, "lexical", 0.0),
-            witnesses=tuple(sorted(row.get("witnesses") or ())))
+            witnesses=tuple(sorted(row.get("witnesses") or ())), own=bool(row.get("own")))
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,8 @@ class RecalledMemory:
     the marker); strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
-    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs).
+    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
+    own : the owner's own statement or action, shown without a source label ("You said ...", SPEC 4.1).
     """
 
     uid: str
@@ -201,6 +204,7 @@ class RecalledMemory:
     changes: tuple[str, ...]
     emotion_json: str
     witnesses: tuple[str, ...]
+    own: bool = False
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""

@@ -50,8 +50,8 @@ def candidate(**over: Any) -> Candidate:
 
 def test_strength_now_is_the_closed_form_and_uses_encoding_values_before_the_last_rehearsal() -> None:
     c = candidate(e_ref=0.95, t_ref=8, s=9.0, n=2)
-    assert strength_now(c, 10, "exponential") == pytest.approx(strength_at(0.95, 8, 9.0, 10))
-    assert strength_now(c, 5, "exponential") == pytest.approx(strength_at(0.85, 2, 4.0, 5))
+    assert strength_now(c, 10, "exponential") == pytest.approx(strength_at(0.95, 8, 9.0, 10, "exponential"))
+    assert strength_now(c, 5, "exponential") == pytest.approx(strength_at(0.85, 2, 4.0, 5, "exponential"))
     assert strength_now(c, 5, "power") == pytest.approx(strength_at(0.85, 2, 4.0, 5, "power"))
     flash = candidate(flashbulb=True, floor=0.8, e0=1.0, e_ref=1.0)
     assert strength_now(flash, 500, "exponential") == 0.8
@@ -85,21 +85,27 @@ def test_skipping_donors_when_not_needed_changes_nothing(dt: int, n: int, emotio
         assert with_donors == reconsolidate(state, now, emotion, (replace(best, details=()),), profile, P, seed)
 
 
-def test_donors_are_needed_for_a_fading_told_memory_and_an_aroused_owner() -> None:
+def test_donors_are_needed_for_misinformation_and_for_a_fading_told_memory() -> None:
     balanced = P.profile("balanced")
     told = memory_state(candidate(), 2)
-    assert not needs_donors(told, 2, 0.0, balanced, P)  # source confidence still 0.9
-    fading = next(t for t in range(2, 60) if needs_donors(told, t, 0.0, balanced, P))
-    assert fading > 2 and not can_import(told, fading, 0.0, balanced, P)
-    suggestible = replace(balanced, suggestibility_factor=1.0, confabulation_risk=1.0)
+    # misinformation from another source has no gate (SPEC 6 step 3): any recall may need the donors' details
+    assert can_import(told, 2, 0.0, balanced, P)
+    first_hand = memory_state(candidate(teller=None, believed_teller=None, source_type="first_hand"), 30)
+    assert needs_donors(first_hand, 30, 0.0, balanced, P)
+    # with no chance of any import, only a told memory whose source is fading needs a donor, and only one
+    sober_params = replace(P, reconsolidation=replace(P.reconsolidation, risk_base=0.0))
+    sober = replace(balanced, confabulation_risk=0.0)
+    assert not needs_donors(told, 2, 0.0, sober, sober_params)  # source confidence still 0.9
+    fading = next(t for t in range(2, 60) if needs_donors(told, t, 0.0, sober, sober_params))
+    assert fading > 2 and not can_import(told, fading, 0.0, sober, sober_params)
+    suggestible = replace(sober, suggestibility_factor=1.0)
     worn = replace(told, n=40)
-    outcomes = {reconsolidate(worn, fading, 0.0, DONORS, suggestible, P, seed).believed_teller for seed in range(40)}
+    outcomes = {reconsolidate(worn, fading, 0.0, DONORS, suggestible, sober_params, seed).believed_teller
+                for seed in range(40)}
     assert outcomes == {"Eleanor", "Ben"}  # Ben: the most similar donor with another teller
     for seed in range(40):
-        assert reconsolidate(worn, fading, 0.0, DONORS, suggestible, P, seed) == \
-            reconsolidate(worn, fading, 0.0, (replace(DONORS[1], details=()),), suggestible, P, seed)
-    first_hand = memory_state(candidate(teller=None, believed_teller=None, source_type="first_hand"), 30)
-    assert needs_donors(first_hand, 30, 0.9, balanced, P)
+        assert reconsolidate(worn, fading, 0.0, DONORS, suggestible, sober_params, seed) == \
+            reconsolidate(worn, fading, 0.0, (replace(DONORS[1], details=()),), suggestible, sober_params, seed)
 
 
 def test_update_row_re_renders_text_and_keywords_and_keeps_the_read_access_count() -> None:
@@ -124,6 +130,11 @@ def test_belief_fades_to_unknown_on_the_source_clock() -> None:
     assert belief_at(c, 2, P) == "direct_told"
     assert belief_at(c, 40, P) == "unknown"
     assert belief_at(candidate(source_type=None), 2, P) == "unknown"
+    # the owner's own statements and flashbulbs keep their source (SPEC 4.1, 5)
+    own = candidate(source_type="first_hand", teller=None, believed_teller=None, c0=1.0, own=True)
+    assert belief_at(own, 40, P) == "first_hand"
+    assert belief_at(candidate(flashbulb=True, floor=0.8), 40, P) == "direct_told"
+    assert Candidate.from_row(row(), 0.18).own is False
 
 
 def test_the_displayed_day_follows_lost_and_fabricated_when() -> None:
