@@ -33,9 +33,12 @@ bench: setup
 test: setup browser
 	$(BIN)/python -m pytest
 
+# mypy (strict, on graphmem/, tests/, bench/ and examples/), ruff on everything, and the import contracts of
+# pyproject.toml (layers, no cycles). .ci/run runs it before the tests.
 lint: setup
 	$(BIN)/mypy
-	$(BIN)/ruff check graphmem tests bench
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # Headless Chromium for the page tests (tests/e2e/test_viz_browser.py): Debian's package, installed when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

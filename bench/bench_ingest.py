@@ -23,12 +23,12 @@ import numpy as np
 from bench.generate import game_for_memories
 from graphmem.embedding import Embedder
 from graphmem.ingest.encode import EncodedGame, encode_game
-from graphmem.ingest.pipeline import ingest
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import parse_game_log
 from graphmem.model import Parameters
+from graphmem.service import MemoryService
 from graphmem.store.games import delete_game
-from graphmem.store.writer import write_encoded_game
+from graphmem.store.writer import write_game_rows
 
 BATCH = 1000
 
@@ -126,7 +126,7 @@ def run_writes(driver: neo4j.Driver, database: str | None, params: Parameters,
         _reference_write(driver, database, reference, ref_embeddings, ref_derived)
         reference_s = time.perf_counter() - started
         started = time.perf_counter()
-        write_encoded_game(driver, database, encoded, embeddings, derived, batch_size=BATCH)
+        write_game_rows(driver, database, encoded, embeddings, derived, batch_size=BATCH)
         graphmem_s = time.perf_counter() - started
         n = len(encoded.memories)
         rows.append({"size": size, "memories": n, "graphmem_s": round(graphmem_s, 3),
@@ -155,7 +155,7 @@ def run_embedding(driver: neo4j.Driver, database: str | None, params: Parameters
     delete_game(driver, database, log.game)
     warm.clear_cache()  # the same loaded model, nothing embedded yet
     started = time.perf_counter()
-    summary = ingest(driver, database, [game_dir], params, warm)
+    summary = MemoryService(driver, params=params, embedder=warm).ingest(game_dir)
     ingest_s = time.perf_counter() - started
     delete_game(driver, database, log.game)
     return {"game": log.game, "memories": summary.memories, "texts": len(texts), "ingest_s": round(ingest_s, 3),

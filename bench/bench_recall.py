@@ -51,7 +51,7 @@ from graphmem.model import Parameters, default_parameters
 from graphmem.recall import recall
 from graphmem.store.games import delete_game
 from graphmem.store.schema import ensure_schema
-from graphmem.store.writer import mark_complete, write_encoded_game
+from graphmem.store.writer import mark_complete, write_game_rows
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def _store(driver: neo4j.Driver, database: str | None, size: int, seed: int, par
     by_text = _embed(embedder, sorted({m.text for m in encoded.memories}))
     ensure_schema(driver, database, embedder.dimension)
     t0 = time.perf_counter()
-    write_encoded_game(driver, database, encoded, {m.uid: by_text[m.text].tolist() for m in encoded.memories}, [])
+    write_game_rows(driver, database, encoded, {m.uid: by_text[m.text].tolist() for m in encoded.memories}, [])
     advance(driver, database, game_id, encoded.game.last_phase, params)
     mark_complete(driver, database, game_id)
     log.info("stored %s: %d memories in %.0f s", game_id, len(encoded.memories), time.perf_counter() - t0)

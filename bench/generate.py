@@ -297,7 +297,7 @@ def generate_game(*, players: int = 9, traitors: int = 2, days: int = 5, stateme
 def count_memories(game: Sequence[Obj]) -> int:
     """Witness-memories of a canonical game: per event, its ``witnesses`` or SPEC 2.1's default just before it: private
     say: speaker + ``to``; traitors' say, murder vote: living traitors; other say and vote, banish, end: the living;
-    murder: the living but the victim (as graphmem.perception); recruit: player + living traitors; observe: the
+    murder: the living but the victim (as graphmem.ingest.perception); recruit: player + living traitors; observe: the
     observers; reveal: the player; phase, thought, emotion: nobody."""
     roles = {p["name"]: p["role"] for p in game[0]["players"]}
     alive, total = set(roles), 0

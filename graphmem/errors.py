@@ -7,7 +7,8 @@ The CLI maps :class:`UsageProblem` to exit code 2 and every other :class:`Graphm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -91,17 +92,28 @@ class InvalidGameLog(GraphmemError):
         super().__init__(f"{path}: {len(self.problems)} problem(s)\n{shown}{more}")
 
 
+def closest(name: str, known: Iterable[str], *, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Up to ``n`` names of ``known`` closest to ``name`` (difflib's ratio >= ``cutoff``, in [0, 1]), best first."""
+    return difflib.get_close_matches(name, list(known), n=n, cutoff=cutoff)
+
+
+def did_you_mean(close: Sequence[str], *, quote: bool = False) -> str:
+    """The hint for a mistyped name, from the close names (:func:`closest`): ``"did you mean a, b?"`` (``"did you
+    mean 'a'?"`` with ``quote``), or ``""`` when there are none. Every "did you mean" of graphmem comes from here."""
+    if not close:
+        return ""
+    return "did you mean " + ", ".join(f"'{c}'" if quote else c for c in close) + "?"
+
+
 def unknown_game(game: str, stored: Sequence[str]) -> NotFound:
     """The NotFound for a game id that is not stored: every stored id when there are a dozen or fewer, else their
     number and the closest ids (so a typo finds its game in a database of hundreds)."""
-    import difflib
-
     known = sorted(stored)
     if not known:
         return NotFound(f"no game '{game}' is stored (no game is: ingest one with `graphmem ingest PATH`)")
     if len(known) <= 12:
         return NotFound(f"no game '{game}' is stored (stored games: {', '.join(known)})")
-    close = difflib.get_close_matches(game, known, n=5, cutoff=0.6)
+    close = closest(game, known, n=5)
     hint = f"closest: {', '.join(close)}" if close else f"for example {', '.join(known[:5])}"
     return NotFound(f"no game '{game}' is stored ({len(known)} games are stored, {hint}; list them with "
                     "`graphmem games`)")

@@ -27,7 +27,8 @@ process between calls, and a restarted process reopens a game with ``start_game(
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -35,19 +36,24 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import GameConflict, NotFound, UsageProblem
+from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGame, file_game_refusal
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.jobs.decay import DecayReport
-from graphmem.model import Parameters, load_parameters
+from graphmem.jobs.decay import DecayReport, advance
+from graphmem.model import Parameters
 from graphmem.settings import Settings, load_settings
 from graphmem.store.schema import SchemaReport
+from graphmem.store.writer import Progress
 
 if TYPE_CHECKING:
+    import networkx as nx
+
+    from graphmem.analysis import QueryResult
     from graphmem.jobs.consolidation import ConsolidationReport
     from graphmem.jobs.contradictions import ContradictionReport
     from graphmem.jobs.forget import ForgetResult
     from graphmem.recall import RecallResult
+    from graphmem.viz.decay import DecayChart
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +79,7 @@ class MemoryService:
             driver = open_driver(self.settings)
         self.driver = driver
         self.database = self.settings.database
-        self.params = params or load_parameters(self.settings.config,
-                                                str(self.settings.config_file or "<defaults>"))
+        self.params = params or self.settings.parameters()
         self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
         self._live: dict[str, LiveGame] = {}
 
@@ -98,28 +103,83 @@ class MemoryService:
 
     # -- the database ---------------------------------------------------------------------------------------------
 
-    def init(self) -> SchemaReport:
-        """Create the schema (constraints, range, full-text and vector indexes); a no-op when it exists."""
+    def init(self, timeout: int = 120) -> SchemaReport:
+        """Create the schema (constraints, range, full-text and vector indexes) and wait up to ``timeout`` seconds
+        until every index is ONLINE; a no-op when it exists. Upgrades a database written by an earlier graphmem."""
         from graphmem.store.schema import ensure_schema
 
-        return ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
+        return ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model), timeout)
+
+    def server_version(self) -> str:
+        """The Neo4j server's version, e.g. "5.26.0"."""
+        from graphmem.store.connection import server_version
+
+        return server_version(self.driver, self.database)
 
     def games(self) -> list[dict[str, Any]]:
-        """Every stored game: {game, title, imported_from, players, last_phase, decayed_to, complete, winner}."""
+        """Every stored game: {game, title, imported_from, players, last_phase, decayed_to, complete, live,
+        winner}."""
+        return self._read("stats/list_games")
+
+    def require_game(self, game: str) -> None:
+        """Return when ``game`` is stored; raise NotFound naming the stored (or the closest) game ids otherwise."""
+        from graphmem.store.games import require_game
+
+        require_game(self.driver, self.database, game)
+
+    def stats(self, game: str) -> dict[str, dict[str, int]]:
+        """Counts of one stored game: {"nodes": {label: n}, "relationships": {type: n}, "memories_by_source": ...,
+        "memories_by_state": ..., ...}. Raises NotFound for an unknown game."""
+        self.require_game(game)
+        result: dict[str, dict[str, int]] = {
+            "nodes": {r["label"]: r["count"] for r in self._read("stats/node_counts", game=game)},
+            "relationships": {r["type"]: r["count"] for r in self._read("stats/relationship_counts", game=game)},
+        }
+        for r in self._read("stats/memory_counts", game=game):
+            result.setdefault(f"memories_by_{r['dimension']}", {})[str(r["value"])] = r["count"]
+        return result
+
+    def delete(self, game: str) -> dict[str, int]:
+        """Delete every node and relationship of a stored game (other games are untouched); returns {label: nodes
+        deleted}. Raises NotFound for an unknown game. An interrupted delete is finished by calling it again."""
+        from graphmem.store.games import delete_game
+
+        self.require_game(game)
+        return delete_game(self.driver, self.database, game)
+
+    def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         from graphmem.store.queries import cypher
 
-        records, _, _ = self.driver.execute_query(cypher("stats/list_games"), database_=self.database,
+        records, _, _ = self.driver.execute_query(cypher(name), params, database_=self.database,
                                                   routing_=neo4j.RoutingControl.READ)
         return [r.data() for r in records]
 
     # -- logs in --------------------------------------------------------------------------------------------------
 
-    def ingest(self, *paths: str | Path, fmt: str = "auto", skip_invalid: bool = False) -> IngestSummary:
-        """Ingest game log files or folders (as ``graphmem ingest``). Raises InvalidGameLog (nothing written)."""
-        from graphmem.ingest.pipeline import ingest
+    def ingest(self, *paths: str | Path, fmt: str = "auto", skip_invalid: bool = False, batch_size: int = 1000,
+               progress: Progress | None = None,
+               on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
+        """Ingest game log files or folders (as ``graphmem ingest``): write each game's memories, decay them to the
+        end of the log (SPEC 4) and mark the game complete. Idempotent.
 
-        return ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
-                      fmt=fmt, skip_invalid=skip_invalid)
+        fmt : "auto" or a format name; batch_size : rows per write transaction; progress(stage, rows) after each
+        written batch; on_stage(description, total_rows) before writing.
+        Raises InvalidGameLog (nothing written), GameConflict (a different log under a stored id), UsageProblem.
+        """
+        from graphmem.ingest.pipeline import ingest
+        from graphmem.store.writer import mark_complete
+
+        started = time.perf_counter()
+        summary = ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
+                         fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
+                         on_stage=on_stage)
+        for game in summary.per_game:
+            if game.decay_to is not None:
+                advance(self.driver, self.database, game.game, game.decay_to, self.params)
+            if not game.unchanged:
+                mark_complete(self.driver, self.database, game.game)
+        summary.seconds = time.perf_counter() - started  # the whole job, decay included
+        return summary
 
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
         """Open a live game: its canonical header (SPEC 2.1's first line), and, when reopening a stored game (after a
@@ -155,7 +215,7 @@ class MemoryService:
         # The stored events are replayed as one batch (its claim finds them stored), the new ones as the next.
         batches = [events[:replayed], events[replayed:]] if 0 < replayed < len(events) else [events]
         try:
-            reports = [live.add(self.driver, self.database, batch) for batch in batches]
+            reports = [self._add(live, batch) for batch in batches]
         except GameConflict:
             del self._live[live.game]
             raise
@@ -170,7 +230,23 @@ class MemoryService:
         Raises NotFound when the game was not started in this process, InvalidGameLog for the first bad event
         (the events before it are stored).
         """
-        return self._game(game).add(self.driver, self.database, events)
+        return self._add(self._game(game), events)
+
+    def _add(self, live: LiveGame, events: Sequence[Mapping[str, Any]]) -> BatchReport:
+        """Write a batch of ``live``, then decay the game to its newest phase (also when an invalid event stopped
+        the batch after the valid events before it were written)."""
+        try:
+            report = live.add(self.driver, self.database, events)
+        except InvalidGameLog:
+            self._decay_live(live)
+            raise
+        self._decay_live(live)
+        return report
+
+    def _decay_live(self, live: LiveGame) -> None:
+        if live.phase > live.decayed_to:
+            advance(self.driver, self.database, live.game, live.phase, self.params)
+            live.decayed_to = live.phase
 
     def add_event(self, game: str, event: Mapping[str, Any]) -> BatchReport:
         """One event of a live game (see :meth:`add_events`)."""
@@ -185,11 +261,11 @@ class MemoryService:
 
     # -- time -----------------------------------------------------------------------------------------------------
 
-    def advance_phase(self, game: str, to: int | None = None) -> DecayReport:
-        """Run the decay job (SPEC 4): to phase ``to``, or one phase on. Idempotent for the same phase."""
-        from graphmem.jobs.decay import advance
-
-        report = advance(self.driver, self.database, game, to, self.params)
+    def advance_phase(self, game: str, to: int | None = None, *, batch_size: int = 10_000) -> DecayReport:
+        """Run the decay job (SPEC 4): to phase ``to``, or one phase on; ``batch_size`` memories per write
+        transaction. Idempotent for the same phase. Raises NotFound for an unknown game, UsageProblem for an
+        earlier phase."""
+        report = advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
         if game in self._live:
             self._live[game].decayed_to = max(self._live[game].decayed_to, report.to_phase)
         return report
@@ -203,10 +279,11 @@ class MemoryService:
         and written back unless ``dry_run`` (or ``at`` is an earlier phase). ``result.prompt()`` is the block.
 
         Raises NotFound for an unknown game, player or participant; UsageProblem for ``at`` outside 0..the
-        game's phase.
+        game's phase. These are checked before the embedding model is loaded.
         """
-        from graphmem.recall import recall
+        from graphmem.recall import check_request, recall
 
+        check_request(self.driver, self.database, game, player, participants, at)
         return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
                       k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
                       embedder=self.embedder, dry_run=dry_run)
@@ -245,21 +322,58 @@ class MemoryService:
 
     # -- jobs -----------------------------------------------------------------------------------------------------
 
-    def consolidate(self, game: str, player: str | None = None, *, dry_run: bool = False) -> ConsolidationReport:
-        """Consolidate clusters of similar memories into summaries (SPEC 11), per player."""
+    def consolidate(self, game: str, player: str | None = None, *, dry_run: bool = False,
+                    progress: Callable[[str, int], None] | None = None) -> ConsolidationReport:
+        """Consolidate clusters of similar memories into summaries (SPEC 11), per player; progress(owner, n)
+        after each owner."""
         from graphmem.jobs.consolidation import consolidate
 
-        return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run)
+        return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
+                           progress=progress)
 
-    def contradictions(self, game: str, player: str | None = None, *,
-                       dry_run: bool = False) -> ContradictionReport:
-        """Detect and store conflicting memories (SPEC 9); identity conflicts resolve once the truth is seen."""
+    def contradictions(self, game: str, player: str | None = None, *, dry_run: bool = False,
+                       progress: Callable[[str, int], None] | None = None) -> ContradictionReport:
+        """Detect and store conflicting memories (SPEC 9); identity conflicts resolve once the truth is seen;
+        progress(owner, n) after each owner."""
         from graphmem.jobs.contradictions import find_contradictions
 
-        return find_contradictions(self.driver, self.database, game, self.params, player=player, dry_run=dry_run)
+        return find_contradictions(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
+                                   progress=progress)
 
     def forget(self, game: str, player: str, memory: str, reason: str | None = None) -> ForgetResult:
         """Tombstone one memory of ``player`` on request (kept for audit, never recalled again)."""
         from graphmem.jobs.forget import forget
 
         return forget(self.driver, self.database, game, player, memory, self.params, reason)
+
+    # -- analysis and pictures ------------------------------------------------------------------------------------
+
+    def query(self, name: str, params: Mapping[str, str]) -> QueryResult:
+        """Run the analysis query ``name`` (``cypher/analysis/NAME.cypher``) in a read transaction.
+
+        params : {parameter: value as text}, typed by the query's header (its defaults fill the rest).
+        Raises UnknownQuery or UsageProblem for a bad name or value, NotFound for an unknown ``game``.
+        """
+        from graphmem.analysis import analysis_query, bind_params, run_read
+
+        chosen = analysis_query(name)
+        bound = bind_params(chosen, params)
+        if isinstance(bound.get("game"), str):
+            self.require_game(bound["game"])
+        return run_read(self.driver, self.database, chosen, bound)
+
+    def told_graph(self, game: str, day: int | None = None) -> nx.MultiDiGraph:
+        """Who told whom in ``game`` (on ``day`` only, when given) as a networkx multigraph (see
+        :mod:`graphmem.viz.told`). Raises NotFound for an unknown game, UsageProblem for a day it does not have."""
+        from graphmem.viz.told import check_day, fetch_told_graph
+
+        self.require_game(game)
+        if day is not None:
+            check_day(self.driver, self.database, game, day)
+        return fetch_told_graph(self.driver, self.database, game, day)
+
+    def decay_chart(self, game: str, player: str) -> DecayChart:
+        """Each memory of ``player`` in ``game``: its strength over the phases (see :mod:`graphmem.viz.decay`)."""
+        from graphmem.viz.decay import fetch_decay_chart
+
+        return fetch_decay_chart(self.driver, self.database, game, player, self.params)

@@ -29,7 +29,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, closest, did_you_mean
+from graphmem.model.params import Parameters, load_parameters
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -87,6 +88,12 @@ class Settings:
         """The local launcher's state file (pid, URI, home) written by ``graphmem neo4j start``."""
         return self.home / STATE_FILE_NAME
 
+    def parameters(self) -> Parameters:
+        """The model parameters: the shipped ones (``graphmem/model/defaults.toml``) with this configuration's
+        ``[parameters]`` and ``[profiles.NAME]`` tables applied. Raises ConfigError naming the file, the field and
+        the allowed range."""
+        return load_parameters(self.config, str(self.config_file or "<defaults>"))
+
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with every non-None override applied (flags win over everything)."""
         given = {k: v for k, v in overrides.items() if v is not None}
@@ -117,11 +124,10 @@ def _local_state_uri(state_file: Path) -> str | None:
 
 def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:
     """Raise ConfigError naming the first unknown table or key (a typo would otherwise be ignored silently)."""
-    import difflib
 
     def unknown(name: str, known: frozenset[str] | dict[str, Any], where: str) -> ConfigError:
-        close = difflib.get_close_matches(name, list(known), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
+        hint = did_you_mean(closest(name, known, n=1), quote=True)
+        hint = f"{hint} " if hint else ""
         return ConfigError(f"{path}: unknown {where} '{name}' ({hint}known: {', '.join(sorted(known))})")
 
     for key, value in config.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import pytest
@@ -92,12 +93,17 @@ def params() -> object:
 
 
 @pytest.fixture(scope="session")
-def real_games(driver: neo4j.Driver, schema: object, embedder: object, params: object,
-               real_games_path: Path) -> object:
-    """Every real game ingested once per session (see :func:`real_games_dir`); returns the IngestSummary."""
-    from graphmem.ingest.pipeline import ingest
+def memory(driver: neo4j.Driver, schema: object, embedder: object, params: object) -> object:
+    """The :class:`graphmem.MemoryService` of the session: its driver, the shipped parameters, the real model."""
+    from graphmem.service import MemoryService
 
-    return ingest(driver, None, [real_games_path], params, embedder)  # type: ignore[arg-type]
+    return MemoryService(driver, params=params, embedder=embedder)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def real_games(memory: Any, real_games_path: Path) -> object:
+    """Every real game ingested once per session (see :func:`real_games_dir`); returns the IngestSummary."""
+    return memory.ingest(real_games_path)
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,7 @@
   documentation, lookup with suggestions for a mistyped name.
 - :mod:`graphmem.analysis.params`: typing ``key=value`` strings by the ``@param`` types of a query's header, with
   the header's defaults.
-- :mod:`graphmem.analysis.runner`: running a query in a READ transaction (the database refuses writes), checking
-  that a game is stored.
+- :mod:`graphmem.analysis.runner`: running a query in a READ transaction (the database refuses writes).
 
 Used by ``graphmem query`` and by the pictures of :mod:`graphmem.viz`.
 """
@@ -14,7 +13,7 @@ from __future__ import annotations
 
 from graphmem.analysis.catalog import analysis_query, analysis_query_names, describe
 from graphmem.analysis.params import bind_params, parse_assignments
-from graphmem.analysis.runner import QueryFailed, QueryResult, WriteRefused, require_game, run_read
+from graphmem.analysis.runner import QueryFailed, QueryResult, WriteRefused, run_read
 
 __all__ = ["QueryFailed", "QueryResult", "WriteRefused", "analysis_query", "analysis_query_names", "bind_params",
-           "describe", "parse_assignments", "require_game", "run_read"]
+           "describe", "parse_assignments", "run_read"]

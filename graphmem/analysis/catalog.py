@@ -6,10 +6,9 @@
 
 from __future__ import annotations
 
-import difflib
 import textwrap
 
-from graphmem.errors import UnknownQuery
+from graphmem.errors import UnknownQuery, closest, did_you_mean
 from graphmem.store.queries import Query, load, query_names
 
 PREFIX = "analysis/"
@@ -24,7 +23,7 @@ def suggestions(name: str, n: int = 3) -> list[str]:
     """Up to ``n`` analysis query names closest to ``name`` (difflib ratio >= 0.4), best first; names that contain
     ``name`` come first when none is close."""
     names = analysis_query_names()
-    close = difflib.get_close_matches(name, names, n=n, cutoff=0.4)
+    close = closest(name, names, n=n, cutoff=0.4)
     if not close:
         close = [candidate for candidate in names if name and name.lower() in candidate][:n]
     return close
@@ -36,8 +35,8 @@ def analysis_query(name: str) -> Query:
     Raises UnknownQuery (a usage error: exit 2) naming up to three close names and how to list them all.
     """
     if name not in analysis_query_names():
-        close = suggestions(name)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = did_you_mean(suggestions(name))
+        hint = f"; {hint}" if hint else ""
         raise UnknownQuery(f"no analysis query named '{name}'{hint} (`graphmem query --list` lists them)")
     return load(PREFIX + name)
 

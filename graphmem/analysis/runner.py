@@ -16,8 +16,6 @@ from neo4j import RoutingControl
 from neo4j.exceptions import DriverError, Neo4jError
 
 from graphmem.errors import GraphmemError, Neo4jUnavailable, UsageProblem
-from graphmem.store.games import require_game as require_stored_game
-from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import Query
 
 ACCESS_MODE_REFUSED = "Neo.ClientError.Statement.AccessMode"
@@ -90,14 +88,3 @@ def run_read(driver: neo4j.Driver, database: str | None, query: Query,
     except DriverError as e:
         raise Neo4jUnavailable(f"lost the connection to Neo4j while running '{query.name}': {e}") from e
     return QueryResult(tuple(keys), [{key: plain(record[key]) for key in keys} for record in records])
-
-
-def stored_games(driver: neo4j.Driver, database: str | None) -> list[str]:
-    """The ids of every stored game, sorted."""
-    return stored_game_ids(driver, database)
-
-
-def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
-    """Return when ``game`` is stored; raise NotFound (exit 1) otherwise, naming it with the stored or closest
-    ids."""
-    require_stored_game(driver, database, game)

@@ -11,13 +11,18 @@ Heavy imports (torch, sentence-transformers, matplotlib) happen inside the comma
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from graphmem.errors import GraphmemError, UsageProblem
 from graphmem.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from graphmem.service import MemoryService
 
 
 class GraphmemContext(click.Context):
@@ -74,6 +79,17 @@ def settings_of(ctx: click.Context) -> Settings:
     settings = ctx.find_root().obj
     assert isinstance(settings, Settings)
     return settings
+
+
+@contextmanager
+def memory_service(ctx: click.Context) -> Iterator[MemoryService]:
+    """The :class:`~graphmem.service.MemoryService` a command works through, on the root command's settings: one
+    checked driver (closed when the command ends), the parameters, and the embedding model (loaded only if the
+    command embeds something). The CLI and game engines thus share one path from settings to Neo4j."""
+    from graphmem.service import MemoryService
+
+    with MemoryService.connect(settings_of(ctx)) as service:
+        yield service
 
 
 # Command registration: one import per command module.

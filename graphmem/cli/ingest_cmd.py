@@ -7,11 +7,10 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import memory_service
 
 
 @click.command("ingest")
@@ -32,19 +31,12 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from graphmem.embedding import Embedder
-    from graphmem.ingest.pipeline import ingest as run_ingest
     from graphmem.logs import get_importer
-    from graphmem.model import load_parameters
-    from graphmem.store.connection import connected
 
     if fmt not in ("auto", "graphmem"):
         get_importer(fmt)  # raises UsageProblem listing the known formats
-    settings = settings_of(ctx)
-    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
-    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size)
     show = sys.stderr.isatty() and not as_json
-    with connected(settings) as driver, Progress(TextColumn("{task.description}"), BarColumn(),
+    with memory_service(ctx) as memory, Progress(TextColumn("{task.description}"), BarColumn(),
                                                  MofNCompleteColumn(), TimeElapsedColumn(),
                                                  disable=not show, transient=True) as bar:
         task = bar.add_task("validating and embedding", total=None)
@@ -55,9 +47,8 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         def progress(stage: str, rows: int) -> None:
             bar.advance(task, rows)
 
-        summary = run_ingest(driver, settings.database, list(paths), params, embedder, fmt=fmt,
-                             skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
-                             on_stage=on_stage)
+        summary = memory.ingest(*paths, fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size,
+                                progress=progress, on_stage=on_stage)
     if as_json:
         data = asdict(summary)
         data["memories_ingested"] = summary.memories_ingested
@@ -88,29 +79,12 @@ def delete(ctx: click.Context, game: str, yes: bool) -> None:
     For a game whose log changed: delete it, then ingest the new log. An interrupted delete is finished by running
     it again.
     """
-    from graphmem.store.connection import connected
-    from graphmem.store.games import delete_game, require_game
-
-    settings = settings_of(ctx)
-    with connected(settings) as driver:
-        require_game(driver, settings.database, game)
+    with memory_service(ctx) as memory:
+        memory.require_game(game)
         if not yes:
             click.confirm(f"Delete game '{game}' and every memory of it?", abort=True, err=True)
-        deleted = delete_game(driver, settings.database, game)
+        deleted = memory.delete(game)
     click.echo(f"deleted game '{game}': " + ", ".join(f"{n} {label}" for label, n in deleted.items() if n))
-
-
-def _read(ctx: click.Context, name: str, **params: Any) -> list[dict[str, Any]]:
-    from neo4j import RoutingControl
-
-    from graphmem.store.connection import connected
-    from graphmem.store.queries import cypher
-
-    settings = settings_of(ctx)
-    with connected(settings) as driver:
-        records, _, _ = driver.execute_query(cypher(name), params, database_=settings.database,
-                                             routing_=RoutingControl.READ)
-    return [r.data() for r in records]
 
 
 @click.command("games")
@@ -118,7 +92,8 @@ def _read(ctx: click.Context, name: str, **params: Any) -> list[dict[str, Any]]:
 @click.pass_context
 def games(ctx: click.Context, as_json: bool) -> None:
     """List the stored games."""
-    rows = _read(ctx, "stats/list_games")
+    with memory_service(ctx) as memory:
+        rows = memory.games()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -134,28 +109,14 @@ def games(ctx: click.Context, as_json: bool) -> None:
                    f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}  ({r['title']})")
 
 
-def require_game(ctx: click.Context, game: str) -> None:
-    """Raise NotFound naming ``game`` (and the stored games, or the closest) when it is not stored."""
-    from graphmem.errors import unknown_game
-
-    known = [r["game"] for r in _read(ctx, "stats/game_ids")]
-    if game not in known:
-        raise unknown_game(game, known)
-
-
 @click.command("stats")
 @click.option("--game", required=True, help="The game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def stats(ctx: click.Context, game: str, as_json: bool) -> None:
     """Counts of one game: nodes by label, relationships by type, memories by source and state."""
-    require_game(ctx, game)
-    result: dict[str, dict[str, int]] = {
-        "nodes": {r["label"]: r["count"] for r in _read(ctx, "stats/node_counts", game=game)},
-        "relationships": {r["type"]: r["count"] for r in _read(ctx, "stats/relationship_counts", game=game)},
-    }
-    for r in _read(ctx, "stats/memory_counts", game=game):
-        result.setdefault(f"memories_by_{r['dimension']}", {})[str(r["value"])] = r["count"]
+    with memory_service(ctx) as memory:
+        result = memory.stats(game)
     if as_json:
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import memory_service, settings_of
 
 
 @click.command("init")
@@ -19,15 +19,10 @@ def init(ctx: click.Context, timeout: int, as_json: bool) -> None:
     Checks that the server is Neo4j 5.26 or later. Running it again changes nothing. A database written by an
     earlier graphmem is upgraded: an outdated full-text index is rebuilt, missing scope tokens are backfilled.
     """
-    from graphmem.embedding import model_dimension
-    from graphmem.store.connection import connected, server_version
-    from graphmem.store.schema import ensure_schema
-
     settings = settings_of(ctx)
-    dimensions = model_dimension(settings.embedding_model)
-    with connected(settings) as driver:
-        version = server_version(driver, settings.database)
-        report = ensure_schema(driver, settings.database, dimensions, timeout)
+    with memory_service(ctx) as memory:
+        version = memory.server_version()
+        report = memory.init(timeout)
     if as_json:
         click.echo(json.dumps({
             "uri": settings.uri, "version": version, "created": list(report.created),

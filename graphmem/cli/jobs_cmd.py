@@ -7,29 +7,27 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import memory_service
+
+if TYPE_CHECKING:
+    from graphmem.service import MemoryService
 
 SHOWN = 20
 """Lines of detail the human-readable output shows (``--json`` has everything)."""
 
 
 @contextmanager
-def _job(ctx: click.Context, label: str, total: int | None, quiet: bool) -> Iterator[tuple[Any, Any,
-                                                                                       Callable[[str, int], None]]]:
-    """The driver, the parameters and a per-owner progress callback (a bar on a terminal)."""
+def _job(ctx: click.Context, label: str, total: int | None,
+         quiet: bool) -> Iterator[tuple[MemoryService, Callable[[str, int], None]]]:
+    """The command's MemoryService and a per-owner progress callback (a bar on a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from graphmem.model import load_parameters
-    from graphmem.store.connection import connected
-
-    settings = settings_of(ctx)
-    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
     show = sys.stderr.isatty() and not quiet
-    with connected(settings) as driver, Progress(TextColumn("{task.description}"), BarColumn(),
+    with memory_service(ctx) as memory, Progress(TextColumn("{task.description}"), BarColumn(),
                                                  MofNCompleteColumn(), TimeElapsedColumn(),
                                                  disable=not show, transient=True) as bar:
         task = bar.add_task(label, total=total)
@@ -38,7 +36,7 @@ def _job(ctx: click.Context, label: str, total: int | None, quiet: bool) -> Iter
             bar.update(task, description=f"{label}: {owner}")
             bar.advance(task)
 
-        yield driver, params, progress
+        yield memory, progress
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -65,11 +63,8 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
     cluster of min_cluster_size or more becomes one Summary, and its members become "consolidated".
     Running it again adds nothing.
     """
-    from graphmem.jobs.consolidation import consolidate as run
-
-    with _job(ctx, "consolidating", None, as_json) as (driver, params, progress):
-        report = run(driver, settings_of(ctx).database, game, params, player=player, dry_run=dry_run,
-                     progress=progress)
+    with _job(ctx, "consolidating", None, as_json) as (memory, progress):
+        report = memory.consolidate(game, player, dry_run=dry_run, progress=progress)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))
         return
@@ -100,11 +95,8 @@ def contradictions(ctx: click.Context, game: str, player: str | None, dry_run: b
     witnesses a reveal of that role: then they are resolved and the wrong memory is tombstoned (never deleted).
     Running it again adds nothing and reopens nothing.
     """
-    from graphmem.jobs.contradictions import find_contradictions
-
-    with _job(ctx, "comparing", None, as_json) as (driver, params, progress):
-        report = find_contradictions(driver, settings_of(ctx).database, game, params, player=player,
-                                     dry_run=dry_run, progress=progress)
+    with _job(ctx, "comparing", None, as_json) as (memory, progress):
+        report = memory.contradictions(game, player, dry_run=dry_run, progress=progress)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))
         return
@@ -135,10 +127,8 @@ def contradictions(ctx: click.Context, game: str, player: str | None, dry_run: b
 def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:
     """Tombstone one memory on request (SPEC 10): it is no longer recalled but is kept, with the reason and the
     phase, for audit. A memory that does not exist or belongs to another player exits 1."""
-    from graphmem.jobs.forget import forget as run
-
-    with _job(ctx, "forgetting", None, True) as (driver, params, _):
-        result = run(driver, settings_of(ctx).database, game, player, memory, params, reason)
+    with _job(ctx, "forgetting", None, True) as (service, _):
+        result = service.forget(game, player, memory, reason)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
         return

@@ -22,7 +22,7 @@ from graphmem.model.encoding import encoding_strength, stability
 from graphmem.model.findings import Finding, run_findings
 from graphmem.model.flashbulb import strength_floor
 from graphmem.model.forgetting import CURVES, strength_at
-from graphmem.model.params import Parameters, Profile, load_parameters
+from graphmem.model.params import Parameters, Profile
 from graphmem.model.vocabulary import MemoryType
 
 # Illustrative memories, not model parameters: (kind, salience at encoding, flashbulb).
@@ -85,9 +85,7 @@ def model() -> None:
 def curve_cmd(ctx: click.Context, profile_name: str | None, phases: int, curve: str | None, as_json: bool) -> None:
     """Strength and clarity marker, phase by phase, of a mundane (salience 0.1), moderate (0.5) and salient (0.9)
     episodic memory and a flashbulb, for one profile."""
-    settings = settings_of(ctx)
-    source = str(settings.config_file) if settings.config_file else "<config>"
-    params = load_parameters(settings.config, source=source)
+    params = settings_of(ctx).parameters()
     profile = params.profile(profile_name or params.default_profile)
     points = curve_points(profile, params, phases, curve or params.curve)
     if as_json:
@@ -127,9 +125,7 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     a few seconds; no database needed. Exit code 0 whatever the verdicts.
     """
     settings = settings_of(ctx)
-    source = str(settings.config_file) if settings.config_file else "<config>"
-    params = load_parameters(settings.config, source=source)
-    findings = run_findings(params, seed)
+    findings = run_findings(settings.parameters(), seed)
     if as_json:
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1))
         return

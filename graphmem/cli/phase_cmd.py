@@ -12,10 +12,8 @@ import json
 import click
 
 from graphmem.analysis.params import INTEGER_MAX
-from graphmem.cli import settings_of
-from graphmem.jobs.decay import DecayReport, advance
-from graphmem.model import load_parameters
-from graphmem.store.connection import connected
+from graphmem.cli import memory_service
+from graphmem.jobs.decay import DecayReport
 
 
 def summary(report: DecayReport) -> str:
@@ -43,10 +41,8 @@ def phase() -> None:
 @click.pass_context
 def advance_cmd(ctx: click.Context, game: str, to_phase: int | None, batch_size: int, as_json: bool) -> None:
     """Recompute strength, source confidence, lifecycle state and working memory of GAME at a phase."""
-    settings = settings_of(ctx)
-    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
-    with connected(settings) as driver:
-        report = advance(driver, settings.database, game, to_phase, params, batch_size=batch_size)
+    with memory_service(ctx) as memory:
+        report = memory.advance_phase(game, to_phase, batch_size=batch_size)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))
     else:

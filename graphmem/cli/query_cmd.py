@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import memory_service
 from graphmem.errors import UsageProblem
 
 FORMATS = ("table", "json", "csv")
@@ -105,21 +105,17 @@ def query(ctx: click.Context, name: str | None, list_queries: bool, assignments:
     Every query takes -p game=GAME; `graphmem query --list` shows each query's parameters, their types and
     defaults, and the columns it returns.
     """
-    from graphmem.analysis import analysis_query, bind_params, parse_assignments, require_game, run_read
-    from graphmem.store.connection import connected
+    from graphmem.analysis import analysis_query, bind_params, parse_assignments
 
     if list_queries:
         _list_queries()
         return
     if name is None:
         raise UsageProblem("give a query NAME, or --list to see them")
-    chosen = analysis_query(name)
-    params = bind_params(chosen, parse_assignments(assignments))
-    settings = settings_of(ctx)
-    with connected(settings) as driver:
-        if isinstance(params.get("game"), str):
-            require_game(driver, settings.database, params["game"])
-        result = run_read(driver, settings.database, chosen, params)
+    given = parse_assignments(assignments)
+    params = bind_params(analysis_query(name), given)  # usage errors before connecting
+    with memory_service(ctx) as memory:
+        result = memory.query(name, given)
     if fmt == "json":
         click.echo(json.dumps(result.rows, indent=2, ensure_ascii=False))
     elif fmt == "csv":

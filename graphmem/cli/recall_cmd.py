@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphmem.analysis.params import INTEGER_MAX
-from graphmem.cli import settings_of
+from graphmem.cli import memory_service
 from graphmem.errors import UsageProblem
 
 
@@ -48,24 +48,12 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     Exit codes: 1 for an unknown game, player or --with name (the message lists what exists); 2 for --at outside
     0 .. the game's decayed phase, an empty --with name, or a --k above Neo4j's 64-bit integers.
     """
-    from graphmem.embedding import Embedder
-    from graphmem.model import load_parameters
-    from graphmem.recall import check_request
-    from graphmem.recall import recall as run
-    from graphmem.store.connection import connected
-
     if at is not None and at < 0:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
-    settings = settings_of(ctx)
-    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
     participants = participant_names(with_)
-    with connected(settings) as driver:
-        check_request(driver, settings.database, game, player, participants, at)
-        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size) \
-            if topic and topic.strip() else None
-        result = run(driver, settings.database, game, player, topic=topic, participants=participants, at=at, k=k,
-                     seed=settings.seed if seed is None else seed, params=params, embedder=embedder,
-                     dry_run=dry_run)
+    with memory_service(ctx) as memory:
+        result = memory.recall(game, player, topic, participants=participants, at=at, k=k, seed=seed,
+                               dry_run=dry_run)
     if as_json:
         click.echo(result.to_json())
         return

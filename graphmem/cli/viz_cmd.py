@@ -8,15 +8,10 @@ an unknown extension, a missing directory or one that cannot be written), and th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import settings_of
-from graphmem.errors import UsageProblem
-
-if TYPE_CHECKING:
-    import neo4j
+from graphmem.cli import memory_service
 
 OUT_HELP = "Output file; its extension chooses the kind: {kinds}."
 
@@ -24,24 +19,6 @@ OUT_HELP = "Output file; its extension chooses the kind: {kinds}."
 @click.group("viz")
 def viz() -> None:
     """Pictures of a game: who told whom, and how a player's memories fade."""
-
-
-def check_day(driver: neo4j.Driver, database: str | None, game: str, day: int) -> None:
-    """Return when ``day`` is a day of the stored ``game`` (one of its phases has it); raise UsageProblem (exit 2)
-    naming the game's days otherwise, so an out-of-range --day never draws an empty picture."""
-    from graphmem.analysis import analysis_query, run_read
-
-    rows = run_read(driver, database, analysis_query("phases"), {"game": game}).rows
-    days = sorted({int(row["day"]) for row in rows if row["day"] is not None})
-    if day in days:
-        return
-    if not days:
-        known = "it has no phases"
-    elif days == list(range(days[0], days[-1] + 1)):
-        known = f"its days are {days[0]} to {days[-1]}"
-    else:
-        known = f"its days are {', '.join(map(str, days))}"
-    raise UsageProblem(f"--day {day} is not a day of game '{game}' ({known})")
 
 
 @viz.command("told")
@@ -54,18 +31,11 @@ def check_day(driver: neo4j.Driver, database: str | None, game: str, day: int) -
 def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
     """The who-told-whom graph of GAME: players coloured by role and shaped by fate, edges as wide as their number
     of messages, private and public statements told apart."""
-    from graphmem.analysis import require_game
-    from graphmem.store.connection import connected
     from graphmem.viz.outputs import TOLD_KINDS, check_output, write_atomically
-    from graphmem.viz.told import fetch_told_graph
 
     kind = check_output(out, TOLD_KINDS)
-    settings = settings_of(ctx)
-    with connected(settings) as driver:
-        require_game(driver, settings.database, game)
-        if day is not None:
-            check_day(driver, settings.database, game, day)
-        graph = fetch_told_graph(driver, settings.database, game, day)
+    with memory_service(ctx) as memory:
+        graph = memory.told_graph(game, day)
     if kind == "html":
         from graphmem.viz.html import render_html
 
@@ -96,15 +66,11 @@ def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
 def decay(ctx: click.Context, game: str, player: str, out: Path) -> None:
     """Each memory of PLAYER in GAME: its strength over the phases, from encoding to the phase the game was
     decayed to, over the shaded clarity bands (CLEAR, FUZZY, VAGUE)."""
-    from graphmem.model import load_parameters
-    from graphmem.store.connection import connected
-    from graphmem.viz.decay import draw_decay, fetch_decay_chart
+    from graphmem.viz.decay import draw_decay
     from graphmem.viz.outputs import DECAY_KINDS, check_output, write_atomically
 
     check_output(out, DECAY_KINDS)
-    settings = settings_of(ctx)
-    params = load_parameters(settings.config, str(settings.config_file or "<defaults>"))
-    with connected(settings) as driver:
-        chart = fetch_decay_chart(driver, settings.database, game, player, params)
+    with memory_service(ctx) as memory:
+        chart = memory.decay_chart(game, player)
     write_atomically(out, lambda tmp: draw_decay(chart, tmp))
     click.echo(f"wrote {out}: {len(chart.curves)} memories of {player}, phases up to {chart.decayed_to}")

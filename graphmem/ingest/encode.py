@@ -22,14 +22,26 @@ from dataclasses import dataclass, field, replace
 
 from graphmem.errors import LogProblem
 from graphmem.ingest import texts
-from graphmem.ingest.records import (
-    EventRow,
-    GameRow,
-    MemoryRow,
-    PhaseRow,
-    PlayerRow,
-    ThoughtRow,
-    ToldRow,
+from graphmem.ingest.perception import Percept, about_of, actor_of, perceive, targets_of
+from graphmem.logs.claims import claim_extractor_for, derived_claims
+from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
+from graphmem.logs.schema import (
+    BanishEvent,
+    EmotionEvent,
+    GameHeader,
+    PhaseEvent,
+    SayEvent,
+    ThoughtEvent,
+)
+from graphmem.logs.state import GameState
+from graphmem.model import Parameters, Profile, Situation, SourceType
+from graphmem.model.clarity import lifecycle_state
+from graphmem.model.details import details_to_json
+from graphmem.model.encoding import classify_type, decay_rate, encoding_strength, stability
+from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
+from graphmem.model.salience import appraise, personal_relevance, salience
+from graphmem.model.source import OWN_KINDS, initial_source_confidence, source_exponent
+from graphmem.store.keys import (
     automatic_thought_id,
     event_uid,
     memory_uid,
@@ -39,26 +51,7 @@ from graphmem.ingest.records import (
     source_uid,
     thought_uid,
 )
-from graphmem.logs.claims import claim_extractor_for, derived_claims
-from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
-from graphmem.logs.schema import (
-    BanishEvent,
-    EmotionEvent,
-    EndEvent,
-    GameHeader,
-    MurderEvent,
-    PhaseEvent,
-    SayEvent,
-    ThoughtEvent,
-)
-from graphmem.model import Parameters, Profile, Situation, SourceType
-from graphmem.model.clarity import lifecycle_state
-from graphmem.model.details import details_to_json
-from graphmem.model.encoding import classify_type, decay_rate, encoding_strength, stability
-from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
-from graphmem.model.salience import appraise, personal_relevance, salience
-from graphmem.model.source import OWN_KINDS, initial_source_confidence, source_exponent
-from graphmem.perception import GameState, Percept, about_of, actor_of, apply, perceive, targets_of
+from graphmem.store.records import EventRow, GameRow, GameRows, MemoryRow, PhaseRow, PlayerRow, ThoughtRow, ToldRow
 
 LISTENER_SOURCES = (SourceType.DIRECT_TOLD, SourceType.GROUP_DISCUSS)
 """Sources that count as being told (a TOLD edge); overhearing is not being told."""
@@ -81,21 +74,15 @@ class Statement:
 
 
 @dataclass
-class EncodedGame:
-    """Everything one game log becomes, before embeddings.
+class EncodedGame(GameRows):
+    """Everything one game log becomes, before embeddings: the rows to store, and what rumour chains need.
 
+    statements : the ``say`` events, in log order
     memory_order : {memory uid: position of its event in the log} (rumour chains look only backwards)
     memory_claims : {memory uid: claims of its event}
     """
 
-    game: GameRow
-    players: list[PlayerRow]
-    phases: list[PhaseRow]
-    events: list[EventRow]
-    memories: list[MemoryRow]
-    told: list[ToldRow]
-    thoughts: list[ThoughtRow]
-    statements: list[Statement]
+    statements: list[Statement] = field(default_factory=list)
     memory_order: dict[str, int] = field(default_factory=dict)
     memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = field(default_factory=dict)
 
@@ -134,9 +121,8 @@ class Encoder:
         self.game = header.game
         self.profiles: dict[str, Profile] = {
             p.name: params.profile(p.profile or params.default_profile) for p in header.players}
-        self.state = GameState(roles=dict(header.roles), traitor_roles=tuple(header.traitor_roles))
+        self.state = GameState(header.roles, header.traitor_roles)
         self.emotion: dict[str, dict[str, float]] = {p: {} for p in self.state.roles}
-        self.eliminated: dict[str, tuple[int, int]] = {}
         self.memories: list[MemoryRow] = []
         self.events: list[EventRow] = []
         self.told: list[ToldRow] = []
@@ -144,7 +130,6 @@ class Encoder:
         self.statements: list[Statement] = []
         self.memory_order: dict[str, int] = {}
         self.memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = {}
-        self.winner: str | None = None
         self.seq = 0
         self._taken = (0, 0, 0, 0, 0)
         self.extractor = claim_extractor_for(header)
@@ -235,12 +220,7 @@ class Encoder:
         if (isinstance(event, BanishEvent) and event.role_revealed is not None
                 and not self.state.is_traitor_role(event.role_revealed)):
             self._lessons(logged, order, event, percepts)
-        if isinstance(event, (MurderEvent, BanishEvent)):
-            victim = event.victim if isinstance(event, MurderEvent) else event.player
-            self.eliminated[victim] = (logged.phase, logged.day)
-        if isinstance(event, EndEvent):
-            self.winner = event.winner
-        apply(logged, self.state)
+        self.state.apply(event, logged.line, logged.phase, logged.day, logged.phase_name)
 
     def with_claims(self, logged: LoggedEvent) -> LoggedEvent:
         """``logged`` with the claims it is encoded with: its own, or those derived from its text."""
@@ -316,21 +296,22 @@ class Encoder:
         players = []
         for spec in header.players:
             profile = self.profiles[spec.name]
-            phase_day = self.eliminated.get(spec.name)
+            gone = self.state.eliminated.get(spec.name)
             players.append(PlayerRow(
                 uid=player_uid(game, spec.name), game=game, name=spec.name, role=self.state.roles[spec.name],
-                profile=profile.name, status=self.state.status[spec.name],
-                eliminated_phase=phase_day[0] if phase_day else None,
-                eliminated_day=phase_day[1] if phase_day else None,
+                profile=profile.name, status=self.state.status(spec.name),
+                eliminated_phase=gone.phase if gone else None,
+                eliminated_day=gone.day if gone else None,
                 wm_capacity=profile.working_memory_capacity, threshold=profile.retrieval_threshold,
                 emotion_json=json.dumps(self.emotion[spec.name], sort_keys=True)))
         last_phase = max((ph.index for ph in phases), default=0)
         row = GameRow(uid=game, game=game, title=header.title or game, format=header.format,
-                      imported_from=self.imported_from, curve=p.curve, last_phase=last_phase, winner=self.winner,
+                      imported_from=self.imported_from, curve=p.curve, last_phase=last_phase,
+                      winner=self.state.ended[1] if self.state.ended else None,
                       traitor_roles=list(header.traitor_roles))
         return EncodedGame(row, players, phase_rows, list(self.events), list(self.memories), list(self.told),
-                           list(self.thoughts), list(self.statements), dict(self.memory_order),
-                           dict(self.memory_claims))
+                           list(self.thoughts), statements=list(self.statements),
+                           memory_order=dict(self.memory_order), memory_claims=dict(self.memory_claims))
 
 
 def encode_game(log: GameLog, params: Parameters) -> EncodedGame:

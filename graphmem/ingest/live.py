@@ -3,7 +3,8 @@
 :class:`LiveGame` keeps what a live game needs between calls in the engine's process: the validator (the same rules
 as a log file), the encoder's game state, and the embeddings of the game's memories (rumour chains look back at
 the teller's earlier memories). Every batch is validated, encoded, embedded, linked and written in idempotent
-batches, exactly as a log file would be; the decay job then brings the game to its newest phase.
+batches, exactly as a log file would be; the caller (:class:`graphmem.service.MemoryService`) then runs the decay
+job to the batch's newest phase (:attr:`BatchReport.phase`).
 
 If the engine's process restarts, reopen the game with the events it has already sent
 (``MemoryService.start_game(header, history=...)``): replaying them writes nothing new, because every uid is
@@ -32,13 +33,12 @@ from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import GameConflict, InvalidGameLog
 from graphmem.ingest.encode import Encoder, check_profiles
 from graphmem.ingest.rumours import link_rumours
-from graphmem.jobs.decay import advance
 from graphmem.logs import GameLogValidator
 from graphmem.logs.schema import EndEvent, GameHeader
 from graphmem.logs.writer import LogDigest
 from graphmem.model import Parameters
 from graphmem.store.queries import cypher
-from graphmem.store.writer import WriteCounts, mark_complete, write_encoded_game
+from graphmem.store.writer import WriteCounts, mark_complete, write_game_rows
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class BatchReport:
     """What one batch of live events did: events accepted, memories encoded, nodes and relationships created,
-    and the phase the game was decayed to."""
+    and the game's phase after it (the phase to decay the game to)."""
 
     events: int
     memories: int
@@ -81,6 +81,7 @@ class LiveGame:
         self.vectors: dict[str, Vectors] = {}
         self.order = 0
         self.decayed_to = 0
+        """The phase the caller last decayed the game to."""
         self.digest = LogDigest(self.header)
         self.refused: str | None = None
         """Why this process may no longer add events (another process changed the game), or None."""
@@ -90,9 +91,14 @@ class LiveGame:
         """The game id."""
         return self.header.game
 
+    @property
+    def phase(self) -> int:
+        """The index of the game's current phase (of the last accepted event)."""
+        return self.validator.current_phase.index
+
     def add(self, driver: neo4j.Driver, database: str | None, events: Sequence[Mapping[str, Any]],
             *, batch_size: int = 1000) -> BatchReport:
-        """Validate, encode and write ``events`` in order, then decay the game to its newest phase.
+        """Validate, encode and write ``events`` in order (the caller then decays the game to ``report.phase``).
 
         Raises InvalidGameLog for the first invalid event, after writing the valid events before it (nothing
         already stored is lost; the invalid event and those after it are not written). Raises GameConflict, writing
@@ -124,18 +130,15 @@ class LiveGame:
         everything = self.encoder.result(self.validator.phases)
         everything.statements = rows.statements  # link only the new statements, against every earlier memory
         derived = link_rumours(everything, self.vectors, self.params.similarity.rumour_chain)
-        counts: WriteCounts = write_encoded_game(
+        counts: WriteCounts = write_game_rows(
             driver, database, rows, {m.uid: self.vectors[m.uid].tolist() for m in rows.memories}, derived,
             batch_size=batch_size, log_sha256=self.digest.hexdigest(), log_events=self.digest.events, live=True)
         if ended:
             mark_complete(driver, database, self.game)
-        phase = self.validator.current_phase.index
-        if phase > self.decayed_to:
-            advance(driver, database, self.game, phase, self.params)
-            self.decayed_to = phase
         if error is not None:
             raise error
-        return BatchReport(accepted, len(rows.memories), counts.nodes_created, counts.relationships_created, phase)
+        return BatchReport(accepted, len(rows.memories), counts.nodes_created, counts.relationships_created,
+                           self.phase)
 
     def _claim(self, driver: neo4j.Driver, database: str | None, before: tuple[int, str]) -> None:
         """Claim this batch in the stored game (ingest/live_lock, then ingest/live_claim, in one transaction).

@@ -7,9 +7,13 @@
 2. encode each game (perception, salience, encoding, working memory: :mod:`graphmem.ingest.encode`);
 3. embed every distinct memory text once, in batches (:class:`graphmem.embedding.Embedder`);
 4. link rumour chains (:mod:`graphmem.ingest.rumours`);
-5. write each game in idempotent batches (:mod:`graphmem.store.writer`), run the decay job to the log's last phase
-   so the stored state describes the end of the log (or, for a game already decayed past it, decay the new
-   memories to that phase too), and mark the game complete.
+5. write each game in idempotent batches (:mod:`graphmem.store.writer`), and say in its :class:`GameSummary`
+   which phase the decay job must bring it to (``decay_to``): the log's last phase, so that the stored state
+   describes the end of the log, or, for a game already decayed past it, that phase, so that the new memories
+   fade to it too.
+
+The caller then runs the decay job and marks each game complete (:meth:`graphmem.service.MemoryService.ingest`
+does both): a game written but not yet decayed stays incomplete, so an interrupted run is completed by the next.
 """
 
 from __future__ import annotations
@@ -27,13 +31,12 @@ from graphmem.embedding import Embedder
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, UsageProblem
 from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
 from graphmem.ingest.rumours import link_rumours
-from graphmem.jobs.decay import advance
 from graphmem.logs import GameLog, discover, load_game_log
 from graphmem.logs.writer import log_sha256
 from graphmem.model import Parameters
 from graphmem.store.queries import cypher
 from graphmem.store.schema import ensure_schema
-from graphmem.store.writer import Progress, WriteCounts, mark_complete, write_encoded_game
+from graphmem.store.writer import Progress, WriteCounts, write_game_rows
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,8 @@ class GameSummary:
     rejected: list[str] = field(default_factory=list)
     unchanged: bool = False
     """Already stored, completely, from this very log: nothing was embedded or written."""
+    decay_to: int | None = None
+    """The phase the decay job must bring the game to before it is complete (None: no decay needed)."""
 
 
 @dataclass
@@ -137,7 +142,8 @@ def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple
 def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], params: Parameters,
            embedder: Embedder, *, fmt: str = "auto", skip_invalid: bool = False, batch_size: int = 1000,
            progress: Progress | None = None, on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
-    """Ingest every game log under ``paths`` (see the module docstring).
+    """Validate, encode, embed and write every game log under ``paths`` (see the module docstring); the caller
+    decays each game to its ``decay_to`` and marks it complete.
 
     progress(stage, rows) is called after each written batch; on_stage(description, total_rows) before writing.
     Raises InvalidGameLog (nothing written), UsageProblem (also for ``batch_size`` < 1), EmbeddingError, or the
@@ -175,18 +181,17 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
             continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
-        counts: WriteCounts = write_encoded_game(driver, database, game, embeddings, derived,
+        counts: WriteCounts = write_game_rows(driver, database, game, embeddings, derived,
                                                  batch_size=batch_size, progress=progress,
                                                  log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
         known = stored.get(game.game.uid)
         decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
-        if decayed_to < game.game.last_phase:
-            advance(driver, database, game.game.uid, game.game.last_phase, params)
-        elif counts.nodes_created:  # a longer log of a game already decayed past its end: the new memories too
-            advance(driver, database, game.game.uid, decayed_to, params)
-        mark_complete(driver, database, game.game.uid)
+        decay_to = (game.game.last_phase if decayed_to < game.game.last_phase
+                    # a longer log of a game already decayed past its end: the new memories too
+                    else decayed_to if counts.nodes_created else None)
         summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                len(game.players), counts.relationships_created, counts.nodes_created, rejected))
+                                len(game.players), counts.relationships_created, counts.nodes_created, rejected,
+                                decay_to=decay_to))
     summary.seconds = time.perf_counter() - started
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary

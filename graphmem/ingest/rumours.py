@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.ingest.encode import EncodedGame, Statement
-from graphmem.ingest.records import DerivedRow
+from graphmem.store.records import DerivedRow
 
 Vectors = npt.NDArray[np.float32]
 

@@ -42,7 +42,6 @@ both encoded at or before the reveal's phase, or all of them when the player was
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -52,8 +51,9 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.logs.schema import FUNCTIONAL_PREDICATES
+from graphmem.store.keys import conflict_uid
 
-__all__ = ["ConflictPlan", "Known", "OwnerMemory", "Truth", "claim_conflicts", "conflict_uid", "detect",
+__all__ = ["ConflictPlan", "Known", "OwnerMemory", "Truth", "claim_conflicts", "detect",
            "resolve", "role_universe", "text_conflicts"]
 
 IDENTITY, TEMPORAL, PREFERENCE, MINOR = "identity", "temporal", "preference", "minor"
@@ -70,12 +70,6 @@ TRUST = re.compile(r"\b(?:trust\w*|suspici\w*|suspect\w*|doubt\w*|believe\w*|ske
                    re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
-
-
-def conflict_uid(game: str, owner: str, memory_uids: Iterable[str]) -> str:
-    """``{game}/conflict/{owner}/{sha1(sorted memory uids joined by newlines)[:16]}`` (docs/graph-model.md)."""
-    digest = hashlib.sha1("\n".join(sorted(memory_uids)).encode("utf-8")).hexdigest()[:16]
-    return f"{game}/conflict/{owner}/{digest}"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,6 @@ counting and dating members of members would blur the "N times, days A-B" it sta
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -34,7 +33,6 @@ from typing import Any
 import neo4j
 import numpy as np
 
-from graphmem.ingest.records import scope_token
 from graphmem.jobs.clustering import clusters
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
@@ -43,21 +41,15 @@ from graphmem.model.details import any_fabricated, details_from_json, n_lost
 from graphmem.model.params import Parameters
 from graphmem.model.source import initial_source_confidence, source_belief, source_confidence
 from graphmem.model.vocabulary import MemoryType, SourceType
+from graphmem.store.keys import player_uid, scope_token, summary_uid
 from graphmem.store.queries import cypher
 
-__all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "consolidation_key", "plan_summary",
-           "summary_uid"]
+__all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "consolidation_key", "plan_summary"]
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int], None]
 """``progress(owner, summaries)``: called after each owner."""
-
-
-def summary_uid(game: str, owner: str, member_uids: Sequence[str]) -> str:
-    """``{game}/summary/{owner}/{sha1(sorted member uids joined by newlines)[:16]}`` (docs/graph-model.md)."""
-    digest = hashlib.sha1("\n".join(sorted(member_uids)).encode("utf-8")).hexdigest()[:16]
-    return f"{game}/summary/{owner}/{digest}"
 
 
 @dataclass(frozen=True)
@@ -259,9 +251,9 @@ def _read_candidates(driver: neo4j.Driver, database: str | None, game: str, owne
 
 
 def _write(driver: neo4j.Driver, database: str | None, game: str, planned: Sequence[PlannedSummary]) -> int:
-    rows = [{"uid": p.uid, "owner_uid": f"{game}/player/{p.owner}",
+    rows = [{"uid": p.uid, "owner_uid": player_uid(game, p.owner),
              "props": {k: v for k, v in p.props.items() if k != "embedding"}, "embedding": p.props["embedding"],
-             "members": list(p.members), "about_uids": [f"{game}/player/{a}" for a in p.props["about"]]}
+             "members": list(p.members), "about_uids": [player_uid(game, a) for a in p.props["about"]]}
             for p in planned]
 
     def work(tx: neo4j.ManagedTransaction) -> int:

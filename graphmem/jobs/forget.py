@@ -13,11 +13,11 @@ from typing import Any
 import neo4j
 
 from graphmem.errors import NotFound
-from graphmem.ingest.records import AUTOMATIC_TRIGGERS, automatic_thought_id, thought_uid
 from graphmem.jobs.scope import read, resolve_scope, session
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
+from graphmem.store.keys import AUTOMATIC_TRIGGERS, automatic_thought_id, thought_uid
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.errors import InvalidGameLog, LogProblem, did_you_mean
 from graphmem.logs.schema import (
     EVENT_KINDS,
     EVENT_MODELS,
@@ -310,7 +310,7 @@ class GameLogValidator:
 
     def _unknown_player(self, name: str) -> str:
         near = self._lower.get(name.strip().casefold())
-        hint = f" (did you mean {near!r}? names are case-sensitive)" if near else ""
+        hint = f" ({did_you_mean([near], quote=True)} names are case-sensitive)" if near else ""
         return f"unknown player {name!r}{hint}; players: {', '.join(self.header.player_names)}"
 
     def offer(self, obj: Any, line: int | None = None) -> tuple[LoggedEvent | None, list[LogProblem]]:
@@ -345,7 +345,7 @@ class GameLogValidator:
             self._phases.append(PhaseInfo(len(self._phases), event.day, event.name, line))
         phase = self._phases[-1]
         logged = LoggedEvent(event, line, phase.index, phase.day, phase.name)
-        self._state.apply(event, line, phase.day, phase.name)
+        self._state.apply(event, line, phase.index, phase.day, phase.name)
         self._events.append(logged)
         self._ids[logged.id] = line
         self._last_line = line

@@ -1,8 +1,12 @@
-"""The game's state as a canonical log unfolds, checked event by event (SPEC 2.1 "validation is strict").
+"""The game's facts as a canonical log unfolds: the one game-state tracker of graphmem.
 
 :class:`GameState` knows who was eliminated (murdered or banished), on which line and in which phase, each player's
-current role (the header's; after a ``recruit``, the recruiter's traitor-side role) and whether the game has
-ended. Its rules:
+current role (the header's; after a ``recruit``, the recruiter's traitor-side role), the sides (the header's
+``traitor_roles``), the banish votes of the current round and whether the game has ended. Validation
+(:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks (SPEC 2.1 "validation is
+strict"); perception (:mod:`graphmem.ingest.perception`) asks it who is alive, who is on the traitor side and who
+voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after each accepted event.
+The validation rules:
 
 - Nothing follows the ``end`` event.
 - An eliminated player does nothing and perceives nothing afterwards: they do not speak (``say.speaker``), are not
@@ -53,12 +57,14 @@ class Elimination:
 
     how : "murdered" or "banished"
     line : int, the line of the murder or banish event
+    phase : int, the index of its phase
     day : int, the day of its phase
     phase_name : str, the name of its phase
     """
 
     how: str
     line: int
+    phase: int
     day: int
     phase_name: str
 
@@ -115,12 +121,13 @@ def _traitor_acts(event: Event) -> list[tuple[str, str, str]]:
 
 
 class GameState:
-    """Who is still in the game, each player's current role, and the end, as the events are accepted.
+    """Who is still in the game, each player's current role and side, the current banish votes, and the end.
 
-    roles : {player name: role}, the header's roles (then updated by recruitment)
+    roles : {player name: role}, the header's roles in header order (then updated by recruitment)
     traitor_roles : the header's ``traitor_roles`` (a recruit's role: :func:`graphmem.logs.schema.recruit_role`)
 
-    Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``ended`` (line, winner) or None.
+    Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
+    of the current banishment round (cleared by each banishment), ``ended`` (line, winner) or None.
     """
 
     def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES) -> None:
@@ -128,7 +135,29 @@ class GameState:
         self.traitor_roles = tuple(traitor_roles)
         self.eliminated: dict[str, Elimination] = {}
         self.recruited: dict[str, int] = {}
+        self.banish_votes: dict[str, str] = {}
         self.ended: tuple[int, str] | None = None
+
+    def status(self, name: str) -> str:
+        """``"alive"``, ``"murdered"`` or ``"banished"``."""
+        gone = self.eliminated.get(name)
+        return "alive" if gone is None else gone.how
+
+    def living(self) -> list[str]:
+        """Living players, in header order."""
+        return [p for p in self.roles if p not in self.eliminated]
+
+    def living_traitors(self) -> list[str]:
+        """Living players whose role is on the traitor side."""
+        return [p for p in self.living() if self.roles[p] in self.traitor_roles]
+
+    def is_traitor(self, name: str) -> bool:
+        """Whether ``name`` is (now) on the traitor side."""
+        return self.roles.get(name) in self.traitor_roles
+
+    def is_traitor_role(self, role: str | None) -> bool:
+        """Whether ``role`` is a role of the traitor side."""
+        return role in self.traitor_roles
 
     def problems(self, event: Event, line: int) -> list[LogProblem]:
         """Every rule of the module docstring that ``event`` on ``line`` breaks (names not in ``roles`` are
@@ -165,12 +194,16 @@ class GameState:
         hint = " (roles are case-sensitive)" if role.casefold() == current.casefold() else ""
         return f"reveals {player} as {role!r}, but {player}'s role is {current!r} ({source}){hint}"
 
-    def apply(self, event: Event, line: int, day: int, phase_name: str) -> None:
-        """Record an accepted event: an elimination, a recruitment, the end."""
-        if isinstance(event, MurderEvent):
-            self.eliminated[event.victim] = Elimination("murdered", line, day, phase_name)
+    def apply(self, event: Event, line: int, phase: int, day: int, phase_name: str) -> None:
+        """Record an accepted event (after its witnesses were judged on the state before it): a banish vote, an
+        elimination, a recruitment, the end."""
+        if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
+            self.banish_votes[event.voter] = event.target
+        elif isinstance(event, MurderEvent):
+            self.eliminated[event.victim] = Elimination("murdered", line, phase, day, phase_name)
         elif isinstance(event, BanishEvent):
-            self.eliminated[event.player] = Elimination("banished", line, day, phase_name)
+            self.eliminated[event.player] = Elimination("banished", line, phase, day, phase_name)
+            self.banish_votes.clear()
         elif isinstance(event, RecruitEvent):
             self.roles[event.player] = recruit_role(self.roles.get(event.by), self.traitor_roles)
             self.recruited[event.player] = line

@@ -301,8 +301,8 @@ def co_witness_contamination(params: Parameters | None = None, seed: int = 0) ->
 
     For each shipped profile, 1000 calm witnesses of an event (phase 0, first-hand, salience 0.5) whom a co-witness
     told at phase 1 what they saw (their account of the same event, cosine 0.9, with a person and a place the
-    witness did not see), recalling the event during the discussion (phase 1) and once more afterwards (phase 2): the share whose
-    memory then holds a detail only the co-witness saw (values: one per profile).
+    witness did not see), recalling the event during the discussion (phase 1) and once more afterwards (phase 2):
+    the share whose memory then holds a detail only the co-witness saw (values: one per profile).
     """
     p = resolve(params)
     values: dict[str, float] = {}

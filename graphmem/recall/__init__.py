@@ -2,7 +2,7 @@
 
 ``recall(driver, database, game, player, topic=..., participants=..., at=..., k=..., seed=..., params=...,
 embedder=..., dry_run=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the prompt block of SPEC 8
-(:mod:`graphmem.prompt`) and ``result.to_json()`` the same content for programs.
+(:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
 
 Pipeline, one call:
 
@@ -91,7 +91,8 @@ from __future__ import annotations
 from graphmem.recall.candidates import check_request, strength_now
 from graphmem.recall.pipeline import ANN_K, recall, run_recall
 from graphmem.recall.reconsolidate import RecallConflict
-from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, RecallRequest, RecallResult
+from graphmem.recall.result import RecallResult
+from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, RecallRequest
 
 __all__ = ["ANN_K", "ActiveThought", "Candidate", "RecallConflict", "RecallRequest", "RecallResult",
            "RecalledMemory", "check_request", "recall", "run_recall", "strength_now"]

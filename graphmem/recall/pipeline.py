@@ -12,20 +12,21 @@ import neo4j
 
 from graphmem.embedding import Embedder
 from graphmem.errors import UsageProblem
-from graphmem.ingest.records import scope_token
 from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, SimilarMemory, reconsolidate
 from graphmem.model.vocabulary import Marker
-from graphmem.prompt import display_order
 from graphmem.recall.candidates import Context, check_context, read_context, skips_archived, strength_now
 from graphmem.recall.lucene import lucene_query
+from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, is_about, rank
 from graphmem.recall.reconsolidate import belief_at, can_import, memory_state, read_similar, update_row, write_updates
-from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, RecallResult, participants_tuple
+from graphmem.recall.result import RecallResult
+from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.working import active_thoughts
+from graphmem.store.keys import scope_token
 
 __all__ = ["ANN_K", "recall", "run_recall"]
 

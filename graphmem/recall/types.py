@@ -1,23 +1,20 @@
-"""The values of a recall: the request, a candidate as read from the graph, a recalled memory, the result.
+"""The values of a recall: the request, a candidate as read from the graph, a recalled memory, a thought.
 
-Frozen dataclasses with no I/O. :class:`RecallResult` renders itself through :mod:`graphmem.prompt` (the prompt
-block of SPEC 8) and as JSON (:meth:`RecallResult.to_json`).
+Frozen dataclasses with no I/O. The result of a whole recall, which renders itself as the prompt block, is
+:class:`graphmem.recall.result.RecallResult`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
-from graphmem import prompt
 from graphmem.errors import UsageProblem
 from graphmem.model.details import Detail, details_from_json
 from graphmem.model.vocabulary import DetailKind, Marker, MemoryType
 
-__all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecallResult", "RecalledMemory"]
+__all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecalledMemory"]
 
 DENSE_METHODS = ("exact", "index")
 
@@ -214,81 +211,6 @@ class RecalledMemory:
     def who_lost(self) -> bool:
         """True when the owner no longer remembers who (a lost ``who`` detail)."""
         return any(d.kind is DetailKind.WHO and d.lost for d in self.details)
-
-
-def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, Any]:
-    return {
-        "number": number, "uid": memory.uid, "event": memory.event, "kind": memory.kind,
-        "marker": str(memory.marker), "day": memory.day, "true_day": memory.true_day,
-        "phase_name": memory.phase_name, "source": memory.source_belief,
-        "source_label": prompt.source_label(memory), "teller": memory.teller, "text": memory.text,
-        "line": prompt.memory_text(memory, owner), "about": list(memory.about),
-        "strength": memory.strength, "strength_after": memory.strength_after, "score": memory.score,
-        "relevance": memory.relevance, "dense": memory.dense, "lexical": memory.lexical,
-        "flags": {"flashbulb": memory.flashbulb, "summary": memory.summary, "lost_details": list(memory.lost),
-                  "fabricated": memory.fabricated, "misattributed": memory.misattributed,
-                  "conflict": list(memory.conflicts)},
-        "changes": list(memory.changes),
-    }
-
-
-@dataclass(frozen=True)
-class RecallResult:
-    """The memory context of one player for one dialogue (SPEC 6 step 5, SPEC 8).
-
-    game, player : str; phase : int, the recall phase ``now``; decayed_to : int, the game's phase; topic,
-    participants, k, seed : as asked (k resolved); dry_run : bool, nothing was to be written (asked, or implied by
-    an earlier ``at``); written : int, memories whose reconsolidation was written; candidates : int, the owner's
-    live memories considered; thoughts : active working-memory items, the focus first; memories : the recalled
-    memories in prompt order (flashbulbs, then CLEAR, FUZZY, VAGUE, each band by score); vivid : the most relevant
-    recalled flashbulb (highest score) or None; timings : seconds per stage (embed, read, rank, similar,
-    reconsolidate, write, total), not part of the JSON so that replays compare equal.
-    """
-
-    game: str
-    player: str
-    phase: int
-    decayed_to: int
-    topic: str | None
-    participants: tuple[str, ...]
-    k: int
-    seed: int
-    dry_run: bool
-    written: int
-    candidates: int
-    thoughts: tuple[ActiveThought, ...]
-    memories: tuple[RecalledMemory, ...]
-    vivid: RecalledMemory | None
-    timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}), compare=False)
-
-    @property
-    def empty(self) -> bool:
-        """True when there is nothing to show (no active thought and no recalled memory): the block is ""."""
-        return not self.thoughts and not self.memories
-
-    def prompt(self) -> str:
-        """The prompt block of SPEC 8 (see :func:`graphmem.prompt.render_block`)."""
-        return prompt.render_block(self)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The same content as the prompt block, as a JSON-ready dict (the format of ``to_json``)."""
-        vivid = None
-        if self.vivid is not None:
-            vivid = {"uid": self.vivid.uid, "lines": prompt.vivid_lines(self.vivid)}
-        return {
-            "game": self.game, "player": self.player, "phase": self.phase, "decayed_to": self.decayed_to,
-            "topic": self.topic, "participants": list(self.participants), "k": self.k, "seed": self.seed,
-            "dry_run": self.dry_run, "written": self.written, "candidates": self.candidates,
-            "thoughts": [{"uid": t.uid, "content": t.content, "priority": t.priority, "trigger": t.trigger,
-                          "pushed_phase": t.pushed_phase, "focus": t.focus} for t in self.thoughts],
-            "vivid": vivid,
-            "memories": [_memory_dict(m, i, self.player) for i, m in enumerate(self.memories, start=1)],
-            "prompt": self.prompt(),
-        }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """``as_dict()`` as JSON text (UTF-8 characters kept)."""
-        return json.dumps(self.as_dict(), indent=indent, ensure_ascii=False)
 
 
 def participants_tuple(names: Sequence[str]) -> tuple[str, ...]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import neo4j
@@ -146,13 +144,3 @@ def open_driver(settings: Settings, *, check: bool = True) -> neo4j.Driver:
             driver.close()
             raise
     return driver
-
-
-@contextmanager
-def connected(settings: Settings) -> Iterator[neo4j.Driver]:
-    """``with connected(settings) as driver:`` opens, checks and finally closes one driver."""
-    driver = open_driver(settings)
-    try:
-        yield driver
-    finally:
-        driver.close()

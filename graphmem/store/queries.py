@@ -31,7 +31,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     from typing_extensions import LiteralString
 
-from graphmem.errors import UnknownQuery, UnsafeIdentifier
+from graphmem.errors import UnknownQuery, UnsafeIdentifier, closest, did_you_mean
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARAM = re.compile(r"^@param\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<type>[A-Z]+(?:<[A-Z]+>)?)"
@@ -130,10 +130,8 @@ def load(name: str) -> Query:
     Raises UnknownQuery (naming the closest existing names) when no such file exists.
     """
     if name not in query_names():
-        import difflib
-
-        close = difflib.get_close_matches(name, query_names(), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = did_you_mean(closest(name, query_names(), cutoff=0.5))
+        hint = f"; {hint}" if hint else ""
         raise UnknownQuery(f"no query named '{name}'{hint}")
     *folders, stem = name.split("/")
     node = query_root()

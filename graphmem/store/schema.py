@@ -17,7 +17,7 @@ from neo4j import RoutingControl
 from neo4j.exceptions import Neo4jError
 
 from graphmem.errors import Neo4jUnavailable
-from graphmem.ingest.records import scope_token
+from graphmem.store.keys import scope_token
 from graphmem.store.queries import cypher, with_identifiers
 
 log = logging.getLogger(__name__)

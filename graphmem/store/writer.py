@@ -16,9 +16,8 @@ from typing import Any
 
 import neo4j
 
-from graphmem.ingest.encode import EncodedGame
-from graphmem.ingest.records import DerivedRow
 from graphmem.store.queries import cypher
+from graphmem.store.records import DerivedRow, GameRows
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +45,11 @@ def _batches(rows: Sequence[dict[str, Any]], size: int) -> list[Sequence[dict[st
     return [rows[i:i + size] for i in range(0, len(rows), size)]
 
 
-def write_encoded_game(driver: neo4j.Driver, database: str | None, encoded: EncodedGame,
-                       embeddings: dict[str, list[float]], derived: list[DerivedRow], *,
-                       batch_size: int = 1000, progress: Progress | None = None,
-                       log_sha256: str | None = None, log_events: int | None = None,
-                       live: bool = False) -> WriteCounts:
+def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
+                    embeddings: dict[str, list[float]], derived: list[DerivedRow], *,
+                    batch_size: int = 1000, progress: Progress | None = None,
+                    log_sha256: str | None = None, log_events: int | None = None,
+                    live: bool = False) -> WriteCounts:
     """Write one game's rows; returns the database's counters.
 
     embeddings : {memory uid: embedding as a list of floats}
@@ -61,10 +60,10 @@ def write_encoded_game(driver: neo4j.Driver, database: str | None, encoded: Enco
     live : the game is fed event by event (``MemoryService``), so it has no whole log and is never "complete"
     """
     counts = WriteCounts()
-    game = encoded.game.uid
+    game = rows.game.uid
 
-    def run(name: str, rows: Sequence[dict[str, Any]], **extra: Any) -> None:
-        for batch in _batches(rows, batch_size):
+    def run(name: str, params: Sequence[dict[str, Any]], **extra: Any) -> None:
+        for batch in _batches(params, batch_size):
             summary = driver.execute_query(cypher(f"ingest/{name}"), {"rows": list(batch), **extra},
                                            database_=database).summary
             counts.add(summary)
@@ -72,15 +71,15 @@ def write_encoded_game(driver: neo4j.Driver, database: str | None, encoded: Enco
                 progress(name, len(batch))
 
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    row = {**encoded.game.row(), "log_sha256": log_sha256, "log_events": log_events, "live": live}
+    row = {**rows.game.row(), "log_sha256": log_sha256, "log_events": log_events, "live": live}
     counts.add(driver.execute_query(cypher("ingest/write_game"), {"row": row, "now": now}, database_=database).summary)
-    run("write_players", [p.row() for p in encoded.players], game=game)
-    run("write_phases", [p.row() for p in encoded.phases], game=game)
-    run("write_events", [e.row() for e in encoded.events])
-    run("write_memories", [{**m.row(), "embedding": embeddings[m.uid]} for m in encoded.memories])
-    run("write_told", [t.row() for t in encoded.told])
+    run("write_players", [p.row() for p in rows.players], game=game)
+    run("write_phases", [p.row() for p in rows.phases], game=game)
+    run("write_events", [e.row() for e in rows.events])
+    run("write_memories", [{**m.row(), "embedding": embeddings[m.uid]} for m in rows.memories])
+    run("write_told", [t.row() for t in rows.told])
     run("write_derived", [d.row() for d in derived])
-    run("write_thoughts", [t.row() for t in encoded.thoughts])
+    run("write_thoughts", [t.row() for t in rows.thoughts])
     log.info("game %s: %d nodes and %d relationships created", game, counts.nodes_created,
              counts.relationships_created)
     return counts

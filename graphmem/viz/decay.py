@@ -121,8 +121,9 @@ def fetch_decay_chart(driver: neo4j.Driver, database: str | None, game: str, pla
 
     Raises NotFound when the game or the player is not stored (listing the game's players).
     """
-    from graphmem.analysis import analysis_query, require_game, run_read
+    from graphmem.analysis import analysis_query, run_read
     from graphmem.errors import NotFound
+    from graphmem.store.games import require_game
 
     require_game(driver, database, game)
     overview = run_read(driver, database, analysis_query("game_overview"), {"game": game}).rows[0]

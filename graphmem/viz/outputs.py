@@ -61,7 +61,7 @@ def check_output(path: Path, allowed: Iterable[str]) -> str:
     return kind
 
 
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Call ``write(tmp)`` on a temporary file beside ``path``, then move it into place.
 
     The temporary file keeps ``path``'s extension (writers such as matplotlib choose the format by it) and is

@@ -19,6 +19,8 @@ from typing import Any
 import neo4j
 import networkx as nx
 
+from graphmem.analysis import analysis_query, run_read
+from graphmem.errors import UsageProblem
 from graphmem.viz.style import role_legend, side_colour
 
 CHANNEL_KIND = {"private": "private", "roundtable": "public", "public": "public", "traitors": "traitors"}
@@ -93,8 +95,6 @@ def fetch_told_graph(driver: neo4j.Driver, database: str | None, game: str,
                      day: int | None = None) -> nx.MultiDiGraph:
     """:func:`build_told_graph` for a stored game, read with the ``players`` and ``who_told_whom`` queries
     (READ transactions). The caller checks that the game is stored."""
-    from graphmem.analysis import analysis_query, run_read
-
     players = run_read(driver, database, analysis_query("players"), {"game": game}).rows
     told = run_read(driver, database, analysis_query("who_told_whom"), {"game": game, "day": day}).rows
     return build_told_graph(game, players, told, day)
@@ -124,3 +124,19 @@ def edge_width(messages: int, most: int, thinnest: float = 0.8, widest: float = 
         return thinnest
     share = math.sqrt(max(messages - 1, 0) / (most - 1))
     return thinnest + (widest - thinnest) * share
+
+
+def check_day(driver: neo4j.Driver, database: str | None, game: str, day: int) -> None:
+    """Return when ``day`` is a day of the stored ``game`` (one of its phases has it); raise UsageProblem (exit 2)
+    naming the game's days otherwise, so an out-of-range --day never draws an empty picture."""
+    rows = run_read(driver, database, analysis_query("phases"), {"game": game}).rows
+    days = sorted({int(row["day"]) for row in rows if row["day"] is not None})
+    if day in days:
+        return
+    if not days:
+        known = "it has no phases"
+    elif days == list(range(days[0], days[-1] + 1)):
+        known = f"its days are {days[0]} to {days[-1]}"
+    else:
+        known = f"its days are {', '.join(map(str, days))}"
+    raise UsageProblem(f"--day {day} is not a day of game '{game}' ({known})")

@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from graphmem.ingest.pipeline import IngestSummary, ingest
+from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.consolidation import consolidate
 from graphmem.jobs.contradictions import find_contradictions
 from graphmem.logs import discover, load_game_log
@@ -39,8 +39,8 @@ def counts(driver: neo4j.Driver, games: list[str]) -> tuple[int, int, list[Any]]
 
 
 @pytest.fixture(scope="module")
-def copies(driver: neo4j.Driver, real_games: IngestSummary, real_games_path: Path, embedder: Any,
-           params: Parameters, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+def copies(driver: neo4j.Driver, real_games: IngestSummary, real_games_path: Path, memory: Any,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     """COPIES real games ingested again as ``jobs-{id}`` (their texts are already embedded: quick)."""
     folder = tmp_path_factory.mktemp("jobs-real-games")
     games = []
@@ -50,7 +50,7 @@ def copies(driver: neo4j.Driver, real_games: IngestSummary, real_games_path: Pat
         write_game_log(dataclasses.replace(log, header=log.header.model_copy(update={"game": game})),
                        folder / f"{game}.jsonl")
         games.append(game)
-    ingest(driver, None, [folder], params, embedder)
+    memory.ingest(folder)
     yield games
     driver.execute_query("MATCH (n) WHERE n.game IN $games DETACH DELETE n", games=games)
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import neo4j
 import pytest
 
-from graphmem.ingest.pipeline import IngestSummary, ingest
+from graphmem.ingest.pipeline import IngestSummary
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 
@@ -60,13 +61,12 @@ def test_who_told_whom_and_rumour_chains_are_recorded(driver: neo4j.Driver, real
     assert chains > 0
 
 
-def test_ingesting_every_game_again_creates_nothing(driver: neo4j.Driver, real_games: IngestSummary,
-                                                    embedder: object, params: object,
+def test_ingesting_every_game_again_creates_nothing(driver: neo4j.Driver, real_games: IngestSummary, memory: Any,
                                                     real_games_path: Path) -> None:
     games = [g.game for g in real_games.per_game]
     query = "MATCH (m:Memory) WHERE m.game IN $games RETURN count(m), sum(m.strength), sum(m.n)"
     before = driver.execute_query(query, games=games).records[0].values()
-    again = ingest(driver, None, [real_games_path], params, embedder)  # type: ignore[arg-type]
+    again = memory.ingest(real_games_path)
     assert (again.nodes_created, again.relationships_created) == (0, 0)
     assert again.memories == real_games.memories
     assert driver.execute_query(query, games=games).records[0].values() == before

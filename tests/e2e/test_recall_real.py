@@ -18,8 +18,8 @@ from graphmem.cli import main
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import advance
 from graphmem.model.params import Parameters
-from graphmem.prompt import check_block
 from graphmem.recall import RecallResult, recall
+from graphmem.recall.prompt import check_block
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 SOURCE_LABELS = ("[You witnessed]", " told you]", "[You overheard ", "[Said at the round table by ",

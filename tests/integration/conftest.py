@@ -1,13 +1,22 @@
-"""Fixtures shared by the integration tests (the session's Neo4j and embedder come from tests/conftest.py)."""
+"""Fixtures shared by the integration tests (the session's Neo4j, embedder and MemoryService come from
+tests/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
+import neo4j
 import pytest
 from click.testing import CliRunner, Result
 
 from graphmem.cli import main
+
+FreshGame = Callable[..., str]
+"""``fresh_game(log, prefix=None, *, game=None, edit=None)``: see :func:`fresh_game`."""
 
 
 @pytest.fixture()
@@ -16,3 +25,39 @@ def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
     def invoke(*args: str, input: str | None = None) -> Result:
         return CliRunner().invoke(main, ["--uri", neo4j_uri, *args], input=input)
     return invoke
+
+
+def fresh_log(log: Path, folder: Path, prefix: str | None = None, *, game: str | None = None,
+              edit: Callable[[list[str]], list[str]] | None = None) -> tuple[str, Path]:
+    """A copy of the canonical log ``log`` in ``folder`` under a fresh game id: (the id, the new file).
+
+    prefix : the id's prefix (default: the log's own game id), followed by 8 random hex digits; game : the exact id
+    instead; edit(event_lines) -> event_lines : changes the lines after the header (inserted or dropped events).
+    """
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    game = game or f"{prefix or header['game']}-{uuid.uuid4().hex[:8]}"
+    header["game"] = game
+    events = edit(lines[1:]) if edit else lines[1:]
+    path = folder / f"{game}-{uuid.uuid4().hex[:4]}.jsonl"
+    path.write_text("\n".join([json.dumps(header), *events]) + "\n", encoding="utf-8")
+    return game, path
+
+
+@pytest.fixture()
+def fresh_game(driver: neo4j.Driver, memory: Any, tmp_path: Path) -> Iterator[FreshGame]:
+    """fresh_game(log, prefix=None, *, game=None, edit=None): ingest the canonical log ``log`` under a fresh game
+    id (see :func:`fresh_log`) through the session's MemoryService, decayed to its last phase as ``graphmem
+    ingest`` leaves it; returns the id. Every game made is deleted afterwards."""
+    made: list[str] = []
+
+    def make(log: Path, prefix: str | None = None, *, game: str | None = None,
+             edit: Callable[[list[str]], list[str]] | None = None) -> str:
+        game_id, path = fresh_log(log, tmp_path, prefix, game=game, edit=edit)
+        memory.ingest(path)
+        made.append(game_id)
+        return game_id
+
+    yield make
+    for game_id in set(made):
+        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +13,11 @@ import neo4j
 import pytest
 from click.testing import Result
 
-from graphmem.ingest.pipeline import ingest
-from graphmem.ingest.records import scope_token
-from graphmem.jobs.consolidation import consolidate, summary_uid
+from graphmem.jobs.consolidation import consolidate
 from graphmem.jobs.decay import advance
 from graphmem.model import Parameters
 from graphmem.model.forgetting import strength_at
+from graphmem.store.keys import scope_token, summary_uid
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
@@ -29,30 +27,17 @@ Ingest = Callable[[], str]
 
 
 @pytest.fixture()
-def small_game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters,
-               tmp_path: Path) -> Iterator[Ingest]:
+def small_game(fresh_game: Callable[..., str]) -> Ingest:
     """make(): ingest examples/small-game.jsonl under a fresh game id and return it; deleted afterwards.
 
     The small game has no repeated memories (its votes, banishment and murder are distinct facts, which must not
     be consolidated), so tests/data/jobs/repeats.jsonl adds six round-table remarks of day 2 in which the three
     players left say the same thing twice each: each of them hears it four times."""
-    made: list[str] = []
-
-    def make() -> str:
-        lines = SMALL.read_text(encoding="utf-8").splitlines()
+    def with_repeats(lines: list[str]) -> list[str]:
         final = lines.index('{"kind": "phase", "day": 2, "name": "final"}')
-        lines[final:final] = REPEATS.read_text(encoding="utf-8").splitlines()
-        header = json.loads(lines[0])
-        header["game"] = game = f"jobs-small-{uuid.uuid4().hex[:8]}"
-        path = tmp_path / f"{game}.jsonl"
-        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-        ingest(driver, None, [path], params, embedder)
-        made.append(game)
-        return game
+        return [*lines[:final], *REPEATS.read_text(encoding="utf-8").splitlines(), *lines[final:]]
 
-    yield make
-    for game in made:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+    return lambda: fresh_game(SMALL, "jobs-small", edit=with_repeats)
 
 
 def snapshot(driver: neo4j.Driver, game: str) -> tuple[list[Any], list[Any]]:

@@ -5,8 +5,7 @@ then sees Dan banished and revealed as faithful."""
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +13,9 @@ import neo4j
 import pytest
 from click.testing import Result
 
-from graphmem.ingest.pipeline import ingest
-from graphmem.jobs.conflicts import conflict_uid
 from graphmem.jobs.contradictions import find_contradictions
 from graphmem.model import Parameters
+from graphmem.store.keys import conflict_uid
 
 pytestmark = pytest.mark.neo4j
 DATA = Path(__file__).resolve().parents[1] / "data" / "jobs"
@@ -26,26 +24,10 @@ Ingest = Callable[..., str]
 
 
 @pytest.fixture()
-def games(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters,
-          tmp_path: Path) -> Iterator[Ingest]:
-    """ingest(file, game=None): ingest a log of tests/data/jobs under a fresh game id; returns the id. Every game
-    made is deleted afterwards."""
-    made: list[str] = []
-
-    def ingest_as(name: str, game: str | None = None) -> str:
-        lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-        header = json.loads(lines[0])
-        game = game or f"{header['game']}-{uuid.uuid4().hex[:8]}"
-        header["game"] = game
-        path = tmp_path / f"{game}-{len(made)}.jsonl"
-        path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-        ingest(driver, None, [path], params, embedder)
-        made.append(game)
-        return game
-
-    yield ingest_as
-    for game in set(made):
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+def games(fresh_game: Callable[..., str]) -> Ingest:
+    """ingest(file, game=None): ingest a log of tests/data/jobs under a fresh game id (or ``game``); returns the
+    id. Every game made is deleted afterwards."""
+    return lambda name, game=None: fresh_game(DATA / name, game=game)
 
 
 def conflicts_of(driver: neo4j.Driver, game: str) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,6 @@ from click.testing import CliRunner, Result
 
 from graphmem.cli import main
 from graphmem.errors import NotFound
-from graphmem.ingest.pipeline import ingest
 from graphmem.jobs.contradictions import find_contradictions
 from graphmem.jobs.decay import advance
 from graphmem.jobs.forget import forget
@@ -25,16 +24,9 @@ DISPUTE = Path(__file__).resolve().parents[1] / "data" / "jobs" / "dispute.jsonl
 
 
 @pytest.fixture()
-def game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters, tmp_path: Path) -> Iterator[str]:
+def game(fresh_game: Callable[..., str]) -> str:
     """tests/data/jobs/dispute.jsonl under a fresh game id (deleted afterwards)."""
-    lines = DISPUTE.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["game"] = game = f"jobs-forget-{uuid.uuid4().hex[:8]}"
-    path = tmp_path / f"{game}.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-    ingest(driver, None, [path], params, embedder)
-    yield game
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+    return fresh_game(DISPUTE, "jobs-forget")
 
 
 def props(driver: neo4j.Driver, uid: str) -> dict[str, Any]:
@@ -91,34 +83,33 @@ def test_cli_exit_codes(neo4j_uri: str, driver: neo4j.Driver, game: str) -> None
     assert cli("--game", game, "--player", "Cara").exit_code == 2  # --memory is required
 
 
-def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.Driver, schema: object,
+def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.Driver, memory: Any,
                                                                   embedder: Any, params: Parameters,
                                                                   tmp_path: Path) -> None:
-    from test_ingest import small_game_lines, write
-
     from graphmem.recall import recall
+    from tests.integration.test_ingest import small_game_lines, write
 
     game = f"forget-wm-{uuid.uuid4().hex[:8]}"
     path = write(tmp_path / "small.jsonl", small_game_lines(game))
-    ingest(driver, None, [path], params, embedder)
+    memory.ingest(path)
     held = driver.execute_query(
         "MATCH (p:Player {game: $game})-[:THINKS]->(t:Thought {active: true}) WHERE t.trigger = 'flashbulb' "
         "RETURN p.name AS player, t.content AS content, t.uid AS uid ORDER BY uid LIMIT 1", game=game).records
     assert held, "the small game leaves a flashbulb in someone's working memory at its last phase"
     player, content, thought = held[0]["player"], held[0]["content"], held[0]["uid"]
-    memory = thought.replace("/thought/", "/memory/").removesuffix("-flashbulb")
+    flashbulb = thought.replace("/thought/", "/memory/").removesuffix("-flashbulb")
     assert content in [t.content for t in recall(driver, None, game, player, params=params,
                                                  embedder=embedder, dry_run=True).thoughts]
 
-    result = forget(driver, None, game, player, memory, params)
+    result = forget(driver, None, game, player, flashbulb, params)
 
     assert result.thoughts_dropped == 1
-    ingest(driver, None, [path], params, embedder)  # the same log again must not bring the thought back
+    memory.ingest(path)  # the same log again must not bring the thought back
     again = recall(driver, None, game, player, params=params, embedder=embedder, dry_run=True)
     assert content not in [t.content for t in again.thoughts]
     advance(driver, None, game, None, params)  # nor must the next phase's decay
     after = recall(driver, None, game, player, params=params, embedder=embedder, dry_run=True)
     assert content not in [t.content for t in after.thoughts]
-    assert memory not in [m.uid for m in after.memories]
-    assert props(driver, memory)["state"] == "tombstoned"  # the memory itself is kept for audit
+    assert flashbulb not in [m.uid for m in after.memories]
+    assert props(driver, flashbulb)["state"] == "tombstoned"  # the memory itself is kept for audit
     driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)

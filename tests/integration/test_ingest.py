@@ -14,9 +14,9 @@ import pytest
 from click.testing import Result
 
 from graphmem.ingest.encode import encode_game
-from graphmem.ingest.records import scope_token
 from graphmem.logs import load_game_log
-from graphmem.store.writer import write_encoded_game
+from graphmem.store.keys import scope_token
+from graphmem.store.writer import write_game_rows
 
 pytestmark = pytest.mark.neo4j
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,7 +163,7 @@ def test_an_interrupted_ingest_is_completed_by_the_next_run(tmp_path: Path, cli:
     total = len(encoded.memories)
     encoded.memories = encoded.memories[: total // 2]  # the run "dies" after half of the memories
     vectors = embedder.encode([m.text for m in encoded.memories])  # type: ignore[attr-defined]
-    write_encoded_game(driver, None, encoded, {m.uid: v.tolist() for m, v in zip(encoded.memories, vectors)}, [],
+    write_game_rows(driver, None, encoded, {m.uid: v.tolist() for m, v in zip(encoded.memories, vectors)}, [],
                        batch_size=7)
     assert json.loads(cli("games", "--json").output)[0] is not None
     incomplete = [g for g in json.loads(cli("games", "--json").output) if g["game"] == game]

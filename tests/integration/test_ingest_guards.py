@@ -8,9 +8,9 @@ from pathlib import Path
 
 import neo4j
 import pytest
-from test_ingest import Invoke, small_game_lines, write
 
 from graphmem import GameConflict, MemoryService
+from tests.integration.test_ingest import Invoke, small_game_lines, write
 
 pytestmark = pytest.mark.neo4j
 
@@ -88,10 +88,7 @@ def test_a_live_game_is_listed_as_live_and_a_log_cannot_be_ingested_over_it(
     listed = [line for line in cli("games").output.splitlines() if line.startswith(game)]
     assert listed and "live (fed through MemoryService)" in listed[0] and "INCOMPLETE" not in listed[0]
     with pytest.raises(GameConflict, match="stored as a live game"):
-        from graphmem.ingest.pipeline import ingest
-        from graphmem.model import default_parameters
-
-        ingest(driver, None, [write(tmp_path / "g.jsonl", lines)], default_parameters(), embedder)  # type: ignore[arg-type]
+        MemoryService(driver=driver, embedder=embedder).ingest(write(tmp_path / "g.jsonl", lines))  # type: ignore[arg-type]
     cli("delete", "--game", game, "--yes")
 
 

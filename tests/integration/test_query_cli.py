@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterator
 import neo4j
 import pytest
 from click.testing import CliRunner, Result
-from test_query_game import delete_game, write_game
 
 import graphmem.analysis
 from graphmem.analysis import WriteRefused, analysis_query, run_read
 from graphmem.cli import main
 from graphmem.store.queries import Query, parse_header
+from tests.integration.test_query_game import delete_game, write_game
 
 pytestmark = pytest.mark.neo4j
 

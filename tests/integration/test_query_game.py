@@ -207,6 +207,7 @@ def test_every_query_returns_its_documented_columns_and_reads_through_game_index
     assert result.columns == query.returns
     params = bind_params(query, given)
     plan = driver.execute_query("EXPLAIN " + query.text, params).summary.plan
+    assert plan is not None
 
     def operators(node: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield node["operatorType"].split("@")[0], str(node.get("args", {}).get("Details", ""))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,12 +15,11 @@ from click.testing import CliRunner, Result
 
 from graphmem.cli import main
 from graphmem.errors import NotFound, UsageProblem
-from graphmem.ingest.pipeline import ingest
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
 from graphmem.model.params import Parameters
-from graphmem.prompt import check_block
 from graphmem.recall import RecallResult, recall
+from graphmem.recall.prompt import check_block
 from graphmem.recall.reconsolidate import read_similar
 
 pytestmark = pytest.mark.neo4j
@@ -32,16 +30,9 @@ Recall = Callable[..., RecallResult]
 
 
 @pytest.fixture()
-def game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters, tmp_path: Path) -> str:
+def game(fresh_game: Callable[..., str]) -> str:
     """The small game ingested under a fresh id (decayed to its last phase, 7)."""
-    game_id = f"recall-{uuid.uuid4().hex[:8]}"
-    lines = SMALL.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["game"] = game_id
-    path = tmp_path / "small.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-    ingest(driver, None, [path], params, embedder)
-    return game_id
+    return fresh_game(SMALL, "recall")
 
 
 @pytest.fixture()

@@ -10,9 +10,9 @@ from pathlib import Path
 import neo4j
 import pytest
 from click.testing import CliRunner
-from test_query_game import delete_game, write_game
 
 from graphmem.cli import main
+from tests.integration.test_query_game import delete_game, write_game
 
 pytestmark = pytest.mark.neo4j
 

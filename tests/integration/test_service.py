@@ -13,9 +13,9 @@ import pytest
 
 from graphmem import MemoryService
 from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
-from graphmem.ingest.records import scope_token
 from graphmem.settings import Settings
 from graphmem.store.games import delete_game
+from graphmem.store.keys import scope_token
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from neo4j.exceptions import ConstraintError
 
 from graphmem.cli import main
-from graphmem.ingest.records import scope_token
+from graphmem.store.keys import scope_token
 from graphmem.store.schema import FULLTEXT_INDEX, FULLTEXT_PROPERTIES, VECTOR_INDEX, ensure_schema
 
 pytestmark = pytest.mark.neo4j

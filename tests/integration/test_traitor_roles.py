@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,6 @@ import neo4j
 import pytest
 
 from graphmem.analysis import analysis_query, run_read
-from graphmem.ingest.pipeline import ingest
-from graphmem.model import Parameters
 from graphmem.viz.html import render_html
 from graphmem.viz.style import OTHER_SIDE_COLOUR, TRAITOR_SIDE_COLOUR
 from graphmem.viz.told import fetch_told_graph, player_colour
@@ -31,16 +28,9 @@ WOLVES = {"Wanda", "Bruno"}
 
 
 @pytest.fixture()
-def game(driver: neo4j.Driver, schema: object, embedder: Any, params: Parameters, tmp_path: Path) -> Iterator[str]:
+def game(fresh_game: Callable[..., str]) -> str:
     """werewolf.jsonl under a fresh game id, ingested (deleted afterwards)."""
-    lines = WEREWOLF.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["game"] = game = f"werewolf-{uuid.uuid4().hex[:8]}"
-    path = tmp_path / f"{game}.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-    ingest(driver, None, [path], params, embedder)
-    yield game
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+    return fresh_game(WEREWOLF, "werewolf")
 
 
 def rows(driver: neo4j.Driver, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -124,32 +114,24 @@ def test_viz_colours_the_werewolves_red_and_names_the_games_roles(driver: neo4j.
     assert legend == [(OTHER_SIDE_COLOUR, "seer"), (OTHER_SIDE_COLOUR, "villager"), (TRAITOR_SIDE_COLOUR, "werewolf")]
 
 
-def test_a_fellow_wolf_who_votes_with_the_liar_is_no_believer(driver: neo4j.Driver, schema: object, embedder: Any,
-                                                               params: Parameters, tmp_path: Path) -> None:
+def test_a_fellow_wolf_who_votes_with_the_liar_is_no_believer(driver: neo4j.Driver, fresh_game: Callable[..., str]) -> None:
     # Wanda lies at two round tables (claims derived from the words). Day 2: "Seth is a werewolf.", and only her
     # fellow wolf Bruno votes for Seth: he knows better, so nobody believed it. Day 3: "Vera is a werewolf.", and
     # Seth votes Vera out: he believed it.
-    lines = WEREWOLF.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    header["game"] = game = f"werewolf-lie-{uuid.uuid4().hex[:8]}"
-
     def lie(event_id: str, text: str) -> str:
         return json.dumps({"kind": "say", "id": event_id, "speaker": "Wanda", "to": "all", "channel": "roundtable",
                            "text": text})
 
-    day2 = next(i for i, line in enumerate(lines) if '"v-seth"' in line)
-    day3 = next(i for i, line in enumerate(lines) if '"v2-wanda"' in line)
-    path = tmp_path / f"{game}.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:day2], lie("lie-seth", "Seth is a werewolf."),
-                               *lines[day2:day3], lie("lie-vera", "Vera is a werewolf."), *lines[day3:]]) + "\n",
-                    encoding="utf-8")
-    ingest(driver, None, [path], params, embedder)
-    try:
-        found = {r["event"].rsplit("/", 1)[-1]: r for r in rows(driver, "traitor_lies", game=game)}
-        assert {k: (r["liar"], r["subject"], r["subject_role"], r["claimed"]) for k, r in found.items()} == {
-            "lie-seth": ("Wanda", "Seth", "faithful", "traitor"), "lie-vera": ("Wanda", "Vera", "faithful", "traitor")}
-        assert sorted(found["lie-seth"]["listeners"]) == ["Bruno", "Seth", "Vera"]
-        assert found["lie-seth"]["believers"] == []  # Bruno voted for Seth, but he is a wolf himself
-        assert sorted(found["lie-vera"]["listeners"]) == ["Seth", "Vera"] and found["lie-vera"]["believers"] == ["Seth"]
-    finally:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+    def with_lies(lines: list[str]) -> list[str]:
+        day2 = next(i for i, line in enumerate(lines) if '"v-seth"' in line)
+        day3 = next(i for i, line in enumerate(lines) if '"v2-wanda"' in line)
+        return [*lines[:day2], lie("lie-seth", "Seth is a werewolf."), *lines[day2:day3],
+                lie("lie-vera", "Vera is a werewolf."), *lines[day3:]]
+
+    game = fresh_game(WEREWOLF, "werewolf-lie", edit=with_lies)
+    found = {r["event"].rsplit("/", 1)[-1]: r for r in rows(driver, "traitor_lies", game=game)}
+    assert {k: (r["liar"], r["subject"], r["subject_role"], r["claimed"]) for k, r in found.items()} == {
+        "lie-seth": ("Wanda", "Seth", "faithful", "traitor"), "lie-vera": ("Wanda", "Vera", "faithful", "traitor")}
+    assert sorted(found["lie-seth"]["listeners"]) == ["Bruno", "Seth", "Vera"]
+    assert found["lie-seth"]["believers"] == []  # Bruno voted for Seth, but he is a wolf himself
+    assert sorted(found["lie-vera"]["listeners"]) == ["Seth", "Vera"] and found["lie-vera"]["believers"] == ["Seth"]

@@ -12,11 +12,11 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner, Result
 from PIL import Image
-from test_query_game import EVERYONE, delete_game, write_game
 
 from graphmem.cli import main
 from graphmem.viz.decay import fetch_decay_chart
 from graphmem.viz.told import fetch_told_graph
+from tests.integration.test_query_game import EVERYONE, delete_game, write_game
 
 pytestmark = pytest.mark.neo4j
 

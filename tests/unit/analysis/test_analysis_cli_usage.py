@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -68,7 +69,7 @@ def test_cells_render_nulls_numbers_lists_and_maps() -> None:
 
 
 def test_csv_has_a_header_row_and_round_trips() -> None:
-    rows = [{"a": "x, \"y\"", "b": 1, "c": [1, 2]}, {"a": None, "b": 2.5, "c": []}]
+    rows: list[dict[str, Any]] = [{"a": "x, \"y\"", "b": 1, "c": [1, 2]}, {"a": None, "b": 2.5, "c": []}]
     text = render_csv(("a", "b", "c"), rows)
     parsed = list(csv.reader(io.StringIO(text)))
     assert parsed == [["a", "b", "c"], ['x, "y"', "1", "[1,2]"], ["", "2.5", "[]"]]

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 
-from graphmem.ingest.encode import encode_game
+from graphmem.ingest.encode import EncodedGame, encode_game
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import parse_game_log
 from graphmem.model import default_parameters
 
 HEADER = {"kind": "game", "format": "graphmem/1", "game": "g", "players": [
     {"name": "Ann", "role": "faithful"}, {"name": "Bob", "role": "faithful"}, {"name": "Cid", "role": "traitor"}]}
-EVENTS = [
+EVENTS: list[dict[str, Any]] = [
     {"kind": "say", "id": "s1", "speaker": "Ann", "to": ["Bob"], "channel": "private", "text": "Cid is a traitor."},
     {"kind": "say", "id": "s2", "speaker": "Bob", "to": ["Cid"], "channel": "private", "text": "Ann says Cid is bad."},
     {"kind": "say", "id": "s3", "speaker": "Bob", "to": ["Ann"], "channel": "private", "text": "Lovely weather.",
@@ -26,7 +27,7 @@ def unit(*values: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def vectors_for(game, table):  # type: ignore[no-untyped-def]
+def vectors_for(game: EncodedGame, table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {m.uid: table[m.event] for m in game.memories}
 
 

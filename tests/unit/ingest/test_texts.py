@@ -15,7 +15,8 @@ from graphmem.model.details import render
                                                 ("public", "in front of everyone"),
                                                 ("traitors", "at the traitors' meeting")])
 def test_a_lost_where_of_your_own_words_reads_somewhere(channel: str, place: str) -> None:
-    event = SayEvent(kind="say", speaker="Ava", to="all", channel=channel, text="Dan is hiding something.")
+    event = SayEvent.model_validate({"kind": "say", "speaker": "Ava", "to": "all", "channel": channel,
+                                    "text": "Dan is hiding something."})
     said = wording(event, "Ava", 2)
     assert render(said.template, said.details) == f'You said {place}: "Dan is hiding something."'
     lost = [replace(d, lost=True) if d.kind == "where" else d for d in said.details]

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.ingest.records import scope_token
-from graphmem.jobs.consolidation import plan_summary, summary_uid
+from graphmem.jobs.consolidation import plan_summary
 from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
 from graphmem.model import default_parameters
 from graphmem.model.details import details_from_json, render
+from graphmem.store.keys import scope_token, summary_uid
 
 ROOT = Path(__file__).resolve().parents[3]
 PARAMS = default_parameters()

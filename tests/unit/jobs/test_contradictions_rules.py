@@ -10,7 +10,6 @@ from graphmem.jobs.conflicts import (
     OwnerMemory,
     Truth,
     claim_conflicts,
-    conflict_uid,
     detect,
     polarity_flip,
     resolve,
@@ -18,6 +17,7 @@ from graphmem.jobs.conflicts import (
     text_conflicts,
     text_role_stance,
 )
+from graphmem.store.keys import conflict_uid
 
 ROLES = role_universe(["faithful", "traitor"])
 PLAYERS = frozenset({"Ava", "Ben", "Cara", "Dan", "Eve"})

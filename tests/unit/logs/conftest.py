@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logs_helpers import EXAMPLES, HEADER, jsonl
+
+from tests.unit.logs.logs_helpers import EXAMPLES, HEADER, jsonl
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
-from logs_helpers import EXAMPLES
 
 from graphmem.cli import main
 from graphmem.logs import load_game_log, read_game_log
+from tests.unit.logs.logs_helpers import EXAMPLES
 
 GAMES = EXAMPLES / "traitors-llm"
 

@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from logs_helpers import EXAMPLES
 
 from graphmem.errors import InvalidGameLog, UsageProblem
 from graphmem.logs import Conversion, Importer, detect_format, discover, get_importer, importer_names
+from tests.unit.logs.logs_helpers import EXAMPLES
 
 
 def test_known_importers_and_unknown_name() -> None:

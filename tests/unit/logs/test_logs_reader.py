@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from logs_helpers import EXAMPLES, FIXTURES, HEADER, jsonl
 
 from graphmem.errors import InvalidGameLog, LogProblem
 from graphmem.logs import (
@@ -18,6 +17,7 @@ from graphmem.logs import (
     parse_game_log,
     read_game_log,
 )
+from tests.unit.logs.logs_helpers import EXAMPLES, FIXTURES, HEADER, jsonl
 
 SAY: dict[str, Any] = {"kind": "say", "speaker": "Marcus", "to": ["Sarah"], "channel": "private", "text": "Hi"}
 

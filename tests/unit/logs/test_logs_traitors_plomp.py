@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from logs_helpers import EXAMPLES
 
 from graphmem.errors import InvalidGameLog
 from graphmem.logs import GameLog, get_importer, import_game_log, load_game_log
 from graphmem.logs.importers.traitors_plomp import MAPPED_TYPES, compile_patterns, match_text
+from tests.unit.logs.logs_helpers import EXAMPLES
 
 PLOMP = get_importer("traitors-plomp")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, unit
 
 from graphmem.model.clarity import LifecycleState, Marker, clarity_marker, lifecycle_state
 from graphmem.model.params import Profile
+from tests.unit.model.model_strategies import PARAMS, any_profile, unit
 
 ORDER = [None, Marker.VAGUE, Marker.FUZZY, Marker.CLEAR]
 

@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, unit
 
 from graphmem.errors import UsageProblem
 from graphmem.model.encoding import MemoryType, classify_type, decay_rate, encoding_strength, stability, type_factor
 from graphmem.model.params import Profile
+from tests.unit.model.model_strategies import PARAMS, any_profile, unit
 
 BALANCED = PARAMS.profile("balanced")
 ANALYTICAL = PARAMS.profile("analytical")

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from model_strategies import PARAMS
 
 from graphmem.cli import main
 from graphmem.model.findings import (
@@ -22,6 +21,7 @@ from graphmem.model.findings import (
     run_findings,
     working_memory_capacity,
 )
+from tests.unit.model.model_strategies import PARAMS
 
 KEYS = ("forgetting_curve", "testing_effect", "spacing_effect", "flashbulb", "detail_decline", "source_amnesia",
         "co_witness", "misattribution", "working_memory")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, curves, emotion_names, unit
 
 from graphmem.errors import GraphmemError
 from graphmem.model.clarity import clarity_marker
@@ -14,6 +13,7 @@ from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Profile
 from graphmem.model.salience import Situation, appraise, personal_relevance
+from tests.unit.model.model_strategies import PARAMS, any_profile, curves, emotion_names, unit
 
 
 def test_score_formula() -> None:

@@ -8,12 +8,12 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, curves, stabilities, unit
 
 from graphmem.errors import UsageProblem
 from graphmem.model.encoding import encoding_strength, stability
 from graphmem.model.forgetting import half_life, retention, strength_at
 from graphmem.model.params import Profile
+from tests.unit.model.model_strategies import PARAMS, any_profile, curves, stabilities, unit
 
 elapsed = st.floats(0.0, 1000.0)
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, PROFILE_NAMES
 
 from graphmem.errors import ConfigError, UsageProblem
 from graphmem.model._schema import Num
 from graphmem.model.params import Profile, default_parameters, load_parameters, load_parameters_file
+from tests.unit.model.model_strategies import PARAMS, PROFILE_NAMES
 
 SPEC_13 = {  # field: analytical, intuitive, balanced, emotional, paranoid
     "base_encoding_strength": (0.75, 0.65, 0.70, 0.65, 0.70),

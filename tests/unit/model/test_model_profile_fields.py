@@ -6,7 +6,6 @@ from dataclasses import fields, replace
 from typing import Any
 
 import pytest
-from model_strategies import PARAMS, PROFILE_NAMES
 
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.details import Detail, details_to_json
@@ -18,6 +17,7 @@ from graphmem.model.salience import salience
 from graphmem.model.source import source_exponent
 from graphmem.model.vocabulary import SourceType
 from graphmem.model.working_memory import WorkingMemoryItem, active_items
+from tests.unit.model.model_strategies import PARAMS, PROFILE_NAMES
 
 # the output each field must move (others may move too)
 EXPECTED = {

@@ -9,7 +9,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, curves, unit
 
 from graphmem.errors import UsageProblem
 from graphmem.model.details import Detail
@@ -20,6 +19,7 @@ from graphmem.model.params import Parameters, Profile
 from graphmem.model.reconsolidation import MemoryState, SimilarMemory, recall_risks, reconsolidate, with_result
 from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import MemoryType, SourceType
+from tests.unit.model.model_strategies import PARAMS, any_profile, curves, unit
 
 BALANCED = PARAMS.profile("balanced")
 gains = st.floats(0.0, 3.0)

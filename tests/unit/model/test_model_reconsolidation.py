@@ -10,7 +10,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model_strategies import PARAMS, any_profile, unit
 
 from graphmem.model.details import Detail, details_to_json, render
 from graphmem.model.distortion import (
@@ -25,6 +24,7 @@ from graphmem.model.params import Profile
 from graphmem.model.reconsolidation import MemoryState, SimilarMemory, reconsolidate, with_result
 from graphmem.model.source import source_confidence
 from graphmem.model.vocabulary import MemoryType, SourceType
+from tests.unit.model.model_strategies import PARAMS, any_profile, unit
 
 BALANCED = PARAMS.profile("balanced")
 DETAILS = (Detail("who", "Eleanor"), Detail("whom", "you"), Detail("where", "library"), Detail("when", "2"),

@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, PROFILE_NAMES, any_profile, below_one, emotions, unit
 
 from graphmem.errors import UsageProblem
 from graphmem.model.clarity import clarity_marker
 from graphmem.model.encoding import encoding_strength
 from graphmem.model.params import Profile
 from graphmem.model.salience import Situation, appraise, dominant_emotion, emotional_weight, personal_relevance, salience
+from tests.unit.model.model_strategies import PARAMS, PROFILE_NAMES, any_profile, below_one, emotions, unit
 
 BALANCED = PARAMS.profile("balanced")
 

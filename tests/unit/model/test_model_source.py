@@ -7,12 +7,12 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from model_strategies import PARAMS, PROFILE_NAMES, any_profile, curves, stabilities
 
 from graphmem.errors import UsageProblem
 from graphmem.model.forgetting import half_life, retention
 from graphmem.model.params import Profile
 from graphmem.model.source import SourceType, initial_source_confidence, source_belief, source_confidence, source_exponent
+from tests.unit.model.model_strategies import PARAMS, PROFILE_NAMES, any_profile, curves, stabilities
 
 ANALYTICAL = PARAMS.profile("analytical")
 encoded_types = st.sampled_from([t for t in SourceType if t is not SourceType.UNKNOWN])

@@ -9,9 +9,9 @@ CI_SCRIPT = Path(__file__).resolve().parents[3] / ".ci" / "run"
 
 
 def tools_banner() -> str:
-    """The part of `.ci/run` before `make test`, with its `set -euo pipefail` line."""
+    """The part of `.ci/run` before `make lint` and `make test`, with its `set -euo pipefail` line."""
     text = CI_SCRIPT.read_text()
-    return text.split('echo "== make test', 1)[0]
+    return text.split('echo "== make', 1)[0]
 
 
 def test_the_tool_banner_exits_zero_every_time() -> None:
@@ -27,3 +27,10 @@ def test_the_tool_banner_exits_zero_every_time() -> None:
         assert lines[1].startswith("Python 3.")
         assert "openjdk" in lines[2].lower() or "java" in lines[2].lower()
         assert "Maven" in lines[3]
+
+
+def test_ci_runs_the_linters_and_then_the_readmes_test_command() -> None:
+    text = CI_SCRIPT.read_text()
+    assert text.index("\nmake lint\n") < text.index("\nmake test\n")
+    readme = (CI_SCRIPT.parents[1] / "README.md").read_text()
+    assert "make test" in readme.split("## Quick start", 1)[1].split("##", 1)[0]

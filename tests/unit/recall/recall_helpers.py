@@ -6,7 +6,8 @@ from typing import Any
 
 from graphmem.model.details import Detail, render
 from graphmem.model.vocabulary import Marker
-from graphmem.recall.types import ActiveThought, RecalledMemory, RecallResult
+from graphmem.recall.result import RecallResult
+from graphmem.recall.types import ActiveThought, RecalledMemory
 
 
 def memory(uid: str, marker: Marker, template: str | None, details: tuple[Detail, ...], *, day: int | None = 3,

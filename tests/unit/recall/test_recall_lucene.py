@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.ingest.records import scope_token
 from graphmem.recall.lucene import LUCENE_SPECIAL, escape_lucene, lucene_query
+from graphmem.store.keys import scope_token
 
 
 def test_every_special_character_is_escaped() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from recall_helpers import memory, result
 
 from graphmem.model.details import Detail
 from graphmem.model.vocabulary import Marker
-from graphmem.prompt import (
+from graphmem.recall.prompt import (
     DISPLAY_LIMIT,
     check_block,
     display_order,
@@ -20,6 +19,7 @@ from graphmem.prompt import (
     vague_text,
 )
 from graphmem.recall.types import ActiveThought
+from tests.unit.recall.recall_helpers import memory, result
 
 FLASH = memory("g/memory/Anna/7", Marker.FLASHBULB, "{who} voted to banish you: {content}",
                (Detail("who", "Thomas"), Detail("where", "at the round table"), Detail("when", "3"),
@@ -181,7 +181,7 @@ def test_shorten_cuts_at_a_word() -> None:
 
 
 def test_vivid_shows_exact_words_only_when_kept_and_not_in_the_line() -> None:
-    from graphmem.prompt import vivid_lines
+    from graphmem.recall.prompt import vivid_lines
 
     told = memory("g/memory/Anna/7", Marker.FLASHBULB, "{content}",
                   (Detail("when", "3"), Detail("quote", "You are next."), Detail("what", "A threat")), score=0.9)
@@ -195,8 +195,6 @@ def test_vivid_shows_exact_words_only_when_kept_and_not_in_the_line() -> None:
 
 
 def test_the_grammar_check_accepts_the_spec_layout_and_names_each_violation() -> None:
-    from graphmem.prompt import check_block
-
     assert check_block(EXPECTED) == []
     assert check_block("") == []
     assert check_block(render_block(result((CLEAR,)))) == []

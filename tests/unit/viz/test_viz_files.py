@@ -10,12 +10,12 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from PIL import Image
-from viz_rows import PLAYERS, TOLD
 
 from graphmem.viz.export import legal_copy, write_graph
 from graphmem.viz.html import page_data, render_html
 from graphmem.viz.static import draw_told
 from graphmem.viz.told import build_told_graph
+from tests.unit.viz.viz_rows import PLAYERS, TOLD
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import json
 import math
 
 import pytest
-from viz_rows import PLAYERS, TOLD
 
 from graphmem.viz.told import build_told_graph, channel_kind, edge_width, layout
+from tests.unit.viz.viz_rows import PLAYERS, TOLD
 
 
 def test_every_player_is_a_node_with_role_fate_and_totals() -> None:

@@ -1,4 +1,4 @@
-"""The prompt block an LLM agent reads before it speaks or votes (SPEC 8), rendered from a recall result.
+"""The prompt block an LLM agent reads before it speaks or votes (SPEC 8), rendered from a recall's result.
 
 Layout (sections separated by one blank line; an empty section is left out)::
 
@@ -61,14 +61,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from graphmem.model.details import Detail, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.vocabulary import DetailKind, Marker, SourceType
-
-if TYPE_CHECKING:
-    from graphmem.recall.types import ActiveThought, RecalledMemory, RecallResult
+from graphmem.recall.types import ActiveThought, RecalledMemory
 
 __all__ = ["BAND_ORDER", "check_block", "DISPLAY_LIMIT", "HEADER_NOTE", "UNCERTAINTY_NOTE", "day_label", "display_order",
            "full_text", "memory_lines", "memory_text", "render_block", "shorten", "source_label", "thought_lines",
@@ -245,7 +243,21 @@ def thought_lines(thoughts: Sequence[ActiveThought]) -> list[str]:
     return [shorten(t.content) for t in thoughts if t.content.strip()]
 
 
-def render_block(result: RecallResult) -> str:
+class Recollection(Protocol):
+    """What :func:`render_block` renders: a recall's owner, thoughts, memories and vivid flashbulb
+    (:class:`graphmem.recall.result.RecallResult` is one)."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def thoughts(self) -> Sequence[ActiveThought]: ...
+    @property
+    def memories(self) -> Sequence[RecalledMemory]: ...
+    @property
+    def vivid(self) -> RecalledMemory | None: ...
+
+
+def render_block(result: Recollection) -> str:
     """The whole prompt block of SPEC 8 for ``result`` ("" when there is nothing to show; see the module
     docstring for the exact layout)."""
     sections: list[list[str]] = []

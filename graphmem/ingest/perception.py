@@ -2,7 +2,8 @@
 
 This is the information boundary. Each event yields one :class:`Percept` for each witness and for nobody else:
 the log's explicit ``witnesses`` when given, otherwise the kind's default of SPEC 2.1, computed from the living
-players at that moment (:class:`GameState`). A faithful therefore never perceives a traitors-only event.
+players at that moment (:class:`graphmem.logs.state.GameState`, the game's facts, which the caller applies each
+event to after perceiving it). A faithful therefore never perceives a traitors-only event.
 
 "Traitor" means the traitor side: the roles the header lists in ``traitor_roles`` (default ``["traitor"]``; a
 Werewolf log names ``["werewolf"]``). They hear the ``traitors`` channel and the murder votes, and a recruit takes
@@ -18,11 +19,10 @@ Pure: no I/O, no Neo4j, no embeddings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from graphmem.logs.reader import LoggedEvent
 from graphmem.logs.schema import (
-    DEFAULT_TRAITOR_ROLES,
     BanishEvent,
     EndEvent,
     Event,
@@ -32,45 +32,9 @@ from graphmem.logs.schema import (
     RevealEvent,
     SayEvent,
     VoteEvent,
-    recruit_role,
 )
+from graphmem.logs.state import GameState
 from graphmem.model import Situation, SourceType
-
-
-@dataclass
-class GameState:
-    """The living players and their roles as the log unfolds (mutable; one per game being perceived).
-
-    roles : {name: role}, updated by recruitment
-    status : {name: "alive" | "murdered" | "banished"}
-    banish_votes : {voter: target} of the current banishment round (cleared by each banishment)
-    traitor_roles : tuple of str, the roles of the traitor side (the header's ``traitor_roles``)
-    """
-
-    roles: dict[str, str]
-    status: dict[str, str] = field(default_factory=dict)
-    banish_votes: dict[str, str] = field(default_factory=dict)
-    traitor_roles: tuple[str, ...] = DEFAULT_TRAITOR_ROLES
-
-    def __post_init__(self) -> None:
-        for name in self.roles:
-            self.status.setdefault(name, "alive")
-
-    def living(self) -> list[str]:
-        """Living players, in header order."""
-        return [p for p in self.roles if self.status[p] == "alive"]
-
-    def living_traitors(self) -> list[str]:
-        """Living players whose role is on the traitor side."""
-        return [p for p in self.living() if self.roles[p] in self.traitor_roles]
-
-    def is_traitor(self, name: str) -> bool:
-        """Whether ``name`` is (now) on the traitor side."""
-        return self.roles.get(name) in self.traitor_roles
-
-    def is_traitor_role(self, role: str | None) -> bool:
-        """Whether ``role`` is a role of the traitor side."""
-        return role in self.traitor_roles
 
 
 @dataclass(frozen=True)
@@ -229,7 +193,7 @@ def _situation(event: Event, owner: str, source: SourceType, state: GameState) -
 def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
     """Every witness's percept of one perceivable event (say, observe, vote, murder, banish, reveal, recruit, end).
 
-    Call before :func:`apply` for the same event: witnesses and situations are judged on the state just before it.
+    Call before ``state.apply`` for the same event: witnesses and situations are judged on the state just before it.
     """
     event = logged.event
     players = list(state.roles)
@@ -246,18 +210,3 @@ def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
         involved = owner == actor or owner in targets or owner in about
         percepts.append(Percept(owner, source, teller, situation, involved, regret))
     return percepts
-
-
-def apply(logged: LoggedEvent, state: GameState) -> None:
-    """Update the state after an event: votes of the round, deaths, banishments, recruitment (the recruit takes
-    :func:`~graphmem.logs.schema.recruit_role`)."""
-    event = logged.event
-    if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
-        state.banish_votes[event.voter] = event.target
-    elif isinstance(event, MurderEvent):
-        state.status[event.victim] = "murdered"
-    elif isinstance(event, BanishEvent):
-        state.status[event.player] = "banished"
-        state.banish_votes.clear()
-    elif isinstance(event, RecruitEvent):
-        state.roles[event.player] = recruit_role(state.roles.get(event.by), state.traitor_roles)

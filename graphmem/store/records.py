@@ -1,70 +1,14 @@
-"""The rows ingest writes: one frozen dataclass per node or relationship kind of docs/graph-model.md.
+"""The rows of a stored game: one frozen dataclass per node or relationship kind of docs/graph-model.md.
 
 Each ``row()`` gives the parameter map of one ``UNWIND $rows`` element; field names are the graph's property
-names (plus the uids of the nodes a row links to).
+names (plus the uids of the nodes a row links to, :mod:`graphmem.store.keys`). :class:`GameRows` is what
+:func:`graphmem.store.writer.write_game_rows` writes: ingest builds it, the store layer knows nothing of logs.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-
-def game_uid(game: str) -> str:
-    """``{game}``."""
-    return game
-
-
-def player_uid(game: str, name: str) -> str:
-    """``{game}/player/{name}``."""
-    return f"{game}/player/{name}"
-
-
-def phase_uid(game: str, index: int) -> str:
-    """``{game}/phase/{index}``."""
-    return f"{game}/phase/{index}"
-
-
-def event_uid(game: str, event_id: str) -> str:
-    """``{game}/event/{id}``."""
-    return f"{game}/event/{event_id}"
-
-
-def memory_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
-    """``{game}/memory/{owner}/{event}`` (``.../lesson`` for the outcome lesson of that event)."""
-    return f"{game}/memory/{owner}/{event_id}" + ("/lesson" if lesson else "")
-
-
-def scope_token(game: str, owner: str) -> str:
-    """A memory's ``scope``: one Lucene-safe token naming its owner, ``"s" + sha1(f"{game}/{owner}")[:20]``.
-
-    The full-text index ``memory_text`` covers it, so recall asks Lucene for ``(topic words) AND scope:TOKEN``
-    and gets only the owner's matches instead of every game's. Game ids and player names may hold any character
-    (Lucene's analyzer would split ``game-1/Ann`` into several tokens), hence the hash: a letter and 20 hex
-    digits, one token, lower case, 80 bits (no collision among any realistic number of owners).
-    """
-    return "s" + hashlib.sha1(f"{game}/{owner}".encode()).hexdigest()[:20]
-
-
-def source_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
-    """``{game}/source/{owner}/{event}`` (``.../lesson`` for a lesson)."""
-    return f"{game}/source/{owner}/{event_id}" + ("/lesson" if lesson else "")
-
-
-def thought_uid(game: str, player: str, thought_id: str) -> str:
-    """``{game}/thought/{player}/{id}``."""
-    return f"{game}/thought/{player}/{thought_id}"
-
-
-AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
-"""The triggers of the working-memory items ingest pushes by itself from one memory (SPEC 7)."""
-
-
-def automatic_thought_id(event_id: str, trigger: str) -> str:
-    """``{event}-{trigger}``: the id of the thought ingest pushes from ``event_id`` for ``trigger`` (one of
-    :data:`AUTOMATIC_TRIGGERS`), so that forgetting the memory finds it again."""
-    return f"{event_id}-{trigger}"
 
 
 class _Row:
@@ -246,3 +190,17 @@ class DerivedRow(_Row):
     origin_uid: str
     similarity: float
     via: str
+
+
+@dataclass
+class GameRows:
+    """Every row of one game, nodes before relationships, as :func:`graphmem.store.writer.write_game_rows`
+    writes them (the memories' embeddings are passed beside them)."""
+
+    game: GameRow
+    players: list[PlayerRow]
+    phases: list[PhaseRow]
+    events: list[EventRow]
+    memories: list[MemoryRow]
+    told: list[ToldRow]
+    thoughts: list[ThoughtRow]

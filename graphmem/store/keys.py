@@ -1,0 +1,82 @@
+"""The graph's identity keys: every node's ``uid`` and the per-owner ``scope`` token (docs/graph-model.md).
+
+One home for the uid scheme, so that ingest (which creates the nodes), the jobs and recall (which find them again)
+and the analysis queries agree. Uids are plain strings such as ``{game}/player/{name}``: Neo4j Community has no
+composite keys, so one unique ``uid`` per node (a uniqueness constraint per label) carries the game, the owner and
+the event. Summaries and conflicts derive theirs from their sorted member uids, so re-running a job adds nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+
+def game_uid(game: str) -> str:
+    """``{game}``."""
+    return game
+
+
+def player_uid(game: str, name: str) -> str:
+    """``{game}/player/{name}``."""
+    return f"{game}/player/{name}"
+
+
+def phase_uid(game: str, index: int) -> str:
+    """``{game}/phase/{index}``."""
+    return f"{game}/phase/{index}"
+
+
+def event_uid(game: str, event_id: str) -> str:
+    """``{game}/event/{id}``."""
+    return f"{game}/event/{event_id}"
+
+
+def memory_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
+    """``{game}/memory/{owner}/{event}`` (``.../lesson`` for the outcome lesson of that event)."""
+    return f"{game}/memory/{owner}/{event_id}" + ("/lesson" if lesson else "")
+
+
+def scope_token(game: str, owner: str) -> str:
+    """A memory's ``scope``: one Lucene-safe token naming its owner, ``"s" + sha1(f"{game}/{owner}")[:20]``.
+
+    The full-text index ``memory_text`` covers it, so recall asks Lucene for ``(topic words) AND scope:TOKEN``
+    and gets only the owner's matches instead of every game's. Game ids and player names may hold any character
+    (Lucene's analyzer would split ``game-1/Ann`` into several tokens), hence the hash: a letter and 20 hex
+    digits, one token, lower case, 80 bits (no collision among any realistic number of owners).
+    """
+    return "s" + hashlib.sha1(f"{game}/{owner}".encode()).hexdigest()[:20]
+
+
+def source_uid(game: str, owner: str, event_id: str, lesson: bool = False) -> str:
+    """``{game}/source/{owner}/{event}`` (``.../lesson`` for a lesson)."""
+    return f"{game}/source/{owner}/{event_id}" + ("/lesson" if lesson else "")
+
+
+def thought_uid(game: str, player: str, thought_id: str) -> str:
+    """``{game}/thought/{player}/{id}``."""
+    return f"{game}/thought/{player}/{thought_id}"
+
+
+AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
+"""The triggers of the working-memory items ingest pushes by itself from one memory (SPEC 7)."""
+
+
+def automatic_thought_id(event_id: str, trigger: str) -> str:
+    """``{event}-{trigger}``: the id of the thought ingest pushes from ``event_id`` for ``trigger`` (one of
+    :data:`AUTOMATIC_TRIGGERS`), so that forgetting the memory finds it again."""
+    return f"{event_id}-{trigger}"
+
+
+def _members_digest(uids: Iterable[str]) -> str:
+    return hashlib.sha1("\n".join(sorted(uids)).encode("utf-8")).hexdigest()[:16]
+
+
+def summary_uid(game: str, owner: str, member_uids: Iterable[str]) -> str:
+    """``{game}/summary/{owner}/{sha1(sorted member uids joined by newlines)[:16]}``."""
+    return f"{game}/summary/{owner}/{_members_digest(member_uids)}"
+
+
+def conflict_uid(game: str, owner: str, memory_uids: Iterable[str]) -> str:
+    """``{game}/conflict/{owner}/{sha1(sorted memory uids joined by newlines)[:16]}``."""
+    return f"{game}/conflict/{owner}/{_members_digest(memory_uids)}"
