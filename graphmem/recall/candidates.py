@@ -99,7 +99,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     r = params.recall
     weights = {"relevance": r.relevance_weight, "strength": r.strength_weight, "dense": r.dense_weight,
                "lexical": r.lexical_weight, "boost": r.participant_boost, "vague_floor": params.clarity.vague_floor,
-               "slack": PRESELECTION_SLACK}
+               "slack": PRESELECTION_SLACK, "similar_cos": params.similarity.detail_import}
     values = {"game": game, "player": player, "at": at, "vector": None if vector is None else list(vector),
               "lucene": lucene, "ann_k": ann_k, "participants": list(participants), "k": k, "curve": params.curve,
               "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights,

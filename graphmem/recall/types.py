@@ -79,7 +79,10 @@ class Candidate:
     dense : float in [0, 1] or None, Neo4j's cosine score (1 + cos) / 2 of topic and embedding (None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
-    labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source). Missing numeric
+    labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source); similar : (uid,
+    cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the memories recalled
+    together lend each other details and tellers, :func:`graphmem.recall.reconsolidate.recalled_together`). Missing
+    numeric
     properties (a summary written without them) fall back to neutral values: e0 = e_ref, s_enc = s, t_ref = t_enc,
     n = 0.
     """
@@ -117,6 +120,7 @@ class Candidate:
     lexical: float
     witnesses: tuple[str, ...]
     own: bool = False
+    similar: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], player_threshold: float) -> Candidate:
@@ -140,7 +144,8 @@ class Candidate:
             believed_teller=row.get("believed_teller"), threshold=_float(row, "threshold", player_threshold),
             state=str(row.get("state") or "active"), emotion_json=str(row.get("emotion_json") or "{}"),
             dense=None if row.get("dense") is None else float(row["dense"]), lexical=_float(row, "lexical", 0.0),
-            witnesses=tuple(sorted(row.get("witnesses") or ())), own=bool(row.get("own")))
+            witnesses=tuple(sorted(row.get("witnesses") or ())), own=bool(row.get("own")),
+            similar=tuple((str(s["uid"]), float(s["cosine"])) for s in row.get("similar") or ()))
 
 
 @dataclass(frozen=True)
