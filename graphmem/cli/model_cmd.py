@@ -116,7 +116,7 @@ def findings_table(findings: list[Finding] | tuple[Finding, ...]) -> list[str]:
               help="Print a JSON list of {key, phenomenon, measure, published, target, figure, inside, values}.")
 @click.pass_context
 def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
-    """How the memory model fares on nine published findings about human memory (SPEC 18).
+    """How the memory model fares on nine published findings about human memory (docs/model.md, "Fidelity").
 
     Each finding (the forgetting curve, the testing and spacing effects, flashbulb memories, detail decline,
     source amnesia, co-witness contamination, misattribution, working-memory capacity) runs as a seeded simulation
@@ -130,8 +130,8 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1))
         return
     origin = f"parameters of {settings.config_file}" if settings.config_file else "shipped default parameters"
-    click.echo(f"graphmem's memory model on nine published findings (SPEC 18): seeded simulations (seed {seed}), "
-               f"{origin}")
+    click.echo(f"graphmem's memory model on nine published findings about human memory: seeded simulations "
+               f"(seed {seed}), {origin}")
     click.echo("")
     for text in findings_table(findings):
         click.echo(text)

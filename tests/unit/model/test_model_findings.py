@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from graphmem.cli import main
+from graphmem.cli.model_cmd import findings_table
 from graphmem.model.findings import (
     FINDINGS,
     Finding,
@@ -124,3 +125,10 @@ def test_the_command_uses_the_configured_parameters(run: Any, tmp_path: Path) ->
     assert "7 of 9 findings inside their target range" in result.output
     assert "OUTSIDE" in next(line for line in result.output.splitlines() if "Wixted" in line)
     assert "OUTSIDE" in next(line for line in result.output.splitlines() if "Neisser" in line)
+
+
+def test_docs_show_the_table_as_the_command_prints_it(findings: dict[str, Finding]) -> None:
+    """docs/model.md's Fidelity section holds the very table the command prints with the shipped defaults."""
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "model.md").read_text(encoding="utf-8")
+    lines = findings_table(list(findings.values()))
+    assert "\n".join(lines[:-1]) in doc and lines[-1] in doc
