@@ -61,8 +61,10 @@ def distortion_risk(a: float, b: float, c: float, profile: Profile, params: Para
 def loss_probability(rho: float, kind: DetailKind | str, profile: Profile, params: Parameters | None = None) -> float:
     """Chance that one kept detail is lost at this recall, in [0, 1] (SPEC 6 step 3).
 
-    0 when rho <= 0.3; else (rho - 0.3) / 0.7 * (1 - 0.5 * bias), where bias is TemporalMemoryBias for the
-    ``when`` detail and DetailMemoryBias for the others. The ``what`` gist is the memory's content itself and
+    0 when rho <= 0.3; else (rho - 0.3) / 0.7 * (1 - w * bias), where bias is TemporalMemoryBias for the
+    ``when`` detail and DetailMemoryBias for the others, and w is ``reconsolidation.detail_bias_weight``: the
+    SPEC's 0.5, tuned to 1.0 in defaults.toml so that a balanced memory keeps 40-80% of its details over 10
+    recalls (SPEC 18; a bias of 1 then keeps every detail). The ``what`` gist is the memory's content itself and
     is never lost (SPEC 6.1 gives it no vague rendering).
     """
     r = resolve(params).reconsolidation
