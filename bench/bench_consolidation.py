@@ -165,24 +165,32 @@ def _graphmem(x: np.ndarray, threshold: float, min_size: int) -> list[list[int]]
 
 
 def _hand_written(x: np.ndarray, threshold: float, min_size: int) -> list[list[int]]:
-    """graphmem's clustering until commit af09c52, kept as the reference that scikit-learn's must stay within 3x of
-    (issue 11): the condensed cosine distances from a blocked float32 matrix product, filled in place (scipy's
-    ``pdist`` is one core and float64), then scipy's average linkage, cut below the threshold."""
+    """graphmem's clustering until commit af09c52 (``graphmem/jobs/clustering.py`` there, verbatim but for names),
+    kept as the reference that scikit-learn's must stay within 3x of (issue 11): the condensed cosine distances
+    from a blocked float32 matrix product, filled in place (scipy's ``pdist`` is one core and float64), then
+    scipy's average linkage, cut below the threshold."""
     from scipy.cluster.hierarchy import linkage
 
-    unit = (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    unit = (x / norms).astype(np.float32)
     n = len(unit)
     condensed = np.empty(n * (n - 1) // 2, dtype=np.float64)
     pos = 0
     for start in range(0, n, 512):
-        sims = unit[start:start + 512] @ unit[start:].T
-        for r in range(len(sims)):
-            condensed[pos:pos + n - start - r - 1] = sims[r, r + 1:]
-            pos += n - start - r - 1
-    np.clip(np.subtract(1.0, condensed, out=condensed), 0.0, 2.0, out=condensed)
+        stop = min(n, start + 512)
+        sims = unit[start:stop] @ unit[start:].T
+        for r in range(stop - start):
+            row = sims[r, r + 1:]
+            condensed[pos:pos + len(row)] = row
+            pos += len(row)
+        del sims
+    del unit, norms
+    np.subtract(1.0, condensed, out=condensed)
+    np.clip(condensed, 0.0, 2.0, out=condensed)
     members: dict[int, list[int]] = {i: [i] for i in range(n)}
     for k, (a, b, height, _) in enumerate(linkage(condensed, method="average")):
-        if height >= threshold:  # average-linkage heights never decrease
+        if height >= threshold:  # heights never decrease with average linkage: later merges are higher
             break
         members[n + k] = members.pop(int(a)) + members.pop(int(b))
     return sorted((sorted(g) for g in members.values() if len(g) >= min_size), key=lambda g: g[0])
