@@ -6,23 +6,24 @@ linkage over cosine distances, every merge below ``t`` kept (scikit-learn builds
 ``scipy.cluster.hierarchy.linkage(X, method="average", metric="cosine")``). graphmem used to compute the same
 partitions by hand (the distances by a blocked float32 matrix product, then scipy's linkage; kept as the
 benchmark's reference in ``bench/bench_consolidation.py``). It was faster, but not by enough to keep:
-``python -m bench.bench_consolidation --clustering 1000 5000 10000`` (2 shared cores, median of 3 interleaved
-rounds, the same embeddings, equal partitions) measured
+``python -m bench.bench_consolidation --clustering 1000 5000 10000`` (2 shared cores, load average 2-3, median
+of 3 interleaved rounds, each in a fresh process, the same embeddings, equal partitions) measured
 
 ======  ==================  ===========================  ==========
 n       hand-written        AgglomerativeClustering      slowdown
 ======  ==================  ===========================  ==========
-1,000   0.03 s, +7 MB       0.09 s, +8 MB                2.7x
-5,000   1.01 s, +189 MB     2.33 s, +203 MB              2.3x
-10,000  4.08 s, +736 MB     10.35 s, +763 MB             2.5x
+1,000   0.03 s, +7 MB       0.09 s, +8 MB                2.65x
+5,000   1.01 s, +189 MB     2.33 s, +203 MB              2.32x
+10,000  4.08 s, +736 MB     10.35 s, +763 MB             2.54x
 ======  ==================  ===========================  ==========
 
-(peak growth of the resident set). Issue 11 keeps scikit-learn unless it is over 3x slower at 10,000. The extra
-time is scipy's ``pdist`` (one core, float64) against a BLAS matrix product. On the 40 real games (765 groups of
-3 to 21 memories) the clustering takes 0.23 s in all instead of 0.05 s (scikit-learn's input checks), against
-6-9 s for the dry-run job, and gives the same 642 summaries. Memory is O(n^2) either way: the condensed distances
-are ``n (n - 1) / 2`` float64 (400 MB at 10,000 memories of one owner) and scipy's linkage works on a copy, which
-is why the job runs per owner. ``bench/README.md`` has the latest figures.
+(peak growth of the resident set; three later runs on a busier machine: 2.60x, 2.05x, 2.46x at 10,000). Issue 11
+keeps scikit-learn unless it is over 3x slower at 10,000. The extra time is scipy's ``pdist`` (one core, float64)
+against a BLAS matrix product. On the 40 real games (765 groups of 3 to 21 memories) the clustering takes 0.23 s
+in all instead of 0.05 s (scikit-learn's input checks), against 6-9 s for the dry-run job, and gives the same 642
+summaries. Memory is O(n^2) either way: the condensed distances are ``n (n - 1) / 2`` float64 (400 MB at 10,000
+memories of one owner) and scipy's linkage works on a copy, which is why the job runs per owner.
+``bench/README.md`` has the latest figures.
 """
 
 from __future__ import annotations
