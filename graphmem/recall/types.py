@@ -167,7 +167,10 @@ class RecalledMemory:
     the marker); strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
-    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs).
+    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
+    conflict_lines : (conflict uid, sentence) of each open conflict this memory holds, the sentence in a player's
+    words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one
+    "You have conflicting memories about NAME."
     """
 
     uid: str
@@ -198,6 +201,7 @@ class RecalledMemory:
     changes: tuple[str, ...]
     emotion_json: str
     witnesses: tuple[str, ...]
+    conflict_lines: tuple[tuple[str, str], ...] = ()
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""
