@@ -132,6 +132,26 @@ def test_the_prompt_shows_a_caught_lie_in_a_players_words_once(driver: neo4j.Dri
     assert {m["event"] for m in holding} == {"vote-ben", "ben-tells-cara"}  # both memories carry it in the JSON
 
 
+def test_the_analysis_query_counts_lies_and_reversals_per_speaker_with_their_role(
+        driver: neo4j.Driver, games: Ingest, params: Parameters) -> None:
+    from graphmem.analysis import analysis_query, bind_params, run_read
+
+    def rows(game: str) -> list[dict[str, Any]]:
+        query = analysis_query("lies_and_reversals")
+        return run_read(driver, None, query, bind_params(query, {"game": game})).rows
+
+    lie, reversal = games("lie.jsonl"), games("reversal.jsonl")
+    assert rows(lie) == []  # nothing before the contradiction job ran
+    for game in (lie, reversal):
+        find_contradictions(driver, None, game, params)
+    assert rows(lie) == [{"speaker": "Ben", "role": "traitor", "side": "traitor", "lies": 1, "caught_by": 1,
+                          "reversals": 0, "reversed_on": [], "noticed_by": 0,
+                          "examples": ["Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan."]}]
+    assert rows(reversal) == [{"speaker": "Ava", "role": "traitor", "side": "traitor", "lies": 0, "caught_by": 0,
+                               "reversals": 1, "reversed_on": ["Dan"], "noticed_by": 1,
+                               "examples": ["Ava defended Dan on day 1 and accused Dan on day 2."]}]
+
+
 def test_agreeing_claims_in_other_words_give_no_conflict(driver: neo4j.Driver, games: Ingest,
                                                          params: Parameters) -> None:
     game = games("agree.jsonl")  # "Dan is faithful" and "Dan is not a traitor"
