@@ -26,10 +26,19 @@ Conservative by construction:
 - role claims must end their clause (allowing "too", "here", "myself", "for sure"): "I'm a traitor hunter" and
   "I am faithful to the group" give none;
 - reported speech in double quotes is removed first (it is someone else's claim);
-- pronouns and "you" are never resolved.
+- pronouns and "you" are never resolved in role and vote claims.
+
+Stances (``suspects``, ``trusts``) come after them, from :mod:`graphmem.logs.stances` (which does resolve "you" and
+pronouns, its own way); a player given a role claim in the statement gets no stance beside it.
+
+Vote claims name the ballot round they are about (SPEC 2.3; :class:`VoteRounds`, :class:`BallotRounds`): a round is
+the day of its banish ballot. Given the rounds at the statement, a past vote ("X voted for Y", "I voted for Y") is
+about the latest ballot before it (:meth:`VoteRounds.past`), a vote to come ("I'm voting for Y") and the speaker's
+own vote said at the round table before the round ended are about the coming one.
 
 Encoding runs the extractor too (:func:`derived_claims`): a statement of a log written natively or sent live that
-has no ``claims`` key gets the claims of its text; ``"claims": []`` means "none" and is kept as given.
+has no ``claims`` key gets the claims of its text; ``"claims": []`` means "none" and is kept as given; every
+``voted_for`` claim then gets its round (:func:`with_rounds`).
 """
 
 from __future__ import annotations

@@ -10,23 +10,30 @@ claims with the speaker as subject and a player as object:
 - ``trusts`` (polarity True): trust, vouching, defending; ``trusts`` False: "I don't trust X", "X can't be
   trusted".
 
-The patterns (:data:`PATTERNS`, each named, with the real sentences it was written for in the tests) read one
+The patterns (:data:`PATTERNS`, each named; the tests hold each on the real sentences it was written for) read one
 sentence at a time. Player names are matched whole-word ignoring case (possessives "Riley's", "Sudz'" included), and
-a list of names ("Casey, Morgan and Taylor seem off") gives one claim per name. "you"/"your" is the addressee: the
-one player a private statement is told to, or the player a sentence opens by addressing ("Gwendolyn, your vote felt
-off to me"); otherwise "you" gives nothing. Precision over recall:
+a list of names closed by "and" or "or" ("Casey, Morgan, and Taylor seem off") gives one claim per name. "you" and
+"your" are the addressee: the one player a private statement is told to, or the player a sentence opens by
+addressing ("Gwendolyn, your vote felt off to me"); otherwise "you" gives nothing. "he", "she", "they", "him",
+"her", "them", "his", "their" are the one other player the sentence names (after the name), or else the one the
+sentences before named; a sentence that opens with such a pronoun keeps referring to that player even when it
+names another ("I'm voting out Beef. He's been deflecting from Braxton, ..."). Precision over recall:
 
-- questions, the part of a sentence from a conditional ("if", "unless", "whether", ...) on, and reported speech in
-  double quotes give nothing;
+- questions give nothing (a statement followed by a trailing question, "I'm watching Sudz, what do you think?",
+  keeps its statement), nor does the part of a sentence from a conditional ("if", "unless", "whether", ...) or
+  from reported speech or thought ("Taylor said", "they seem to think") on, nor quoted speech;
+- a doubt before a stance: "I'm not sure X is suspicious" gives nothing, "I'm not sure we can trust X" is
+  distrust;
 - a subject must open its clause (after optional lead-ins such as "I think", "honestly", "I've noticed that",
   "but"): in "Sudz's vote against Ellis seems off" the suspect is Sudz, not Ellis;
-- a sentence or statement that gives one player both a positive and a negative stance gives that player none
-  (an ambiguous text takes no side);
+- a statement that gives one player both a positive and a negative stance gives that player none (an ambiguous
+  text takes no side);
 - the speaker is never their own object.
 
-Measured on the 40 real games (``python -m graphmem.logs.stance_coverage DIR``, and docs/perception.md): the share
-of statements naming another player that yield a stance, and the precision of a labelled sample kept as a test
-(tests/unit/logs/test_logs_stances.py).
+Measured on the 40 real games (``python -m graphmem.logs.stance_coverage DIR``; docs/perception.md): of the
+statements that name another player, 58% yield a stance on a player they name; on a labelled sample of 80 real
+statements not used to write the patterns (tests/unit/logs/test_logs_stances.py), precision 1.00 (51/51) and recall
+0.67 (51/76).
 """
 
 from __future__ import annotations
@@ -436,7 +443,7 @@ class StanceExtractor:
                     negated = ("neg" in pattern.regex.groupindex and m["neg"] is not None) != doubted
                     claim = Claim(subject=speaker, predicate=pattern.predicate, object=name,
                                   polarity=pattern.polarity != negated)
-                    if all(claim != c for _, c in claims):
+                    if (pattern.name, claim) not in claims:
                         claims.append((pattern.name, claim))
         return claims
 

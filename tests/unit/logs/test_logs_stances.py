@@ -23,13 +23,13 @@ def stances(text: str, speaker: str = "Casey", addressee: str | None = None) -> 
             for c in EX.extract(text, speaker, addressee)]
 
 
-@pytest.mark.parametrize(("pattern", "speaker", "addressee", "text", "expected"), [
+REAL: list[tuple[str, str, str | None, str, list[tuple[str, str]]]] = [
     # real sentences (game ids in the comments), one or more per pattern
     ("i-suspect", "Alessandra", "Gwendolyn", "Hey Gwendolyn, I'm really suspicious of Sudz too.", [("Sudz", "-")]),
     ("i-suspect", "Morgan", "Gwendolyn", "Hey Gwendolyn, I'm getting a bit worried about Casey.", [("Casey", "-")]),
     ("i-suspect", "Taylor", "Morgan", "I still have my suspicions about Riley, but let's see what happens at the next "
                                       "round table.", [("Riley", "-")]),
-    ("i-suspect", "Cassandra", None, "I don't trust Alessandra or Sudz.", [("Alessandra", "-"), ("Sudz", "-")]),
+    ("i-trust", "Cassandra", None, "I don't trust Alessandra or Sudz.", [("Alessandra", "-"), ("Sudz", "-")]),
     ("i-suspect", "Fletcher", "Beef", "I'm keeping an eye on Cassandra and Sudz.", [("Cassandra", "-"), ("Sudz", "-")]),
     ("no-good-feeling", "Gwendolyn", "Casey", "Honestly, I don't have a good feeling about Parker or Morgan.",
      [("Parker", "-"), ("Morgan", "-")]),
@@ -56,7 +56,8 @@ def stances(text: str, speaker: str = "Casey", addressee: str | None = None) -> 
     ("eye-on", "Ellis", "Fletcher", "Keep an eye on Alessandra—she's getting too curious.", [("Alessandra", "-")]),
     ("eye-on", "Gwendolyn", "Braxton", "I'm keeping a close eye on everyone, especially Beef and Alessandra.",
      [("Beef", "-"), ("Alessandra", "-")]),
-    ("watch", "Fletcher", None, "Hey everyone, I've been watching Casey's actions closely.", [("Casey", "-")]),
+    ("i-suspect", "Fletcher", None, "Hey everyone, I've been watching Casey's actions closely.", [("Casey", "-")]),
+    ("watch", "Fletcher", None, "I think we need to watch Gwendolyn closely.", [("Gwendolyn", "-")]),
     ("call-to-banish", "Fletcher", None, "I think we should eliminate Taylor.", [("Taylor", "-")]),
     ("call-to-banish", "Parker", None, "I suggest we take out Morgan.", [("Morgan", "-")]),
     ("out-after-name", "Ellis", "Dominic", "Next round: Push Braxton out.", [("Braxton", "-")]),
@@ -87,14 +88,24 @@ def stances(text: str, speaker: str = "Casey", addressee: str | None = None) -> 
      [("Braxton", "+")]),
     ("can-trust", "Alessandra", "Dominic", "I think we can trust Ellis and Braxton for now.",
      [("Ellis", "+"), ("Braxton", "+")]),
+    ("can-be-trusted", "Casey", None, "Braxton can be trusted, he has been straight with us.", [("Braxton", "+")]),
     ("same-side", "Riley", "Parker", "Parker and I are on the same page.", [("Parker", "+")]),
     ("i-dont-think-suspicious", "Casey", None, "I don't think Sudz is suspicious at all.", [("Sudz", "+")]),
     ("dont-banish", "Casey", None, "We shouldn't vote out Parker yet.", [("Parker", "+")]),
-])
+]
+
+
+@pytest.mark.parametrize(("pattern", "speaker", "addressee", "text", "expected"), REAL)
 def test_patterns_on_real_sentences(pattern: str, speaker: str, addressee: str | None, text: str,
                                     expected: list[tuple[str, str]]) -> None:
-    assert pattern in {p.name for p in PATTERNS}
     assert stances(text, speaker, addressee) == expected
+    if expected:
+        assert pattern in {name for name, _, _ in EX.matches(text, speaker, addressee)}
+
+
+def test_every_pattern_is_held_by_a_real_sentence_above() -> None:
+    tested = {case[0] for case in REAL}
+    assert tested == {p.name for p in PATTERNS}
 
 
 @pytest.mark.parametrize("text", [
