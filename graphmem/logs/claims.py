@@ -76,6 +76,9 @@ _ADVERBS = r"(?:(?:definitely|actually|clearly|really|truly|honestly|absolutely|
 _ARTICLE = r"(?:(?:a|an|the|one of the)\s+)?(?:(?:loyal|true|real|genuine|fellow)\s+)?"
 _TAIL = r"(?:\s+(?:too|here|myself|for sure|through and through))?[\s.!]*$"
 _VOTE_PREP = r"(?:for|to eliminate|to banish|to get rid of|against)"
+_EARLIER = re.compile(r"\b(?:yesterday|last\s+(?:round|time|vote|night|day)|(?:the\s+)?previous\s+(?:round|vote|day)|"
+                      r"earlier|before|first\s+round|on\s+day\s+\d+|the\s+other\s+day|back\s+then)\b", re.IGNORECASE)
+"""Words that put one's own vote in an earlier round: "I voted for Bob yesterday" is not today's vote."""
 
 
 class ClaimExtractor:
@@ -166,13 +169,14 @@ class ClaimExtractor:
             if m := self._self_role.match(clause):
                 return Claim(subject=speaker, predicate="role", object=self._roles[m["role"].casefold()],
                              polarity=not m["neg"])
+            earlier = bool(_EARLIER.search(clause))
             if m := self._self_vote_neg.match(clause):
                 past = (m["aux"] or "").casefold() in ("didn't", "did not", "never")
-                return _vote(speaker, self._name(m["obj"]), False, past, rounds, own=True)
+                return _vote(speaker, self._name(m["obj"]), False, past, rounds, own=not earlier)
             if m := self._self_vote.match(clause):
                 past = (m["verb"] or "").casefold() == "voted" or (m["aux"] or "").strip().casefold() in (
                     "'ve", "have", "did")
-                return _vote(speaker, self._name(m["obj"]), True, past, rounds, own=True)
+                return _vote(speaker, self._name(m["obj"]), True, past, rounds, own=not earlier)
         if m := self._other_role.match(clause):
             negated = bool(m["neg"]) != ("n't" in m["verb"] or " not" in m["verb"].casefold())
             return Claim(subject=self._name(m["subj"]), predicate="role", object=self._roles[m["role"].casefold()],
@@ -346,7 +350,8 @@ def derived_claims(event: Event, extractor: ClaimExtractor, rounds: VoteRounds |
 def with_rounds(event: Event, claims: Sequence[Claim], rounds: VoteRounds, day: int) -> tuple[Claim, ...]:
     """``claims`` with every ``voted_for`` claim naming its round (SPEC 2.3): a banish vote's own claim (the voter
     voted for the target) is about the vote's ``day``; any other without a round is about the latest ballot before
-    the statement (:meth:`VoteRounds.past`). Claims that name a round keep it."""
+    the statement (:meth:`VoteRounds.past`). Claims that name a round keep it. A claim that then repeats an earlier
+    one is dropped."""
     out = []
     for c in claims:
         if c.predicate == "voted_for" and c.round is None:
@@ -355,5 +360,6 @@ def with_rounds(event: Event, claims: Sequence[Claim], rounds: VoteRounds, day: 
             found = day if own else rounds.past(c.subject, c.object)
             if found is not None:
                 c = c.model_copy(update={"round": found})
-        out.append(c)
+        if c not in out:
+            out.append(c)  # "I'm voting for Zoë" as the reason of the vote for Zoë says what the vote says
     return tuple(out)

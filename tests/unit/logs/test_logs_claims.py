@@ -167,3 +167,11 @@ def test_a_round_is_only_for_vote_claims() -> None:
     with pytest.raises(ValueError, match="round is only for voted_for"):
         Claim(subject="Ann", predicate="role", object="traitor", round=1)
     assert Claim.model_validate({"subject": "Ann", "predicate": "suspects", "object": "Bob"}).round is None
+
+
+def test_ones_own_vote_at_the_round_table_is_todays_unless_the_words_say_earlier() -> None:
+    table = rounds_after(("vote", 1, "Riley", "Morgan"), ("banish", 1, "", "")).at(2, table=True)
+    assert vote_rounds("I voted for Casey.", "Riley", table) == [("Riley", "Casey", True, 2)]
+    assert vote_rounds("I voted for Casey yesterday.", "Riley", table) == [("Riley", "Casey", True, 1)]
+    assert vote_rounds("I voted for Casey last round, and I stand by it.", "Riley", table) == [
+        ("Riley", "Casey", True, 1)]
