@@ -3,7 +3,7 @@ player and yield a stance on a player they name.
 
 ``python -m graphmem.logs.stance_coverage PATH...`` prints the figures for game logs (files or folders, canonical
 or any importer's format); on the 40 real games of ``../shared/data/traitors-llm/games`` it prints (at the time of
-writing) 1,966 statements naming a player, 1,141 with a stance: 58%.
+writing) 1,966 statements naming a player, 1,143 with a stance: 58%.
 
 Statements are those stances are read from (:func:`graphmem.logs.claims.statement_options`): ``say`` events not
 on the traitors' channel and the reason texts of banish and end-game votes.

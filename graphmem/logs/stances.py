@@ -20,8 +20,9 @@ sentences before named; a sentence that opens with such a pronoun keeps referrin
 names another ("I'm voting out Beef. He's been deflecting from Braxton, ..."). Precision over recall:
 
 - questions give nothing (a statement followed by a trailing question, "I'm watching Sudz, what do you think?",
-  keeps its statement), nor does the part of a sentence from a conditional ("if", "unless", "whether", ...) or
-  from reported speech or thought ("Taylor said", "they seem to think") on, nor quoted speech;
+  keeps its statement), nor does the part of a sentence from a conditional ("if", "unless", "whether", ...), from
+  what has not happened ("before I trust them"), from reported speech or thought ("Taylor said", "they seem to
+  think") or from someone else's persuading ("trying to convince us that X is a threat") on, nor quoted speech;
 - a doubt before a stance: "I'm not sure X is suspicious" gives nothing, "I'm not sure we can trust X" is
   distrust;
 - a subject must open its clause (after optional lead-ins such as "I think", "honestly", "I've noticed that",
@@ -52,7 +53,9 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u20
 _QUOTED = re.compile(r'"[^"\n]*"')
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
-                           r"what if|in case|otherwise)\b", re.IGNORECASE)
+                           r"what if|in case|otherwise|before|until|till)\b", re.IGNORECASE)
+"""Where a sentence stops asserting: a conditional, or a clause of what has not happened ("... before I trust them
+completely")."""
 
 # Placeholders: a player is "<i>" (index in the extractor's name list), a possessive "<i>'s".
 P = r"<\d+>"
@@ -285,6 +288,13 @@ _REPORTED = re.compile(r"\b(?:he|she|they|{p}|someone|everyone|others|people|som
                        r"brought\s+up|raised)\b".replace("{p}", P), re.IGNORECASE)
 """Reported speech or thought ("Taylor said ...", "they seem to think ..."): the rest of the sentence is someone
 else's stance."""
+_PERSUADING = re.compile(r"(?<!\bI\s)(?<!\bI'm\s)(?<!\bwe\s)\b(?:convinc(?:e|es|ing)|persuad(?:e|es|ing)|"
+                         r"mak(?:e|es|ing)\s+(?:us|everyone|people|others)\s+(?:think|believe)|"
+                         r"wants?\s+(?:us|everyone|people)\s+to\s+(?:think|believe)|claim(?:s|ed|ing)?|"
+                         r"insist(?:s|ed|ing)?|suggest(?:s|ed|ing)|accus(?:e|es|ed|ing)|paint(?:s|ed|ing)?)\b",
+                         re.IGNORECASE)
+"""Someone else trying to make others believe something ("trying too hard to convince us that Gwendolyn is a
+threat"): the rest of the sentence is not the speaker's stance."""
 _ADDRESS = re.compile(rf"^(?:(?:hey|hi|hello|look|listen|okay|ok|so|well|honestly|and|but|now|yes|yeah|no)"
                       rf"[\s,!]+)*(?P<who>{P})\s*[,!:\u2014\u2013-]\s*(?!\s*{P}(?:'s?)?\s*(?:,|and\b|or\b|&))",
                       re.IGNORECASE)
@@ -419,7 +429,7 @@ class StanceExtractor:
                 first: int) -> list[tuple[str, Claim]]:
         """The claims of one sentence (placeholders in, the addressee's vocative removed). Pronouns before
         position ``first`` (the first other player named) refer to ``before``, later ones to ``after``."""
-        for cut in (_HYPOTHETICAL, _REPORTED):
+        for cut in (_HYPOTHETICAL, _REPORTED, _PERSUADING):
             found = cut.search(marked)
             if found is not None:
                 marked = marked[:found.start()]
