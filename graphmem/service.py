@@ -412,9 +412,11 @@ class MemoryService:
         return tokens.verify(self.driver, self.database, token)
 
     def conflicts(self, game: str, player: str) -> list[dict[str, Any]]:
-        """The open conflicts between ``player``'s own memories (SPEC 9), critical identity conflicts first:
-        [{conflict, kind, subject, predicate, detected_phase, memories, texts, days}] (the texts as the player now
-        remembers them). Raises NotFound for an unknown game or player."""
+        """The open conflicts between ``player``'s own memories (SPEC 9), the critical ones (identity, lie) first:
+        [{conflict, kind, subject, predicate, detected_phase, said, memories, texts, days}]; ``said`` is the conflict
+        in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan.", the line
+        the prompt block shows; None for a conflict stored without one), ``texts`` the memories as the player now
+        remembers them. Raises NotFound for an unknown game or player."""
         roster = self._read("recall/roster", game=game)
         if not roster:
             self.require_game(game)

@@ -8,7 +8,8 @@ another player):
   content) and its JSON (the structured content). Not read-only: recalling rehearses and reconstructs the recalled
   memories (reconsolidation, SPEC 6), which is the point of the model.
 - ``remember_thought(text, priority, persistence)``: push an item into the player's working memory (SPEC 7).
-- ``my_conflicts()``: the open contradictions between the player's own memories (SPEC 9); read-only.
+- ``my_conflicts()``: the open contradictions between the player's own memories (SPEC 9), each in the player's words
+  (``said``); read-only.
 
 Engine tools, refused to a player token: ``add_events(game, events, after)`` and ``advance_phase(game, day, name,
 after)`` (:meth:`graphmem.service.MemoryService.add_events`, :meth:`~graphmem.service.MemoryService.advance_phase`).
@@ -98,8 +99,9 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="What you remember inconsistently", read_only_hint=True,
                                              open_world_hint=False))
     def my_conflicts(ctx: Context[Any]) -> dict[str, Any]:
-        """The open contradictions between your own memories (e.g. two people told you different things about
-        the same player), most critical first."""
+        """The open contradictions between your own memories (a lie you caught, someone's stance reversed, two
+        people telling you different things about the same player), most critical first, each in your words
+        (`said`) with the memories it links."""
         try:
             who = agent(ctx)
             return {"conflicts": service.conflicts(who.game, who.player)}

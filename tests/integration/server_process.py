@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,9 +52,10 @@ class Server:
 
 
 def start_server(neo4j_uri: str, folder: Path, *, key: str | None = ENGINE_KEY, ready: bool = True,
-                 timeout: float = 240.0, extra_env: dict[str, Any] | None = None) -> Server:
-    """Start ``graphmem serve`` against ``neo4j_uri`` with the engine key ``key``; wait until /ready says 200 (or
-    only /health when ``ready`` is False). Raises RuntimeError with the server's log when it does not come up."""
+                 timeout: float = 240.0, extra_env: dict[str, Any] | None = None, args: Sequence[str] = ()) -> Server:
+    """Start ``graphmem serve`` against ``neo4j_uri`` with the engine key ``key`` (and the serve options ``args``,
+    e.g. ``--host``); wait until /ready says 200 (or only /health when ``ready`` is False). Raises RuntimeError with
+    the server's log when it does not come up."""
     port = free_port()
     log = folder / f"serve-{port}.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHMEM_", "NEO4J_"))}
@@ -65,7 +67,7 @@ def start_server(neo4j_uri: str, folder: Path, *, key: str | None = ENGINE_KEY, 
         env["GRAPHMEM_ENGINE_KEY"] = key
     env.update({k: str(v) for k, v in (extra_env or {}).items()})
     with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+        process = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port), *args],
                                    stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
     server = Server(f"http://127.0.0.1:{port}", key, process, log, env)
     deadline = time.monotonic() + timeout

@@ -23,6 +23,7 @@ from tests.integration.server_process import ENGINE_KEY, Server
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
+JOBS = Path(__file__).resolve().parents[1] / "data" / "jobs"
 PLAYERS = ("Marcus", "Sarah", "Eleanor", "Thomas", "Priya")
 
 
@@ -263,6 +264,8 @@ def test_no_player_token_reaches_anything_but_its_own_players_memory(server: Ser
         mine = mcp_call(server, token, "recall", {"topic": "traitor", "participants": ["Thomas"]})
         assert all(m["uid"].startswith(f"{game}/memory/{owner}/") for m in mine.structured_content["memories"])
     assert tried == 3 * (5 * 3 + 16 + 2)  # three living players: every agent route, engine route and tool
+    logged = server.log.read_text(encoding="utf-8", errors="replace")
+    assert not [t for t in tokens.values() if t in logged] and ENGINE_KEY not in logged  # credentials never logged
     log_events = engine.get("/games").json()
     assert next(g for g in log_events if g["game"] == game)["last_phase"] == 6  # nothing an agent sent was taken
 
@@ -286,6 +289,28 @@ def test_the_mcp_tools_are_annotated_and_engine_tools_take_the_engine_key(server
     assert annotations["recall"].read_only_hint is False  # recalling reconsolidates the recalled memories
     assert not added.is_error and added.structured_content["total_events"] == 8
     assert recalled.is_error and "player's memory: call it with that player's token" in recalled.content[0].text
+
+
+def test_my_conflicts_gives_each_conflict_in_the_players_words(server: Server, engine: httpx.Client) -> None:
+    lines = [json.loads(line) for line in (JOBS / "lie.jsonl").read_text(encoding="utf-8").splitlines()]
+    game = fresh("srv-lie")  # Ben votes for Dan, then tells Cara he voted for Eve: a lie Cara catches
+    assert engine.post("/games", json={**lines[0], "game": game}).status_code == 201
+    assert engine.post(f"/games/{game}/events", json={"events": lines[1:], "after": 0}).status_code == 200
+    found = engine.post(f"/games/{game}/contradictions")
+    assert found.status_code == 200 and found.json()["by_kind"] == {"lie": 1}, found.text
+    cara, ava = mint(engine, game, "Cara"), mint(engine, game, "Ava")
+    said = "Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan."
+    mine = mcp_call(server, cara, "my_conflicts", {})
+    assert not mine.is_error, mine.content
+    (conflict,) = mine.structured_content["conflicts"]
+    assert (conflict["kind"], conflict["subject"], conflict["said"]) == ("lie", "Ben", said)
+    assert len(conflict["memories"]) == 2 and all(m.startswith(f"{game}/memory/Cara/") for m in conflict["memories"])
+    with server.client(cara) as client:
+        over_http = client.get(f"/games/{game}/players/Cara/conflicts").json()["conflicts"]
+    assert over_http == mine.structured_content["conflicts"]
+    assert mcp_call(server, ava, "my_conflicts", {}).structured_content["conflicts"] == []  # Cara's, not Ava's
+    recalled = mcp_call(server, cara, "recall", {"topic": "Ben's vote", "k": 20})
+    assert recalled.content[0].text.splitlines().count(f"({said})") == 1
 
 
 def test_mcp_over_stdio_with_a_player_token(server: Server, engine: httpx.Client) -> None:
