@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
@@ -164,6 +166,22 @@ def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: http
     assert graphml.status_code == 200 and b"<graphml" in graphml.content
     assert engine.delete(f"/games/{game}").status_code == 200
     assert engine.get(f"/games/{game}").status_code == 404
+
+
+def test_the_readme_curl_example_does_what_it_says(server: Server) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    script = "K=" + readme.split("## Serve", 1)[1].split("```\nK=", 1)[1].split("```", 1)[0]
+    game = fresh("readme-curl")
+    script = (script.replace("U=http://127.0.0.1:8750", f"U={server.url}").replace("g-8", game)
+              .replace("python3 -c", f"{sys.executable} -c").replace("curl -s", "curl -w '\\n' -s"))
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=300,
+                         env={"PATH": os.environ["PATH"], "GRAPHMEM_ENGINE_KEY": ENGINE_KEY})
+    assert run.returncode == 0, run.stderr
+    created, roles, events, recalled, refused = (json.loads(line) for line in run.stdout.splitlines() if line)
+    assert created["game"] == game and roles["roles"] == {"Eleanor": "faithful"} and events["total_events"] == 2
+    assert "[Sarah told you]" in recalled["prompt"] and "Eleanor is a traitor." in recalled["prompt"]
+    assert refused == {"error": "forbidden", "field": None, "index": None,
+                       "reason": "this player token is Marcus's: it cannot reach Sarah's memory"}
 
 
 # -- bad input and faults ------------------------------------------------------------------------------------------
