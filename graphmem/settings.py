@@ -90,7 +90,7 @@ class Settings:
     seed: int = 0
     home: Path = field(default_factory=lambda: default_home(os.environ))
     config_file: Path | None = None
-    config: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict, repr=False)  # may hold [server] engine_key
     engine_key: str | None = field(default=None, repr=False)
     server_host: str = DEFAULT_SERVER_HOST
     server_port: int = DEFAULT_SERVER_PORT
