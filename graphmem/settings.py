@@ -9,6 +9,7 @@ The configuration file is ``graphmem.toml`` in the working directory, or the pat
     [neo4j]       uri, user, password, database
     [embedding]   model, batch_size
     [local]       home          # where `graphmem neo4j start` keeps its data and state file
+    [server]      engine_key, host, port, max_body_bytes   # `graphmem serve` (docs/service.md)
     seed = 7                    # top-level: the seed of every random choice (reconsolidation)
     [parameters]  ...           # model parameter overrides (graphmem.model.params)
     [profiles.NAME] ...         # user-defined memory profiles (graphmem.model.params)
@@ -34,12 +35,16 @@ from graphmem.model.params import Parameters, load_parameters
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_SERVER_HOST = "127.0.0.1"
+DEFAULT_SERVER_PORT = 8750
+DEFAULT_MAX_BODY = 16 * 1024 * 1024
 CONFIG_FILE_NAME = "graphmem.toml"
 STATE_FILE_NAME = "neo4j-local.json"
 KNOWN_KEYS: dict[str, frozenset[str] | None] = {
     "neo4j": frozenset({"uri", "user", "password", "database"}),
     "embedding": frozenset({"model", "batch_size"}),
     "local": frozenset({"home"}),
+    "server": frozenset({"engine_key", "host", "port", "max_body_bytes"}),
     "seed": None,
     "parameters": None,  # checked field by field by graphmem.model.params
     "profiles": None,
@@ -69,6 +74,10 @@ class Settings:
     home : Path, where the local Neo4j keeps data and its state file
     config_file : Path or None, the TOML file that was read
     config : dict, the whole parsed TOML file (model parameters and profiles are read from it)
+    engine_key : str or None, the key of engine operations of ``graphmem serve`` (``GRAPHMEM_ENGINE_KEY``); None:
+        the server binds to loopback only and asks no credential of engines
+    server_host, server_port : where ``graphmem serve`` listens (default 127.0.0.1:8750)
+    max_body_bytes : int, the largest request body the server reads (default 16 MiB; larger ones get 413)
     """
 
     uri: str = DEFAULT_URI
@@ -81,7 +90,11 @@ class Settings:
     seed: int = 0
     home: Path = field(default_factory=lambda: default_home(os.environ))
     config_file: Path | None = None
-    config: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict, repr=False)  # may hold [server] engine_key
+    engine_key: str | None = field(default=None, repr=False)
+    server_host: str = DEFAULT_SERVER_HOST
+    server_port: int = DEFAULT_SERVER_PORT
+    max_body_bytes: int = DEFAULT_MAX_BODY
 
     @property
     def state_file(self) -> Path:
@@ -187,6 +200,15 @@ def load_settings(
     neo = section("neo4j")
     emb = section("embedding")
     local = section("local")
+    server = section("server")
+    engine_key = env.get("GRAPHMEM_ENGINE_KEY") or (typed("server", "engine_key", server["engine_key"], str)
+                                                   if "engine_key" in server else None)
+    max_body = typed("server", "max_body_bytes", server.get("max_body_bytes", DEFAULT_MAX_BODY), int)
+    if env.get("GRAPHMEM_MAX_BODY_BYTES"):
+        try:
+            max_body = int(env["GRAPHMEM_MAX_BODY_BYTES"])
+        except ValueError as e:
+            raise ConfigError(f"GRAPHMEM_MAX_BODY_BYTES must be an integer, got {env['GRAPHMEM_MAX_BODY_BYTES']!r}") from e
     home = default_home(env)
     if "home" in local:
         home = Path(typed("local", "home", local["home"], str)).expanduser()
@@ -224,4 +246,8 @@ def load_settings(
         home=home,
         config_file=path,
         config=config,
+        engine_key=engine_key or None,
+        server_host=typed("server", "host", server.get("host", DEFAULT_SERVER_HOST), str),
+        server_port=typed("server", "port", server.get("port", DEFAULT_SERVER_PORT), int),
+        max_body_bytes=max_body,
     )

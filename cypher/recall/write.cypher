@@ -5,8 +5,14 @@
 // not matched; the caller compares `written` with the number of rows and rolls the transaction back on a mismatch.
 // @param rows: LIST<MAP>  {uid, n_before, e_ref, t_ref, s, n, strength, details_json, n_lost, fabricated, text, keywords, believed_teller, misattributed, last_recalled, state, decayed_to}
 // @returns written
+// Each memory is write-locked before its access count is compared (SET of a property takes the node's lock until
+// commit, and a read after it sees the last committed count): compared without the lock, two concurrent recalls could
+// both read n, both pass and one update would be lost. Rows come sorted by uid, so transactions lock in one order.
 UNWIND $rows AS r
 MATCH (m:Memory {uid: r.uid})
+SET m.recall_lock = true
+REMOVE m.recall_lock
+WITH m, r
 WHERE m.n = r.n_before
 SET m.e_ref = r.e_ref, m.t_ref = r.t_ref, m.s = r.s, m.n = r.n, m.strength = r.strength,
     m.details_json = r.details_json, m.n_lost = r.n_lost, m.fabricated = r.fabricated, m.text = r.text,

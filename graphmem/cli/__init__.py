@@ -102,6 +102,7 @@ from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
 from graphmem.cli.phase_cmd import phase  # noqa: E402
 from graphmem.cli.query_cmd import query  # noqa: E402
 from graphmem.cli.recall_cmd import recall  # noqa: E402
+from graphmem.cli.serve_cmd import mcp_stdio, serve  # noqa: E402
 from graphmem.cli.viz_cmd import viz  # noqa: E402
 
 
@@ -113,6 +114,6 @@ def _use_graphmem_context(command: click.Command) -> None:
 
 
 for _command in (neo4j, init, convert, ingest, games, stats, delete, model, phase, query, viz, recall, consolidate,
-                 contradictions, forget):
+                 contradictions, forget, serve, mcp_stdio):
     _use_graphmem_context(_command)
     main.add_command(_command)

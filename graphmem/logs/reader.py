@@ -20,9 +20,10 @@ Entry points: :func:`read_game_log` (a file), :func:`parse_game_log` (lines in m
 
 from __future__ import annotations
 
+import copy
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -38,7 +39,7 @@ from graphmem.logs.schema import (
     PhaseEvent,
     player_references,
 )
-from graphmem.logs.state import GameState
+from graphmem.logs.state import GameState, line_place
 
 PREGAME = "pregame"
 """The name of phase 0 when the log does not open with a ``phase`` event."""
@@ -244,6 +245,8 @@ class GameLogValidator:
     header : GameHeader, or a header object (dict) that is validated first (raises InvalidGameLog)
     source : str, the name used in error messages
     header_line : int, the line of the header (events then start at ``header_line + 1``)
+    place : how messages name an earlier event by its line (default "line 9"; a live game says "event 7 of the
+        game", see :mod:`graphmem.ingest.live`)
 
     A game engine feeds events as they happen::
 
@@ -254,7 +257,7 @@ class GameLogValidator:
     """
 
     def __init__(self, header: GameHeader | Mapping[str, Any], *, source: str = "<stream>",
-                 header_line: int = 1) -> None:
+                 header_line: int = 1, place: Callable[[int], str] = line_place) -> None:
         if not isinstance(header, GameHeader):
             checked, problems = validate_header(header, header_line)
             if checked is None:
@@ -265,10 +268,31 @@ class GameLogValidator:
         self._players = set(header.player_names)
         self._lower = {name.casefold(): name for name in header.player_names}
         self._ids: dict[str, int] = {}
-        self._state = GameState(header.roles, header.traitor_roles)
+        self.place = place
+        self._state = GameState(header.roles, header.traitor_roles, place)
         self._phases: list[PhaseInfo] = [PhaseInfo(0, 0, PREGAME, 0)]
         self._events: list[LoggedEvent] = []
         self._last_line = header_line
+
+    def fork(self) -> GameLogValidator:
+        """An independent copy in the same state (cheap: the accepted events are immutable and shared), so a batch
+        can be validated whole and thrown away when any event of it is refused."""
+        other = copy.copy(self)
+        other._ids = dict(self._ids)
+        other._phases = list(self._phases)
+        other._events = list(self._events)
+        other._state = self._state.copy()
+        return other
+
+    @property
+    def next_line(self) -> int:
+        """The line the next event gets when none is given (the one after the last consumed)."""
+        return self._last_line + 1
+
+    @property
+    def state(self) -> GameState:
+        """The game's state after the accepted events (read it; :meth:`feed` and :meth:`offer` change it)."""
+        return self._state
 
     @property
     def events(self) -> tuple[LoggedEvent, ...]:
@@ -299,12 +323,12 @@ class GameLogValidator:
                 problems.append(LogProblem(line, where, self._unknown_player(name)))
         event_id = event.id or str(line)
         if event_id in self._ids:
-            problems.append(LogProblem(line, "id", f"duplicate event id {event_id!r} (first used on line "
-                                                   f"{self._ids[event_id]})"))
+            problems.append(LogProblem(line, "id", f"duplicate event id {event_id!r} (first used on "
+                                                   f"{self.place(self._ids[event_id])})"))
         if isinstance(event, PhaseEvent) and event.day < self.current_phase.day:
             last = self.current_phase
             problems.append(LogProblem(line, "day", f"phase goes backwards: day {event.day} after day {last.day} "
-                                                    f"(phase {last.name!r} on line {last.line})"))
+                                                    f"(phase {last.name!r} on {self.place(last.line)})"))
         problems.extend(self._state.problems(event, line))
         return (None, problems) if problems else (event, [])
 

@@ -30,7 +30,7 @@ event. A rejected event does not change the state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from graphmem.errors import LogProblem
@@ -69,9 +69,15 @@ class Elimination:
     day: int
     phase_name: str
 
-    def describe(self, name: str) -> str:
-        """"Dmitri was murdered at line 9 (day 2, night)"."""
-        return f"{name} was {self.how} at line {self.line} (day {self.day}, {self.phase_name})"
+    def describe(self, name: str, place: Callable[[int], str] | None = None) -> str:
+        """"Dmitri was murdered at line 9 (day 2, night)"; ``place(line)`` names the line otherwise (a live game:
+        "event 7 of the game")."""
+        return f"{name} was {self.how} at {(place or line_place)(self.line)} (day {self.day}, {self.phase_name})"
+
+
+def line_place(line: int) -> str:
+    """How a log file's messages name an earlier event: "line 9"."""
+    return f"line {line}"
 
 
 def _acting(event: Event) -> list[tuple[str, str, str]]:
@@ -126,13 +132,17 @@ class GameState:
 
     roles : {player name: role}, the header's roles in header order (then updated by recruitment)
     traitor_roles : the header's ``traitor_roles`` (a recruit's role: :func:`graphmem.logs.schema.recruit_role`)
+    place : how messages name an earlier event by its line (default "line 9"; a live game has no file and says
+        "event 7 of the game")
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
     of the current banishment round (cleared by each banishment), ``ballots`` the banish ballot rounds by day (the
     rounds claims about votes name, SPEC 2.3), ``ended`` (line, winner) or None.
     """
 
-    def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES) -> None:
+    def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES,
+                 place: Callable[[int], str] = line_place) -> None:
+        self.place = place
         self.roles = dict(roles)
         self.traitor_roles = tuple(traitor_roles)
         self.eliminated: dict[str, Elimination] = {}
@@ -140,6 +150,15 @@ class GameState:
         self.banish_votes: dict[str, str] = {}
         self.ballots = BallotRounds()
         self.ended: tuple[int, str] | None = None
+
+    def copy(self) -> GameState:
+        """An independent copy (the records it holds are immutable)."""
+        other = GameState(self.roles, self.traitor_roles, self.place)
+        other.eliminated = dict(self.eliminated)
+        other.recruited = dict(self.recruited)
+        other.banish_votes = dict(self.banish_votes)
+        other.ended = self.ended
+        return other
 
     def status(self, name: str) -> str:
         """``"alive"``, ``"murdered"`` or ``"banished"``."""
@@ -167,9 +186,9 @@ class GameState:
         skipped: the reader reports them as unknown players)."""
         if self.ended is not None:
             end_line, winner = self.ended
-            return [LogProblem(line, "kind", f"the game ended at line {end_line} (winner {winner!r}): no event may "
-                                             "follow the end event")]
-        problems = [LogProblem(line, where, f"{gone.describe(name)}: an eliminated player cannot {what}")
+            return [LogProblem(line, "kind", f"the game ended at {self.place(end_line)} (winner {winner!r}): no event "
+                                             "may follow the end event")]
+        problems = [LogProblem(line, where, f"{gone.describe(name, self.place)}: an eliminated player cannot {what}")
                     for where, name, what in _acting(event) if (gone := self.eliminated.get(name)) is not None]
         problems.extend(LogProblem(line, where, self._not_traitor_side(name, what))
                         for where, name, what in _traitor_acts(event)
@@ -193,7 +212,7 @@ class GameState:
                 f"{', '.join(held)}): only the traitor side can {what}{hint}")
 
     def _role_mismatch(self, player: str, role: str, current: str) -> str:
-        source = f"recruited at line {self.recruited[player]}" if player in self.recruited else "in the header"
+        source = f"recruited at {self.place(self.recruited[player])}" if player in self.recruited else "in the header"
         hint = " (roles are case-sensitive)" if role.casefold() == current.casefold() else ""
         return f"reveals {player} as {role!r}, but {player}'s role is {current!r} ({source}){hint}"
 

@@ -129,7 +129,7 @@ def write_updates(driver: neo4j.Driver, database: str | None, rows: Sequence[Map
         return 0
 
     def work(tx: neo4j.ManagedTransaction) -> int:
-        record = tx.run(cypher("recall/write"), rows=[dict(r) for r in rows]).single()
+        record = tx.run(cypher("recall/write"), rows=sorted((dict(r) for r in rows), key=lambda r: r["uid"])).single()
         written = int(record["written"]) if record is not None else 0
         if written != len(rows):
             raise RecallConflict(f"{len(rows) - written} of {len(rows)} recalled memories changed while they were "

@@ -85,6 +85,19 @@ class RecallResult:
             "prompt": self.prompt(),
         }
 
+    def agent_dict(self) -> dict[str, Any]:
+        """:meth:`as_dict` as the player's own agent may read it (the service's answer to a player token): without
+        what only the ground truth knows of each memory — its true day (``true_day``), whether a detail was
+        fabricated or the teller misattributed (``flags.fabricated``, ``flags.misattributed``) and what this recall
+        changed (``changes``, which names imported details). The prompt block never shows them either."""
+        data = self.as_dict()
+        for memory in data["memories"]:
+            memory.pop("true_day", None)
+            memory.pop("changes", None)
+            memory["flags"].pop("fabricated", None)
+            memory["flags"].pop("misattributed", None)
+        return data
+
     def to_json(self, indent: int | None = 2) -> str:
         """``as_dict()`` as JSON text (UTF-8 characters kept)."""
         return json.dumps(self.as_dict(), indent=indent, ensure_ascii=False)

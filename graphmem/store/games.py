@@ -23,9 +23,11 @@ def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
         raise unknown_game(game, stored_game_ids(driver, database))
 
 
-DELETE_ORDER = ("Memory", "Source", "Conflict", "Thought", "Event", "Phase", "Player", "Game")
-"""Labels in deletion order: memories first (they hold most relationships, so a player is cheap to delete once they
-are gone), the Game node last, so a delete interrupted half-way still lists the game and running it again finishes."""
+DELETE_ORDER = ("PlayerToken", "Memory", "Source", "Conflict", "Thought", "Event", "Phase", "Player", "LogBatch",
+                "Game")
+"""Labels in deletion order: the player tokens first (they stop working at once), then memories (they hold most
+relationships, so a player is cheap to delete once they are gone), the Game node last, so a delete interrupted
+half-way still lists the game and running it again finishes."""
 
 
 def delete_game(driver: neo4j.Driver, database: str | None, game: str) -> dict[str, int]:

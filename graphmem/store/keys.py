@@ -80,3 +80,13 @@ def summary_uid(game: str, owner: str, member_uids: Iterable[str]) -> str:
 def conflict_uid(game: str, owner: str, memory_uids: Iterable[str]) -> str:
     """``{game}/conflict/{owner}/{sha1(sorted memory uids joined by newlines)[:16]}``."""
     return f"{game}/conflict/{owner}/{_members_digest(memory_uids)}"
+
+
+def log_batch_uid(game: str, start: int) -> str:
+    """``{game}/log/{start}``: the stored events of a live game's batch that begins with event ``start`` (0-based)."""
+    return f"{game}/log/{start}"
+
+
+def token_uid(token_sha256: str) -> str:
+    """``token/{sha256 of the token}``: a player token is stored only as its hash (docs/service.md)."""
+    return f"token/{token_sha256}"

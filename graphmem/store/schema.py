@@ -22,7 +22,9 @@ from graphmem.store.queries import cypher, with_identifiers
 
 log = logging.getLogger(__name__)
 
-UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought")
+UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken")
+"""Every label with a ``uid`` (a uniqueness constraint each; all but Game also carry ``game``, range-indexed).
+LogBatch holds a live game's accepted events, PlayerToken the hash of a player token (docs/service.md)."""
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     *((label, "game") for label in UID_LABELS if label != "Game"),
     ("Memory", "state"),

@@ -60,29 +60,47 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
     live : the game is fed event by event (``MemoryService``), so it has no whole log and is never "complete"
     """
     counts = WriteCounts()
-    game = rows.game.uid
-
-    def run(name: str, params: Sequence[dict[str, Any]], **extra: Any) -> None:
-        for batch in _batches(params, batch_size):
-            summary = driver.execute_query(cypher(f"ingest/{name}"), {"rows": list(batch), **extra},
-                                           database_=database).summary
-            counts.add(summary)
-            if progress:
+    for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
+        for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
+            bound = params if batch is None else {**params, "rows": list(batch)}
+            counts.add(driver.execute_query(cypher(f"ingest/{name}"), bound, database_=database).summary)
+            if progress and batch is not None:
                 progress(name, len(batch))
-
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    row = {**rows.game.row(), "log_sha256": log_sha256, "log_events": log_events, "live": live}
-    counts.add(driver.execute_query(cypher("ingest/write_game"), {"row": row, "now": now}, database_=database).summary)
-    run("write_players", [p.row() for p in rows.players], game=game)
-    run("write_phases", [p.row() for p in rows.phases], game=game)
-    run("write_events", [e.row() for e in rows.events])
-    run("write_memories", [{**m.row(), "embedding": embeddings[m.uid]} for m in rows.memories])
-    run("write_told", [t.row() for t in rows.told])
-    run("write_derived", [d.row() for d in derived])
-    run("write_thoughts", [t.row() for t in rows.thoughts])
-    log.info("game %s: %d nodes and %d relationships created", game, counts.nodes_created,
+    log.info("game %s: %d nodes and %d relationships created", rows.game.uid, counts.nodes_created,
              counts.relationships_created)
     return counts
+
+
+def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict[str, list[float]],
+                  derived: list[DerivedRow], *, batch_size: int = 1000, log_sha256: str | None = None,
+                  log_events: int | None = None, live: bool = False) -> WriteCounts:
+    """:func:`write_game_rows` inside the caller's transaction ``tx``, so that the rows commit together with
+    whatever else the transaction does (a live batch: its claim and its event log), or not at all."""
+    counts = WriteCounts()
+    for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
+        for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
+            bound = params if batch is None else {**params, "rows": list(batch)}
+            counts.add(tx.run(cypher(f"ingest/{name}"), bound).consume())
+    return counts
+
+
+def _statements(rows: GameRows, embeddings: dict[str, list[float]], derived: list[DerivedRow],
+                log_sha256: str | None, log_events: int | None, live: bool) -> list[tuple[str, dict[str, Any]]]:
+    """Every statement of a game's write, in order (nodes first): (query name, parameters); ``rows`` parameters
+    are split into batches by the caller."""
+    game = rows.game.uid
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    row = {**rows.game.row(), "log_sha256": log_sha256, "log_events": log_events, "live": live}
+    return [
+        ("write_game", {"row": row, "now": now}),
+        ("write_players", {"rows": [p.row() for p in rows.players], "game": game}),
+        ("write_phases", {"rows": [p.row() for p in rows.phases], "game": game}),
+        ("write_events", {"rows": [e.row() for e in rows.events]}),
+        ("write_memories", {"rows": [{**m.row(), "embedding": embeddings[m.uid]} for m in rows.memories]}),
+        ("write_told", {"rows": [t.row() for t in rows.told]}),
+        ("write_derived", {"rows": [d.row() for d in derived]}),
+        ("write_thoughts", {"rows": [t.row() for t in rows.thoughts]}),
+    ]
 
 
 def mark_complete(driver: neo4j.Driver, database: str | None, game: str) -> None:

@@ -61,3 +61,16 @@ def fresh_game(driver: neo4j.Driver, memory: Any, tmp_path: Path) -> Iterator[Fr
     yield make
     for game_id in set(made):
         driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+
+
+@pytest.fixture(scope="session")
+def server(neo4j_uri: str, schema: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One ``graphmem serve`` subprocess for the session, against the session's Neo4j, with an engine key
+    (tests/integration/server_process.py); ready (the model loaded) before the first test uses it."""
+    from tests.integration.server_process import start_server
+
+    running = start_server(neo4j_uri, tmp_path_factory.mktemp("server"), extra_env={"GRAPHMEM_MAX_BODY_BYTES": 2_000_000})
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -64,3 +64,17 @@ def test_a_typo_in_the_config_file_is_named_not_ignored(tmp_path: Path, text: st
     (tmp_path / "graphmem.toml").write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=message):
         load_settings(environ={}, cwd=tmp_path)
+
+
+def test_the_server_section_then_the_environment_give_the_engine_key_and_the_body_limit(tmp_path: Path) -> None:
+    env = {"GRAPHMEM_HOME": str(tmp_path)}
+    s = load_settings(environ=env, cwd=tmp_path)
+    assert (s.engine_key, s.server_host, s.server_port, s.max_body_bytes) == (None, "127.0.0.1", 8750, 16 * 2**20)
+    (tmp_path / "graphmem.toml").write_text(
+        '[server]\nengine_key = "from-file"\nhost = "0.0.0.0"\nport = 9000\nmax_body_bytes = 1000\n', encoding="utf-8")
+    s = load_settings(environ=env, cwd=tmp_path)
+    assert (s.engine_key, s.server_host, s.server_port, s.max_body_bytes) == ("from-file", "0.0.0.0", 9000, 1000)
+    assert "from-file" not in repr(s)  # the key is never shown (nor logged with the settings)
+    s = load_settings(environ={**env, "GRAPHMEM_ENGINE_KEY": "from-env", "GRAPHMEM_MAX_BODY_BYTES": "2000"},
+                      cwd=tmp_path)
+    assert (s.engine_key, s.max_body_bytes) == ("from-env", 2000)

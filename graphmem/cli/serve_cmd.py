@@ -1,0 +1,72 @@
+"""``graphmem serve`` (the HTTP API and MCP over streamable HTTP) and ``graphmem mcp`` (MCP over stdio)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from graphmem.cli import settings_of
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command()
+@click.option("--host", default=None, help="Address to listen on (default: [server] host, or 127.0.0.1). Without an "
+                                           "engine key the server listens on loopback only.")
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: [server] port, or 8750).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes (each loads the embedding model once; they share nothing but Neo4j).")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
+              show_default=True)
+@click.pass_context
+def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, log_level: str) -> None:
+    """Serve the HTTP API (OpenAPI at /docs) and MCP at /mcp, with /health and /ready.
+
+    Engines use the engine key ([server] engine_key or GRAPHMEM_ENGINE_KEY) and mint a player token for each
+    player's agent (docs/service.md).
+    """
+    import uvicorn
+
+    from graphmem.server.app import HOST_VARIABLE
+
+    settings = settings_of(ctx)
+    host = host or settings.server_host
+    port = settings.server_port if port is None else port
+    if settings.engine_key is None and host not in LOOPBACK:
+        click.echo(f"graphmem serve: no engine key is configured, so it listens on 127.0.0.1 only, not {host} (set "
+                   "GRAPHMEM_ENGINE_KEY or [server] engine_key to serve other hosts)", err=True)
+        host = "127.0.0.1"
+    elif settings.engine_key is None:
+        click.echo("graphmem serve: no engine key is configured: engine operations need no credential, on loopback "
+                   "only (set GRAPHMEM_ENGINE_KEY to require one)", err=True)
+    # The worker processes read their settings from the environment: export what the flags and the file decided.
+    exported = {"NEO4J_URI": settings.uri, "NEO4J_USER": settings.user, "NEO4J_PASSWORD": settings.password,
+                HOST_VARIABLE: host}
+    if settings.database:
+        exported["NEO4J_DATABASE"] = settings.database
+    if settings.config_file:
+        exported["GRAPHMEM_CONFIG"] = str(settings.config_file)
+    os.environ.update(exported)
+    click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), Neo4j {settings.uri}, "
+               f"{workers} worker(s)", err=True)
+    uvicorn.run("graphmem.server.app:factory", factory=True, host=host, port=port, workers=workers,
+                log_level=log_level, access_log=False)
+
+
+@click.command("mcp")
+@click.option("--token", envvar="GRAPHMEM_TOKEN", default=None,
+              help="The player token of the agent (or the engine key); default $GRAPHMEM_TOKEN.")
+@click.pass_context
+def mcp_stdio(ctx: click.Context, token: str | None) -> None:
+    """MCP over stdio for one agent: the tools of the player its token names (docs/service.md)."""
+    import threading
+
+    from graphmem.server.mcp import build_mcp
+    from graphmem.service import MemoryService
+    from graphmem.store.connection import open_driver
+
+    settings = settings_of(ctx)
+    service = MemoryService(open_driver(settings, check=False), settings=settings)
+    threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True).start()
+    build_mcp(service, stdio=True, credential=token).run("stdio")

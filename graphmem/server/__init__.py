@@ -1,0 +1,10 @@
+"""graphmem as a network service (SPEC 15.1): the HTTP API for game engines and analysts, MCP for agents, and each
+agent confined to its own player's memory (docs/service.md).
+
+- :func:`graphmem.server.http.create_app`: the ASGI application (FastAPI on uvicorn), ``graphmem serve``;
+- :func:`graphmem.server.mcp.build_mcp`: the MCP tools (also ``graphmem mcp`` over stdio);
+- :mod:`graphmem.server.auth`: the engine key and player tokens; :mod:`graphmem.server.errors`: errors as HTTP
+  answers; :mod:`graphmem.server.limits`: the body limit.
+
+This package sits above :mod:`graphmem.service` (every route is a MemoryService operation) and below the CLI.
+"""

@@ -1,0 +1,80 @@
+"""The request-body limit, enforced before anything reads the body (ASGI middleware around the whole app)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from graphmem.server.errors import body
+
+
+class BodyLimit:
+    """Refuse a request whose body is over ``limit`` bytes with 413: at once when its Content-Length says so,
+    else as soon as the streamed body passes the limit (the route never sees it).
+
+    app : the ASGI app; limit : int, bytes
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = -1
+            if size > self.limit:
+                await self._refuse(send, size)
+                return
+        seen = 0
+        refused = False
+
+        async def counted() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    raise _TooLarge()
+            return message
+
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracked)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send, seen)
+        except Exception:
+            if refused and not started:
+                await self._refuse(send, seen)
+            else:
+                raise
+
+    async def _refuse(self, send: Send, size: int) -> None:
+        shown = f"{size} bytes" if size >= 0 else "a body of unreadable length"
+        payload: dict[str, Any] = body("body_too_large", f"the request body ({shown}) is over this server's limit of "
+                                                         f"{self.limit} bytes (max_body_bytes): nothing was read")
+        data = json.dumps(payload).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+        await send({"type": "http.response.body", "body": data})
+
+
+class _TooLarge(Exception):
+    pass
