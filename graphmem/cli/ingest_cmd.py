@@ -27,7 +27,9 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     """Ingest game logs: files, or folders of them (a folder of plomp games ingests every game in it).
 
     Every file is validated first: with any invalid line nothing is written (exit 1) unless --skip-invalid.
-    Ingesting the same log again changes nothing.
+    Ingesting the same log again changes nothing. A keyword an importer read as a near spelling of a known one
+    (CONTINUE_PLAYINGNG as CONTINUE_PLAYING) is listed as "guessed: FILE: WHERE: read ... as ..." (and under
+    "guesses" with --json).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -57,6 +59,8 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         return
     for line in summary.rejected:
         click.echo(f"rejected: {line}", err=True)
+    for line in summary.guesses:
+        click.echo(f"guessed: {line}", err=True)
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
         click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")

@@ -12,7 +12,10 @@ Recognised, at the start of a clause only (see below):
 - a named player's past vote: "X voted for Y", "X voted to eliminate Y", "X didn't vote for Y".
 
 Names are matched ignoring case against the game's players and returned as the header spells them; role words
-are the game's (default "traitor" and "faithful"; plurals accepted, objects lower-case singular).
+are the game's (default "traitor" and "faithful"; plurals accepted), returned singular as the game spells them
+("Merlin" in an Avalon game whose header says "Merlin"). A game's side names that are no role ("good" and "evil" in
+Avalon, the header's ``side_names``) give ``side`` claims the same way: "I am good", "Charlie is evil" ->
+``{speaker|Charlie, side, good|evil, polarity}``.
 
 Conservative by construction:
 
@@ -71,15 +74,23 @@ class ClaimExtractor:
     """Claim extraction for one game's players and role words (compiled once; reuse it for many texts).
 
     players : iterable of str, the game's player names (as in the header)
-    roles : iterable of str, role words (default "traitor", "faithful")
+    roles : iterable of str, role words (default "traitor", "faithful"), claimed as ``role``
+    sides : iterable of str, side names that are no role (e.g. "good", "evil"), claimed as ``side``
     """
 
-    def __init__(self, players: Iterable[str], roles: Iterable[str] = DEFAULT_ROLES) -> None:
+    def __init__(self, players: Iterable[str], roles: Iterable[str] = DEFAULT_ROLES, sides: Iterable[str] = ()) -> None:
         names = sorted(set(players), key=len, reverse=True)
         self._canonical = {n.casefold(): n for n in names}
-        self._roles = {r.casefold(): r.casefold() for r in roles}
+        self._roles: dict[str, str] = {}
+        for r in roles:
+            self._roles.setdefault(r.casefold(), r)
+        self._sides: dict[str, str] = {}
+        for side in sides:
+            if side.casefold() not in self._roles:
+                self._sides.setdefault(side.casefold(), side)
+        words = {**self._sides, **self._roles}
         name = "|".join(re.escape(n) for n in names) or r"(?!x)x"
-        role = "|".join(re.escape(r) for r in sorted(self._roles, key=len, reverse=True)) or r"(?!x)x"
+        role = "|".join(re.escape(r) for r in sorted(words, key=len, reverse=True)) or r"(?!x)x"
         obj = rf"(?P<obj>{name})(?!\w|'s\b)"
         flags = re.IGNORECASE
         self._self_role = re.compile(
@@ -100,6 +111,13 @@ class ClaimExtractor:
 
     def _name(self, text: str) -> str:
         return self._canonical[text.casefold()]
+
+    def _role(self, subject: str, word: str, polarity: bool) -> Claim:
+        """A ``role`` claim, or a ``side`` claim when ``word`` is a side name."""
+        key = word.casefold()
+        if key in self._roles:
+            return Claim(subject=subject, predicate="role", object=self._roles[key], polarity=polarity)
+        return Claim(subject=subject, predicate="side", object=self._sides[key], polarity=polarity)
 
     def extract(self, text: str, speaker: str | None = None) -> list[Claim]:
         """The claims of one statement, in order of appearance, without duplicates.
@@ -135,16 +153,14 @@ class ClaimExtractor:
     def _clause_claim(self, clause: str, speaker: str | None) -> Claim | None:
         if speaker is not None:
             if m := self._self_role.match(clause):
-                return Claim(subject=speaker, predicate="role", object=self._roles[m["role"].casefold()],
-                             polarity=not m["neg"])
+                return self._role(speaker, m["role"], not m["neg"])
             if m := self._self_vote_neg.match(clause):
                 return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]), polarity=False)
             if m := self._self_vote.match(clause):
                 return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]))
         if m := self._other_role.match(clause):
             negated = bool(m["neg"]) != ("n't" in m["verb"] or " not" in m["verb"].casefold())
-            return Claim(subject=self._name(m["subj"]), predicate="role", object=self._roles[m["role"].casefold()],
-                         polarity=not negated)
+            return self._role(self._name(m["subj"]), m["role"], not negated)
         if m := self._other_vote.match(clause):
             return Claim(subject=self._name(m["subj"]), predicate="voted_for", object=self._name(m["obj"]),
                          polarity="not" not in m["neg"] and "n't" not in m["neg"])
@@ -163,17 +179,17 @@ def _clauses(sentence: str) -> list[tuple[str, int]]:
 
 
 def extract_claims(text: str, *, speaker: str | None, players: Sequence[str] | Iterable[str],
-                   roles: Iterable[str] = DEFAULT_ROLES) -> list[Claim]:
+                   roles: Iterable[str] = DEFAULT_ROLES, sides: Iterable[str] = ()) -> list[Claim]:
     """The claims of one statement (see the module docstring for what is recognised).
 
     text : str, the statement
     speaker : str or None, the speaker (subject of "I ..." claims)
-    players : the game's player names; roles : the game's role words
+    players : the game's player names; roles : the game's role words; sides : side names that are no role
 
     Returns a list of Claim (subject and voted_for objects spelled as in ``players``). For many statements of one
     game, build one :class:`ClaimExtractor` and call :meth:`ClaimExtractor.extract`.
     """
-    return ClaimExtractor(players, roles).extract(text, speaker)
+    return ClaimExtractor(players, roles, sides).extract(text, speaker)
 
 
 def game_roles(header: GameHeader) -> tuple[str, ...]:
@@ -192,7 +208,8 @@ def claim_extractor_for(header: GameHeader) -> ClaimExtractor | None:
     deliberately not on murder or end-game vote reasons), so its output is stored exactly as converted."""
     if header.imported_from is not None:
         return None
-    return ClaimExtractor(header.player_names, game_roles(header))
+    return ClaimExtractor(header.player_names, game_roles(header),
+                          (header.side_names.traitor, header.side_names.faithful))
 
 
 def derived_claims(event: Event, extractor: ClaimExtractor) -> tuple[Claim, ...] | None:

@@ -13,7 +13,15 @@ from click.testing import CliRunner
 
 from graphmem.cli import main
 from graphmem.errors import InvalidGameLog
-from graphmem.logs import EVENT_KINDS, GameLogValidator, SayEvent, game_log_lines, parse_game_log, read_game_log
+from graphmem.logs import (
+    EVENT_KINDS,
+    GameLogValidator,
+    MurderEvent,
+    SayEvent,
+    game_log_lines,
+    parse_game_log,
+    read_game_log,
+)
 
 CHLOE = "Chlo\u00e9"  # NFC
 CHLOE_NFD = "Chloe\u0301"
@@ -213,9 +221,18 @@ def test_two_header_names_that_differ_only_in_normal_form_are_one_name() -> None
 
 # --- messages of the fields a hand-written log gets wrong first ------------------------------------------------------
 
+def test_a_murderer_given_as_one_name_reads_as_the_list_of_that_name() -> None:
+    one = parse_game_log(lines({"kind": "murder", "victim": "Marcus", "by": "Sarah"})).events[0].event
+    listed = parse_game_log(lines({"kind": "murder", "victim": "Marcus", "by": ["Sarah"]})).events[0].event
+    assert isinstance(one, MurderEvent) and one.by == ("Sarah",) and one == listed
+    assert problems({"kind": "murder", "victim": "Marcus", "by": 7}) == [
+        'line 2, field \'by\': must be a player name or a list of player names (e.g. "Sarah" or ["Sarah", "Thomas"]), '
+        "got 7"]
+    assert problems({"kind": "murder", "victim": "Marcus", "by": "Nobody"}) == [
+        f"line 2, field 'by[0]': unknown player 'Nobody'; players: Marcus, Sarah, Eleanor, Dmitri, {CHLOE}"]
+
+
 @pytest.mark.parametrize(("event", "message"), [
-    ({"kind": "murder", "victim": "Marcus", "by": "Sarah"},
-     'line 2, field \'by\': must be a list of player names, even for one murderer (e.g. ["Sarah"]), got a string'),
     ({"kind": "recruit", "player": "Marcus", "by": ["Sarah"]},
      "line 2, field 'by': must be one player name (a string, e.g. \"Sarah\"), not a list: a recruitment has one "
      "recruiter"),
