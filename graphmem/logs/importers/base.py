@@ -13,6 +13,7 @@ the problems and the guesses.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from graphmem.errors import Guess, InvalidGameLog, LogProblem
 from graphmem.logs.importers.keywords import read_keyword
-from graphmem.logs.reader import GameLog, GameLogValidator
+from graphmem.logs.reader import GameLog, GameLogValidator, json_error_message
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,10 @@ class ConversionBuilder:
         """Record that ``read`` at ``where`` was taken as ``taken_as`` (placed on the next emitted object)."""
         self._pending.append(Guess(where, read, taken_as))
 
+    def note(self, where: str, read: str, taken_as: str) -> None:
+        """Record a reading that went into no canonical line (a part read as something to leave out): line 0."""
+        self.guesses.append(Guess(where, read, taken_as))
+
     def drop_guesses(self) -> None:
         """Forget the guesses of a part of the source that was refused."""
         self._pending.clear()
@@ -122,6 +127,28 @@ class Importer(Protocol):
     def convert(self, path: Path) -> Conversion:
         """Convert one game. Raises InvalidGameLog when nothing (not even a header) can be made of it."""
         ...
+
+
+def load_json(path: Path, name: str) -> Any:
+    """The JSON document in ``path`` (``name`` in messages). Raises InvalidGameLog, with the line where it can be
+    told, for an unreadable, binary, non-UTF-8 or invalid JSON file."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise InvalidGameLog(name, [LogProblem(0, "", f"cannot read the file: {e.strerror or e}")]) from e
+    if b"\x00" in raw:
+        raise InvalidGameLog(name, [LogProblem(0, "", "binary file (NUL byte): not a JSON plomp log")])
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise InvalidGameLog(name, [LogProblem(line, "", f"not valid UTF-8: byte 0x{raw[e.start]:02x}")]) from None
+    except json.JSONDecodeError as e:
+        raise InvalidGameLog(name, [LogProblem(e.lineno, "", f"invalid JSON: {json_error_message(e)}")]) from None
+    except RecursionError:
+        raise InvalidGameLog(name, [LogProblem(0, "", "invalid JSON: nested too deeply")]) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise InvalidGameLog(name, [LogProblem(0, "", f"invalid JSON: {e}")]) from None
 
 
 def _position_key(problem: LogProblem) -> tuple[int, ...]:

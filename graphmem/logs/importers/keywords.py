@@ -10,16 +10,15 @@ own keywords now and then: a final-round vote of The Traitors that reads ``CONTI
 2. case and spacing: equal once case, spaces, underscores and hyphens are ignored (``continue playing``,
    ``End-Game``, ``CONTINUEPLAYING``);
 3. letters added at the end: one or two letters after a keyword (``approved`` for ``approve``, ``failed`` for
-   ``fail``), or its last letters repeated (``CONTINUE_PLAYINGNG``);
-4. letters missing at the end: a beginning of a keyword holding at least 60% of it and three letters
-   (``CONTINUE_PLAY``, ``succes``);
-5. a near spelling: at most one edit (a letter inserted, dropped, changed, or two swapped) for a keyword of 4 to 7
+   ``fail``), or its last letters repeated (``CONTINUE_PLAYINGNG``); or letters missing at the end: a beginning of
+   a keyword holding at least 60% of it and three letters (``CONTINUE_PLAY``, ``succes``);
+4. a near spelling: at most one edit (a letter inserted, dropped, changed, or two swapped) for a keyword of 4 to 7
    letters, two for a longer one, none for a shorter one (``rejcet``, ``Dianna`` for ``Diana``).
 
-A text read by rule 2 or later is a *guess*: it is taken as the keyword and reported (:class:`graphmem.errors.Guess`:
-where, what was read, what it was taken for). A text that no rule reads, or that two keywords could equally be
-("Arie" among the players "Ari" and "Ariel"), is not guessed: the importer reports it as a problem, with the
-position and the reason (:attr:`Reading.reason`).
+The first rule that some keyword meets decides. A text read by rule 2 or later is a *guess*: it is taken as the
+keyword and reported (:class:`graphmem.errors.Guess`: where, what was read, what it was taken for). A text that
+no rule reads, or that two keywords could equally be ("Arie" among the players "Ari" and "Ariel"), is not guessed:
+the importer reports it as a problem, with the position and the reason (:attr:`Reading.reason`).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
 MIN_PREFIX_SHARE = 0.6
-"""Rule 4: a beginning of a keyword must hold at least this share of its (folded) letters ..."""
+"""Rule 3: a beginning of a keyword must hold at least this share of its (folded) letters ..."""
 MIN_PREFIX_LETTERS = 3
 """... and at least this many letters."""
 MAX_ADDED_LETTERS = 2
@@ -63,7 +62,7 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def allowed_edits(length: int) -> int:
-    """Rule 5: how many edits a keyword of ``length`` folded letters tolerates: 0 up to 3, 1 up to 7, else 2."""
+    """Rule 4: how many edits a keyword of ``length`` folded letters tolerates: 0 up to 3, 1 up to 7, else 2."""
     return 0 if length <= 3 else 1 if length <= 7 else 2
 
 
@@ -122,8 +121,8 @@ def read_keyword(text: str, vocabulary: Iterable[str]) -> Reading:
     forms = {k: fold(k) for k in known}
     rules = (
         lambda f: folded == f,
-        lambda f: _added_at_end(folded, f),
-        lambda f: _missing_at_end(folded, f),
+        # letters added or missing at the end are one level: "Arie" is "Ari" + "e" as much as "Ariel" cut short
+        lambda f: _added_at_end(folded, f) or _missing_at_end(folded, f),
     )
     for rule in rules:
         matches = [k for k, f in forms.items() if rule(f)]
