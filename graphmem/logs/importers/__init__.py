@@ -1,8 +1,12 @@
 """Importers for game logs of other shapes (SPEC 2.2), and the registry that finds them.
 
-Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors). A new importer (Mafia,
-Werewolf, Avalon corpora) implements :class:`Importer` (``name``, ``description``, ``detect``, ``convert``) and
-is registered with :func:`register_importer`; everything else (the CLI, discovery, validation) then works for it.
+Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors), ``avalon-llm`` (Avalon
+games of LLM agents, SuveenE/multi-round-avalon-agents) and ``llmafia`` (Mafia games of people and an LLM,
+niveck/LLMafia). A new importer (a Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
+``detect``, ``convert``) and is registered with :func:`register_importer`; everything else (the CLI, discovery,
+validation, the report of guesses) then works for it. Importers read keywords tolerantly
+(:mod:`graphmem.logs.importers.keywords`) and build their output with
+:class:`graphmem.logs.importers.base.ConversionBuilder`.
 
 The canonical format itself is named ``"graphmem"`` (:data:`CANONICAL`) in :func:`detect_format` and
 :func:`discover`; it is read by :func:`graphmem.logs.reader.read_game_log`, not by an importer.
@@ -12,8 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.errors import UsageProblem
+from graphmem.errors import UsageProblem, closest, did_you_mean
+from graphmem.logs.importers.avalon_llm import AvalonImporter
 from graphmem.logs.importers.base import Conversion, Importer, import_game_log, validate_conversion
+from graphmem.logs.importers.llmafia import LLMafiaImporter
 from graphmem.logs.importers.traitors_plomp import TraitorsPlompImporter
 from graphmem.logs.reader import GameLog, read_game_log
 
@@ -57,7 +63,9 @@ def get_importer(name: str) -> Importer:
     try:
         return _IMPORTERS[name]
     except KeyError:
-        raise UsageProblem(f"unknown log format {name!r}; known importers: {', '.join(importer_names())}") from None
+        hint = did_you_mean(closest(name, importer_names()))
+        raise UsageProblem(f"unknown log format {name!r}; known importers: {', '.join(importer_names())}"
+                           + (f" ({hint})" if hint else "")) from None
 
 
 def _looks_canonical(path: Path) -> bool:
@@ -169,3 +177,5 @@ def load_game_log(path: str | Path, fmt: str | None = None, *, skip_invalid: boo
 
 
 register_importer(TraitorsPlompImporter())
+register_importer(AvalonImporter())
+register_importer(LLMafiaImporter())
