@@ -135,12 +135,14 @@ class Encoder:
         self._taken = (0, 0, 0, 0, 0)
         self.extractor = claim_extractor_for(header)
         self.roles = frozenset(header.roles.values())
+        side = header.side_names.traitor
+        self.killers = "traitors" if side == "traitor" else side
 
     def wording(self, event: Event, owner: str | None, day: int) -> texts.Wording:
         """How ``owner`` (None: the ground truth) words ``event``, in this game's state (the team last proposed,
-        the game's roles): :func:`graphmem.ingest.texts.wording`."""
+        the game's roles, the name of the side that murders): :func:`graphmem.ingest.texts.wording`."""
         team = self.state.proposal[1] if self.state.proposal is not None else ()
-        return texts.wording(event, owner, day, team=team, roles=self.roles)
+        return texts.wording(event, owner, day, team=team, roles=self.roles, killers=self.killers)
 
     # -- memories -------------------------------------------------------------------------------------------------
 
@@ -278,7 +280,8 @@ class Encoder:
             details_json=details_to_json(objective.details), claims_json=_claims_json(_claims(logged)),
             role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
             t=getattr(event, "t", None), secret=bool(getattr(event, "secret", False)),
-            result=getattr(event, "result", None), phase_uid=phase_uid(game, logged.phase),
+            choice=getattr(event, "choice", None), result=getattr(event, "result", None),
+            phase_uid=phase_uid(game, logged.phase),
             actor_uid=player_uid(game, actor) if actor else None,
             target_uids=[player_uid(game, p) for p in targets],
             witness_uids=[player_uid(game, p) for p in witnesses]))

@@ -24,6 +24,7 @@ Pure: no I/O, no Neo4j, no embeddings.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -115,7 +116,15 @@ def about_of(event: Event, players: list[str]) -> list[str]:
 
 def mentioned_in(text: str, players: list[str]) -> list[str]:
     """Players whose name occurs in ``text`` as a whole word, ignoring case."""
-    return [p for p in players if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.IGNORECASE)]
+    found = {m.group(1).casefold() for m in _mention_pattern(tuple(players)).finditer(text)}
+    return [p for p in players if p.casefold() in found]
+
+
+@functools.lru_cache(maxsize=64)
+def _mention_pattern(players: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for every name of a game (longest first, each a whole word, any case), compiled once."""
+    names = "|".join(re.escape(p) for p in sorted(players, key=len, reverse=True)) or r"(?!x)x"
+    return re.compile(rf"(?<!\w)({names})(?!\w)", re.IGNORECASE)
 
 
 def default_witnesses(event: Event, state: GameState) -> list[str]:

@@ -179,13 +179,14 @@ def _propose(event: ProposeEvent, owner: str | None, day: int) -> Wording:
 
 
 def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = (),
-            roles: Collection[str] | None = None) -> Wording:
+            roles: Collection[str] | None = None, killers: str = "traitors") -> Wording:
     """The template and details of ``event`` as ``owner`` encodes it (``owner=None``: the objective account
     stored on the Event node as ground truth).
 
     day : int, the day of the event's phase (the ``when`` detail); team : the team last proposed (the team a
     ``team`` or ``quest`` vote is about, :attr:`graphmem.logs.state.GameState.proposal`); roles : the game's roles
-    (a revealed word that is none of them is a side's name, read bare: "Charlie is evil").
+    (a revealed word that is none of them is a side's name, read bare: "Charlie is evil"); killers : who murders
+    ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia").
     """
     if isinstance(event, SayEvent):
         return _say(event, owner, day)
@@ -198,8 +199,8 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
                                                 what=" ".join(event.what.split())))
     if isinstance(event, MurderEvent):
         if owner == event.victim:
-            return Wording("You were murdered by the traitors.", details_for(day))
-        return Wording("{whom} was murdered by the traitors.", details_for(day, None, [event.victim]))
+            return Wording(f"You were murdered by the {killers}.", details_for(day))
+        return Wording(f"{{whom}} was murdered by the {killers}.", details_for(day, None, [event.victim]))
     if isinstance(event, BanishEvent):
         votes = f" with {event.votes} votes" if event.votes is not None else ""
         revealed = (f" and turned out to be {role_phrase(event.role_revealed, roles)}" if event.role_revealed

@@ -454,12 +454,14 @@ class RecruitEvent(_Perceived):
 
 class ProposeEvent(_Perceived):
     """A mission game's team proposal: ``leader`` proposes ``team`` (a non-empty list of players, each once) for
-    the next quest, with an optional ``text`` (the leader's reasons). Default witnesses: the living players."""
+    the next quest, with an optional ``text`` (the leader's reasons) and ``about`` (other players the reasons
+    name). Default witnesses: the living players."""
 
     kind: Literal["propose"]
     leader: Name
     team: tuple[Name, ...] = Field(min_length=1)
     text: Text | None = None
+    about: tuple[Name, ...] = ()
 
     @field_validator("team")
     @classmethod

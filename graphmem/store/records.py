@@ -65,7 +65,8 @@ class PhaseRow(_Row):
 @dataclass(frozen=True)
 class EventRow(_Row):
     """An Event node (ground truth) with IN_PHASE, BY, TARGETS and WITNESSED_BY edges. ``secret``: a vote only its
-    voter saw (a quest card); ``result``: an outcome's result ("fail", "approved", ...)."""
+    voter saw (a quest card); ``choice``: a yes/no vote's choice ("approve", "fail", ...); ``result``: an outcome's
+    result ("fail", "approved", ...)."""
 
     uid: str
     game: str
@@ -85,6 +86,7 @@ class EventRow(_Row):
     role_revealed: str | None
     t: str | None
     secret: bool
+    choice: str | None
     result: str | None
     phase_uid: str
     actor_uid: str | None
