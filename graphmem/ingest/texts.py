@@ -136,10 +136,11 @@ def _say(event: SayEvent, owner: str | None, day: int) -> Wording:
 
 
 def _team(team: Sequence[str], owner: str | None) -> tuple[str, list[str]]:
-    """A team as ``{whom}`` reads it for ``owner``: ("you and {whom}", the others), ("you", []) or ("{whom}", all)."""
+    """A team as ``{whom}`` reads it for ``owner``: ("you and {whom}", the other) or ("you, {whom}", the others:
+    "you, Alice and Bob"), ("you", []), or ("{whom}", all)."""
     others = [p for p in team if p != owner]
     if len(others) < len(team):
-        return ("you and {whom}" if others else "you"), others
+        return ("you, {whom}" if len(others) > 1 else "you and {whom}" if others else "you"), others
     return "{whom}", others
 
 
@@ -169,7 +170,7 @@ def _propose(event: ProposeEvent, owner: str | None, day: int) -> Wording:
     named, others = _team(event.team, owner)
     reason = ": {content}" if event.text else ""
     if owner == event.leader:
-        named = named.replace("you", "yourself", 1)
+        named = named.replace("you", "yourself", 1)  # "yourself and Dana", "yourself, Alice and Bob"
         base, who = f"You proposed a team of {named}", None
     else:
         left_off = "" if owner is None or owner in event.team else ", leaving you off"
