@@ -32,7 +32,8 @@
 // @param k: INTEGER  how many memories the recall keeps
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param threshold: FLOAT  the RetrievalThreshold when neither memory nor player has one
-// @param w: MAP  {relevance, strength, dense, lexical, boost, vague_floor, slack}: parameters.recall weights, parameters.clarity.vague_floor, the pre-selection slack
+// @param w: MAP  {relevance, strength, dense, lexical, boost, vague_floor, slack, similar_cos}: parameters.recall weights, parameters.clarity.vague_floor, the pre-selection slack, parameters.similarity.detail_import
+// @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS): a memory stored without `own` is own when its kind is one of them and its event's actor is the owner
 // @param archived_flashbulbs: BOOLEAN = false  whether a flashbulb may be archived (graphmem.recall.candidates.flashbulbs_may_be_archived): archived memories are then read at Game.decayed_to too
 // @returns decayed_to, curve, now, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, candidates, count, dense_min, dense_max, lexical_best
 MATCH (g:Game {uid: $game})
@@ -127,14 +128,30 @@ CALL (now, curve, p, g) {
                 ELSE acc END).kth AS kth
     // the pre-selection: within the slack of the k-th best, and recallable within the slack
     UNWIND [x IN ranked WHERE x.score >= kth - $w.slack] AS x
-    WITH x.r AS r, x.r.m AS m
+    WITH x.r AS r, x.r.m AS m, x.score AS score
     WHERE coalesce(m.flashbulb, false)
        OR (r.strength >= $w.vague_floor - $w.slack AND r.strength >= coalesce(m.threshold, p.threshold, $threshold) - $w.slack)
-    WITH m, r ORDER BY m.uid
+    // similar: the other pre-selected candidates whose embeddings have cosine >= $w.similar_cos with this one (the
+    // donors of details and tellers are the memories recalled together, SPEC 6 step 3), among the first 2 $k in
+    // the ranking's order (score, then uid: the recalled k are among them, however many candidates tie); each
+    // embedding is read once, and the cosines stay in the server (returning embeddings costs far more)
+    WITH m, r, score ORDER BY score DESC, m.uid
+    WITH collect({m: m, r: r}) AS picked
+    WITH picked, [i IN range(0, size(picked) - 1) | CASE WHEN i < 2 * $k THEN picked[i].m.embedding END] AS vectors
+    UNWIND range(0, size(picked) - 1) AS i
+    WITH picked[i].m AS m, picked[i].r AS r,
+         CASE WHEN i < 2 * $k THEN [j IN range(0, size(picked) - 1) WHERE j <> i AND j < 2 * $k
+                                    | {uid: picked[j].m.uid, score: vector.similarity.cosine(vectors[i], vectors[j])}]
+              ELSE [] END AS pairs
+    WITH m, r, [p IN pairs WHERE p.score >= (1.0 + $w.similar_cos) / 2.0 | {uid: p.uid, cosine: 2.0 * p.score - 1.0}]
+         AS similar
+    ORDER BY m.uid
     RETURN collect(m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, .day, .phase_name,
                       .flashbulb, .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k,
                       .source_type, .teller, .believed_teller, .misattributed, .threshold, .state, .emotion_json,
-                      summary: m:Summary, dense: r.dense, lexical: r.lex,
+                      summary: m:Summary, dense: r.dense, lexical: r.lex, similar: similar,
+                      own: CASE WHEN m.own IS NOT NULL THEN m.own
+                                ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
                       witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
                                                              WHERE w.name <> $player | w.name] ELSE [] END}) AS candidates
   }

@@ -21,9 +21,9 @@ Pipeline, one call:
    scope token (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only;
 3. rank in Python (:mod:`.ranking`): strength at ``now`` from the closed form, relevance from dense, lexical and the
    participant boost, the clarity filter, the best ``k``;
-4. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). The model asks for similar
-   memories (cosine >= 0.5, among the same candidates) only once it has drawn a detail import or a
-   misattribution; those memories are read in one query and reconsolidated again (same seed, same draws);
+4. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
+   tellers are the other memories recalled with it with cosine >= 0.5 (computed by the read among the pre-selected
+   candidates): memories that come to mind together blend. No second query;
 5. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
    ``at``; then working memory (:mod:`.working`) and the flashbulb for the VIVID MEMORY section.
 
@@ -79,11 +79,12 @@ pre-selection, ~4 ms the owner's full-text matches; then a write transaction of 
 re-renders the text and Lucene re-indexes it) and ~1.5 ms of Python. Archived memories (90% at phase 47) cost
 nothing. Exact min-max normalisation needs every candidate's cosine, so an owner with more than ~1,800 recallable
 memories would pass 50 ms here; what would lower that lies outside recall: a filtered vector search (Neo4j
-2025.x) or consolidation, which turns clusters of memories into one summary. The similar-memory query is the rare
-tail: in none of the 200 bench recalls and none of the 240 real-game recalls was an import or a misattribution
-drawn (before, the query ran for every recall that could use donors: 30% of the real-game recalls); when one is,
-it costs 10-45 ms for one of the largest owners, up to ~100 ms when an import needs all of its ~550 similar
-memories with their details.
+2025.x) or consolidation, which turns clusters of memories into one summary. (These figures predate issue 15. A
+recall then read donors with a second query over all the owner's candidates, 10-45 ms for one of the largest
+owners, when an import or a misattribution was drawn, which was rare. Misinformation from another source now has
+no gate (SPEC 6 step 3) and is drawn on most recalls of a faded memory, so the donors became the memories recalled
+together: the read computes the cosines among the pre-selected candidates, about k^2 of them, in the server;
+returning the embeddings instead costs ~2.5 ms each on this machine.)
 """
 
 from __future__ import annotations

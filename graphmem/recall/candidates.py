@@ -17,6 +17,7 @@ import neo4j
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
+from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
@@ -98,11 +99,11 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     r = params.recall
     weights = {"relevance": r.relevance_weight, "strength": r.strength_weight, "dense": r.dense_weight,
                "lexical": r.lexical_weight, "boost": r.participant_boost, "vague_floor": params.clarity.vague_floor,
-               "slack": PRESELECTION_SLACK}
+               "slack": PRESELECTION_SLACK, "similar_cos": params.similarity.detail_import}
     values = {"game": game, "player": player, "at": at, "vector": None if vector is None else list(vector),
               "lucene": lucene, "ann_k": ann_k, "participants": list(participants), "k": k, "curve": params.curve,
               "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights,
-              "archived_flashbulbs": flashbulbs_may_be_archived(params)}
+              "archived_flashbulbs": flashbulbs_may_be_archived(params), "own_kinds": list(OWN_KINDS)}
 
     def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
         record = tx.run(cypher("recall/context"), values).single()

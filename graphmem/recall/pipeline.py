@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -16,13 +16,13 @@ from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
-from graphmem.model.reconsolidation import Reconsolidation, SimilarMemory, reconsolidate
+from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker
-from graphmem.recall.candidates import Context, check_context, read_context, skips_archived, strength_now
+from graphmem.recall.candidates import Context, check_context, read_context, strength_now
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, is_about, rank
-from graphmem.recall.reconsolidate import belief_at, can_import, memory_state, read_similar, update_row, write_updates
+from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.working import active_thoughts
@@ -101,7 +101,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         lexical=r.lexical, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
-        witnesses=c.witnesses)
+        witnesses=c.witnesses, own=c.own)
 
 
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
@@ -146,28 +146,12 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    asked: list[str] = []
-
-    def none_yet(uid: str) -> Callable[[], Sequence[SimilarMemory]]:
-        def lookup() -> Sequence[SimilarMemory]:
-            asked.append(uid)
-            return ()
-        return lookup
-
-    # The model asks for similar memories only once it has drawn a detail import or a misattribution; those
-    # memories are reconsolidated again with their donors, read in one query (the same seed gives the same draws).
-    results = {uid: reconsolidate(states[uid], now, emotion_now, none_yet(uid), profile, p, request.seed)
+    # the donors of details and tellers: the other memories recalled with each one (SPEC 6 step 3)
+    donors = recalled_together([by_uid[r.uid] for r in recalled])
+    lap("similar")
+    results = {uid: reconsolidate(states[uid], now, emotion_now, donors.get(uid, ()), profile, p, request.seed)
                for uid in states}
     lap("reconsolidate")
-    if asked:
-        full = [uid for uid in asked if can_import(states[uid], now, emotion_now, profile, p)]
-        fallback = params.profile(params.default_profile).retrieval_threshold  # as recall/context's $threshold
-        similar = read_similar(driver, database, request.game, request.player, now, asked, full,
-                               p.similarity.detail_import, stored=skips_archived(now, context.decayed_to, params),
-                               curve=p.curve, threshold=fallback if context.threshold is None else context.threshold)
-        results.update({uid: reconsolidate(states[uid], now, emotion_now, similar.get(uid, ()), profile, p,
-                                           request.seed) for uid in asked})
-    lap("similar")
 
     writable = not request.dry_run and now == context.decayed_to
     written = 0
