@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graphmem.errors import LogProblem
+from graphmem.logs.claims import BallotRounds
 from graphmem.logs.schema import (
     DEFAULT_SIDE_NAMES,
     DEFAULT_TRAITOR_ROLES,
@@ -140,9 +141,10 @@ class GameState:
     side_names : (hidden side, other side), the header's ``side_names`` (default ("traitor", "faithful"))
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
-    of the current banishment round (cleared by each banishment), ``proposal`` (leader, team) of the last
-    ``propose`` or None, ``ballot_voters`` {ballot: voters in order} of the yes/no ballots since that ballot's last
-    ``outcome`` (for a quest ballot: the quest's team), ``ended`` (line, winner) or None.
+    of the current banishment round (cleared by each banishment), ``ballots`` the banish ballot rounds by day (the
+    rounds claims about votes name, SPEC 2.3), ``proposal`` (leader, team) of the last ``propose`` or None,
+    ``ballot_voters`` {ballot: voters in order} of the yes/no ballots since that ballot's last ``outcome`` (for a
+    quest ballot: the quest's team), ``ended`` (line, winner) or None.
     """
 
     def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES,
@@ -153,6 +155,7 @@ class GameState:
         self.eliminated: dict[str, Elimination] = {}
         self.recruited: dict[str, int] = {}
         self.banish_votes: dict[str, str] = {}
+        self.ballots = BallotRounds()
         self.proposal: tuple[str, tuple[str, ...]] | None = None
         self.ballot_voters: dict[str, list[str]] = {}
         self.ended: tuple[int, str] | None = None
@@ -230,6 +233,7 @@ class GameState:
         yes/no vote, a proposal, an outcome, an elimination, a recruitment, the end."""
         if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
             self.banish_votes[event.voter] = event.target
+            self.ballots.vote(day, event.voter, event.target)
         elif isinstance(event, VoteEvent) and event.target is None:
             self.ballot_voters.setdefault(event.ballot, []).append(event.voter)
         elif isinstance(event, ProposeEvent):
@@ -241,6 +245,7 @@ class GameState:
         elif isinstance(event, BanishEvent):
             self.eliminated[event.player] = Elimination("banished", line, phase, day, phase_name)
             self.banish_votes.clear()
+            self.ballots.banished(day)
         elif isinstance(event, RecruitEvent):
             self.roles[event.player] = recruit_role(self.roles.get(event.by), self.traitor_roles)
             self.recruited[event.player] = line

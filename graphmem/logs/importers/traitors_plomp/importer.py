@@ -27,7 +27,7 @@ from graphmem.logs.importers.traitors_plomp.patterns import (
     name_pattern,
     slots_of,
 )
-from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF
+from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF, day_after
 from graphmem.logs.importers.traitors_plomp.source import _event_payload, _players_and_roles, plomp_file
 from graphmem.logs.schema import FORMAT
 
@@ -192,7 +192,9 @@ def _convert_item(game: _Game, index: int, item: Any) -> None:
         if written is not None and written not in game.players:
             guesses.append(Guess(text_field, written, game.name(written)))
     t = item.get("timestamp")
-    ctx = _Context(game, index, etype, text, payload, witnesses, text_field, keywords)
+    phase = PHASE_OF[etype]
+    day = day_after(game.phase, game.day, phase) if phase is not None and phase != game.phase else game.day
+    ctx = _Context(game, index, etype, text, payload, witnesses, text_field, keywords, day)
     events = handler(ctx, shape, m)
     game.enter(PHASE_OF[etype], index, t)
     for n, event in enumerate(events):
