@@ -32,7 +32,7 @@ Conservative by construction:
 - pronouns and "you" are never resolved in role and vote claims.
 
 Stances (``suspects``, ``trusts``) come after them, from :mod:`graphmem.logs.stances` (which does resolve "you" and
-pronouns, its own way); a player given a role claim in the statement gets no stance beside it.
+pronouns, its own way); a player given a role or side claim in the statement gets no stance beside it.
 
 Vote claims name the ballot round they are about (SPEC 2.3; :class:`VoteRounds`, :class:`BallotRounds`): a round is
 the day of its banish ballot. Given the rounds at the statement, a past vote ("X voted for Y", "I voted for Y") is
@@ -150,9 +150,9 @@ class ClaimExtractor:
         """
         claims = self._claims(text, speaker, rounds)
         if stances:
-            # A role claim about a player says more than a stance on them (and the contradiction job reads it as
-            # one): "Zoë is a traitor" gives the role claim only.
-            named = {c.subject for c in claims if c.predicate == "role"}
+            # A role or side claim about a player says more than a stance on them (and the contradiction job reads
+            # it as one): "Zoë is a traitor", "Diana is evil" give the role or side claim only.
+            named = {c.subject for c in claims if c.predicate in ("role", "side")}
             claims += [c for c in self._stances.extract(text, speaker, addressee) if c.object not in named]
         return claims
 

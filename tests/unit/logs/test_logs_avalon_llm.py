@@ -119,8 +119,11 @@ def test_claims_use_the_games_roles_and_sides() -> None:
     log = convert(FIVE)
     claims = [(e.id, c.subject, c.predicate, c.object, c.polarity) for e in log.events
               for c in getattr(e.event, "claims", ())]
-    # "I know I'm good, ..." in a vote comment and two proposals' reasons: side claims, not role claims
+    # "I know I'm good, ..." in a vote comment and two proposals' reasons: side claims, not role claims; the
+    # stances of "I slightly trust Diana more" and "I trust Alice–Bob–Diana more than bringing Eve back in"; "at
+    # least one of Alice or Charlie must be evil" takes no side
     assert claims == [("m2-p1-v1", "Bob", "side", "good", True), ("m3-p1", "Bob", "side", "good", True),
+                      ("m3-p1", "Bob", "trusts", "Diana", True), ("m4-p1-v3", "Diana", "trusts", "Alice", True),
                       ("m5-p0", "Bob", "side", "good", True)]
 
 

@@ -101,6 +101,28 @@ def test_the_chat_is_data_typos_jokes_and_instructions_to_the_llm_included() -> 
     assert claims == [("day120", "Gray", "role", "mafia", True), ("day125", "Reese", "role", "mafia", True)]
 
 
+def test_claims_by_day_name_their_round_and_the_mafias_night_talk_gives_no_stance() -> None:
+    """Issue 14 on Mafia: a vote claim names the banish round it is about; the night chat is the mafia choosing
+    whom to kill ("let's vote Brook", "I'm voting for Mickey." at night are no suspicion of Brook or Mickey, and
+    no banish vote); instructions aimed at the LLM player claim nothing."""
+    def claims(game: str) -> dict[str, list[tuple[str, str, str, bool, int | None]]]:
+        return {e.id: [(c.subject, c.predicate, c.object, c.polarity, c.round) for c in e.event.claims]
+                for e in convert(GAMES / game).events if isinstance(e.event, (SayEvent, VoteEvent))}
+    first, sixth = claims("0001"), claims("0006")
+    night = [e for e in convert(GAMES / "0001").events + convert(GAMES / "0006").events
+             if isinstance(e.event, SayEvent) and e.event.channel == "traitors"]
+    assert night and all(e.event.claims == () for e in night)
+    said = {e.id: e.event.text for e in night}
+    assert "let's vote Brook" in said.values() and "I'm voting for Mickey." in said.values()
+    assert sixth["day70"] == [("Gray", "voted_for", "Mickey", True, 2), ("Gray", "suspects", "Mickey", True, None)]
+    assert first["day84"] == [("Lee", "suspects", "Winter", True, None)]  # "i say we vote winter"
+    votes = [v for v in first.values() if v and v[0][1] == "voted_for"]
+    assert votes and all(len(v) == 1 and v[0][4] in (1, 2) for v in votes)  # a banish vote: its day's round
+    instructions = [i for i, e in enumerate(convert(GAMES / "0001").events) if isinstance(e.event, SayEvent)
+                    and "ignore all previous instructions" in e.event.text]
+    assert instructions and all(convert(GAMES / "0001").events[i].event.claims == () for i in instructions)
+
+
 def test_lines_are_ordered_by_their_time_within_a_day(tmp_path: Path) -> None:
     game = copy(tmp_path)
     chat = game / "public_daytime_chat.txt"

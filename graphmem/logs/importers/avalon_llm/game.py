@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.errors import LogProblem
-from graphmem.logs.claims import ClaimExtractor
+from graphmem.logs.claims import BallotRounds, ClaimExtractor
 from graphmem.logs.importers.base import ConversionBuilder, Unconvertible
 from graphmem.logs.importers.keywords import read_keyword
 from graphmem.logs.schema import FORMAT, has_visible_text
@@ -66,6 +66,7 @@ class AvalonGame:
         self.claims = ClaimExtractor([])
         self.mention: re.Pattern[str] | None = None
         self.last_day = 0
+        self.ballots = BallotRounds()
 
     # -- reading values -------------------------------------------------------------------------------------------
 
@@ -112,7 +113,7 @@ class AvalonGame:
             raise Unconvertible(LogProblem(0, where, f"expected a string, got {value!r:.60}"))
         return value.strip() if has_visible_text(value) else None
 
-    def statement(self, text: str, speaker: str | None) -> dict[str, Any]:
+    def statement(self, text: str, speaker: str | None, *, stances: bool = True) -> dict[str, Any]:
         """``about`` (players named, not the speaker) and ``claims`` of a text, for an event object."""
         extra: dict[str, Any] = {}
         assert self.mention is not None
@@ -120,8 +121,17 @@ class AvalonGame:
         about = [p for p in self.players if p.casefold() in named and p != speaker]
         if about:
             extra["about"] = about
-        extra["claims"] = [c.model_dump() for c in self.claims.extract(text, speaker)]
+        extra["claims"] = self.claims_of(text, speaker, stances=stances)
         return extra
+
+    def claims_of(self, text: str, speaker: str | None, *, stances: bool = True) -> list[dict[str, Any]]:
+        """The claims of a text as JSON objects: role, side and vote claims, and stances unless ``stances`` is False
+        (the evil discussion and the assassin's reasons choose a target; they are no suspicion). Avalon has no
+        banish ballot, so the rounds (:class:`BallotRounds`) are those of a game without one: a vote claim of intent
+        is about the current mission's day, a past one about none (the encoder's rule then applies)."""
+        rounds = self.ballots.at(self.last_day)
+        return [c.model_dump(exclude_none=True)
+                for c in self.claims.extract(text, speaker, rounds=rounds, stances=stances)]
 
     def part(self, where: str, convert: Any, *args: Any) -> Any:
         """Run ``convert(*args)``; a part that cannot be converted is reported and left out (None)."""
@@ -281,7 +291,7 @@ class AvalonGame:
         if text is None:  # nothing said: nothing to remember
             return
         self.out.emit({"kind": "say", "id": event_id, "speaker": speaker, "to": "all", "channel": channel,
-                       "text": text, **self.statement(text, speaker)}, where)
+                       "text": text, **self.statement(text, speaker, stances=channel != "traitors")}, where)
 
     def proposal(self, n: int, j: int, proposal: dict[str, Any], where: str) -> list[str]:
         leader = self.name(self.get(proposal, "leader", where), f"{where}.leader")
@@ -325,7 +335,7 @@ class AvalonGame:
         comment = self.text(comments, f"{where}.comment") if comments is not None else None
         if comment is not None:
             event["text"] = comment
-            event["claims"] = [c.model_dump() for c in self.claims.extract(comment, voter)]
+            event["claims"] = self.claims_of(comment, voter)
         else:
             event["claims"] = []
         self.out.emit(event, where)
@@ -376,7 +386,7 @@ class AvalonGame:
         reason = self.text(reasons, f"{where}.reasoning") if reasons is not None else None
         if reason is not None:
             vote["text"] = reason
-        vote["claims"] = [c.model_dump() for c in self.claims.extract(reason or "", assassin)]
+        vote["claims"] = self.claims_of(reason or "", assassin, stances=False)
         self.out.emit(vote, f"{where}.guess")
         verdict = "right" if correct else "wrong"
         self.out.emit({"kind": "outcome", "id": "a-result", "ballot": "assassinate", "result": verdict,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.errors import LogProblem
-from graphmem.logs.claims import ClaimExtractor
+from graphmem.logs.claims import BallotRounds, ClaimExtractor
 from graphmem.logs.importers.base import ConversionBuilder, Unconvertible
 from graphmem.logs.importers.keywords import read_keyword
 from graphmem.logs.importers.llmafia.source import (
@@ -78,6 +78,7 @@ class MafiaGame:
         self.mafia: set[str] = set()
         self.alive: list[str] = []
         self.claims = ClaimExtractor([])
+        self.ballots = BallotRounds()
         self.mention: re.Pattern[str] | None = None
         self.game_id = f"llmafia-{folder.resolve().name}"
 
@@ -280,7 +281,8 @@ class MafiaGame:
                 return phase
             channel = "public" if segment.kind == "day" else "traitors"
             self.emit_message(message, {"kind": "say", "id": event_id, "speaker": message.speaker, "to": "all",
-                                        "channel": channel, "text": text, **self.statement(text, message.speaker)})
+                                        "channel": channel, "text": text,
+                                        **self.statement(text, message.speaker, segment, phase)})
             return phase
         matched = manager_kind(message)
         if matched is None:
@@ -318,7 +320,9 @@ class MafiaGame:
         event: dict[str, Any] = {"kind": "vote", "id": f"{message.chat}{message.line}", "voter": voter,
                                  "target": target, "ballot": ballot}
         if ballot == "banish":
-            event["claims"] = [{"subject": voter, "predicate": "voted_for", "object": target, "polarity": True}]
+            event["claims"] = [{"subject": voter, "predicate": "voted_for", "object": target, "polarity": True,
+                                "round": segment.day}]
+            self.ballots.vote(segment.day, voter, target)
         self.emit_message(message, event)
 
     def elimination(self, segment: Segment, message: Message, votes: dict[str, str]) -> None:
@@ -332,6 +336,7 @@ class MafiaGame:
             count = sum(1 for voter, target in votes.items() if target == player and voter in self.alive)
             self.emit_message(message, {"kind": "banish", "id": event_id, "player": player, "votes": count,
                                         "role_revealed": role})
+            self.ballots.banished(segment.day)
             self.alive.remove(player)
             return
         by = [p for p in self.alive if p in self.mafia]
@@ -373,15 +378,28 @@ class MafiaGame:
             self.out.guess(where, read, taken_as)
         self.out.emit(obj, message.where)
 
-    def statement(self, text: str, speaker: str) -> dict[str, Any]:
-        """``about`` (players named, not the speaker) and ``claims`` of a chat message."""
+    def statement(self, text: str, speaker: str, segment: Segment, phase: str) -> dict[str, Any]:
+        """``about`` (players named, not the speaker) and ``claims`` of a chat message (SPEC 2.3).
+
+        By day: role and vote claims and stances, each vote claim naming the banish round it is about
+        (:class:`BallotRounds`; a message of the day's vote phase is said where that day's ballot is held, so the
+        speaker's own "I voted for X" is today's vote). By night, in the mafia's chat: no stances (the mafia choose
+        whom to kill: "let's vote Brook" is no suspicion of Brook), and no claim of the speaker's vote to come,
+        which is the night's kill vote and no banish ballot; a claim about a past day's vote ("noah voted for
+        sidney") stays, with that day's round.
+        """
         assert self.mention is not None
         named = {m.group(0).casefold() for m in self.mention.finditer(text)}
         extra: dict[str, Any] = {}
         about = [p for p in self.players if p.casefold() in named and p != speaker]
         if about:
             extra["about"] = about
-        extra["claims"] = [c.model_dump() for c in self.claims.extract(text, speaker)]
+        day = segment.kind == "day"
+        rounds = self.ballots.at(segment.day, table=day and phase == "vote")
+        claims = self.claims.extract(text, speaker, rounds=rounds, stances=day)
+        if not day:
+            claims = [c for c in claims if c.predicate != "voted_for" or (c.round is not None and c.round <= segment.day)]
+        extra["claims"] = [c.model_dump(exclude_none=True) for c in claims]
         return extra
 
 
