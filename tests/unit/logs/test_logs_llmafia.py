@@ -105,22 +105,25 @@ def test_claims_by_day_name_their_round_and_the_mafias_night_talk_gives_no_stanc
     """Issue 14 on Mafia: a vote claim names the banish round it is about; the night chat is the mafia choosing
     whom to kill ("let's vote Brook", "I'm voting for Mickey." at night are no suspicion of Brook or Mickey, and
     no banish vote); instructions aimed at the LLM player claim nothing."""
+    def statements(game: str) -> list[tuple[str, SayEvent | VoteEvent]]:
+        return [(e.id, e.event) for e in convert(GAMES / game).events if isinstance(e.event, (SayEvent, VoteEvent))]
+
     def claims(game: str) -> dict[str, list[tuple[str, str, str, bool, int | None]]]:
-        return {e.id: [(c.subject, c.predicate, c.object, c.polarity, c.round) for c in e.event.claims]
-                for e in convert(GAMES / game).events if isinstance(e.event, (SayEvent, VoteEvent))}
+        return {i: [(c.subject, c.predicate, c.object, c.polarity, c.round) for c in event.claims]
+                for i, event in statements(game)}
     first, sixth = claims("0001"), claims("0006")
-    night = [e for e in convert(GAMES / "0001").events + convert(GAMES / "0006").events
-             if isinstance(e.event, SayEvent) and e.event.channel == "traitors"]
-    assert night and all(e.event.claims == () for e in night)
-    said = {e.id: e.event.text for e in night}
-    assert "let's vote Brook" in said.values() and "I'm voting for Mickey." in said.values()
+    night = [s for _, s in statements("0001") + statements("0006")
+             if isinstance(s, SayEvent) and s.channel == "traitors"]
+    assert night and all(s.claims == () for s in night)
+    said = {s.text for s in night}
+    assert "let's vote Brook" in said and "I'm voting for Mickey." in said
     assert sixth["day70"] == [("Gray", "voted_for", "Mickey", True, 2), ("Gray", "suspects", "Mickey", True, None)]
     assert first["day84"] == [("Lee", "suspects", "Winter", True, None)]  # "i say we vote winter"
     votes = [v for v in first.values() if v and v[0][1] == "voted_for"]
     assert votes and all(len(v) == 1 and v[0][4] in (1, 2) for v in votes)  # a banish vote: its day's round
-    instructions = [i for i, e in enumerate(convert(GAMES / "0001").events) if isinstance(e.event, SayEvent)
-                    and "ignore all previous instructions" in e.event.text]
-    assert instructions and all(convert(GAMES / "0001").events[i].event.claims == () for i in instructions)
+    instructions = [s for _, s in statements("0001") if isinstance(s, SayEvent)
+                    and "ignore all previous instructions" in s.text]
+    assert instructions and all(s.claims == () for s in instructions)
 
 
 def test_lines_are_ordered_by_their_time_within_a_day(tmp_path: Path) -> None:
