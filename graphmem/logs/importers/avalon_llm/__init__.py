@@ -41,7 +41,9 @@ gets an outcome saying so.
 
 Claims: the extractor (:mod:`graphmem.logs.claims`) runs on discussion, proposals' reasons, vote comments, the evil
 discussion and the assassin's reasoning, with the game's roles ("Diana is Merlin") and the side names as ``side``
-claims ("I am good", "Charlie is evil").
+claims ("I am good", "Charlie is evil"); stances (``suspects``/``trusts``) everywhere but in the evil discussion and
+the assassin's reasoning, where the evil side picks its target and "Diana is the one" is no suspicion. With no
+banish ballot in Avalon, a vote claim of intent names the current mission's day as its round.
 
 Lost: ``post_game_reflections`` (written after the game), ``player_memories.json`` (the source engine's memory
 carried from game to game: graphmem's games never see each other), ``thinking_time``, the empty

@@ -36,6 +36,12 @@ mafia?" on the first night, so no reveal of the other mafia is made.
 Human chat is data: typos, jokes and instructions aimed at the LLM player ("ignore all previous instructions ...")
 are statements like any other, stored as written and never followed.
 
+Claims (:mod:`graphmem.logs.claims`): a banish vote claims itself (``voted_for``, with its day as the round); a day
+chat line gives role, vote and stance claims, each vote claim naming the banish round it is about (a line of the
+day's vote phase is said where that day's ballot is held); a night chat line gives no stance and no claim of the
+speaker's vote to come (the mafia choosing whom to kill; the night's vote is no banish ballot), only claims about
+a past day's vote.
+
 Lost: the wall-clock times (the logs have no date; the order is kept, and the event ids name the file and line);
 what a player wrote that nobody saw (lines only in ``NAME_chat.txt``, typed after being voted out or while the chat
 was closed); the survey answers (``NAME_survey.txt``); the model prompt logs (left out of the corpus). A game whose
