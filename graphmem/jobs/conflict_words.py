@@ -31,8 +31,8 @@ def name(player: str | None, owner: str, *, subject: bool = False) -> str:
     return player
 
 
-_BARE = frozenset({"faithful", "good", "evil"})
-"""Role and side words said without an article ("faithful"; Avalon's sides "good" and "evil")."""
+_BARE = frozenset({"faithful", "good", "evil", "mafia"})
+"""Role and side words said without an article ("faithful", "mafia"; Avalon's sides "good" and "evil")."""
 
 
 def role_phrase(role: str, polarity: bool) -> str:

@@ -125,6 +125,9 @@ def text_role_stance(text: str, subject: str) -> tuple[str, bool] | None:
     return stances.pop() if len(stances) == 1 else None
 
 
+FACT_KINDS = frozenset({"outcome"})
+"""Memory kinds the similar-text detector leaves out: what the game announced of one ballot (SPEC 2.1 ``outcome``)."""
+
 _WORD = re.compile(r"[a-z0-9']+")
 FLIP_OVERLAP = 0.6
 """Two sentences are the same statement with its polarity flipped when their words, negations left out, overlap
@@ -169,8 +172,11 @@ def polarity_flip(sa: Sequence[str], sb: Sequence[str]) -> tuple[str, str] | Non
 def text_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], threshold: float, roles: frozenset[str],
                    skip: Iterable[frozenset[str]] = ()) -> list[ConflictPlan]:
     """Conflicts between similar texts (detector 2): cosine >= ``threshold``, a common player (not the owner),
-    disagreement in the sentences naming that player. ``skip``: pairs already in conflict by their claims."""
-    usable = [m for m in memories if m.embedding is not None]
+    disagreement in the sentences naming that player. ``skip``: pairs already in conflict by their claims.
+    A mission game's outcomes are left out: each is what the game announced of its own ballot, and "Quest 1 (Alice,
+    Bob) succeeded with no fail card" / "Quest 2 (Alice, Bob, Eve) failed with 1 fail card" are two quests, not
+    one statement negated."""
+    usable = [m for m in memories if m.embedding is not None and m.kind not in FACT_KINDS]
     if len(usable) < 2:
         return []
     x = np.stack([np.asarray(m.embedding, dtype=np.float64) for m in usable])

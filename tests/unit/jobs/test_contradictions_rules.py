@@ -382,3 +382,15 @@ def test_side_claims_about_others_are_stances_of_their_speaker() -> None:
     m = mem("m", 1, side("Dan", "evil"), side("Eve", "good"), side("Ben", "good", False), speaker="Ava")
     assert stances_of(m, ("assassin", "Morgana"), SIDES) == {("Ava", "Dan"): False, ("Ava", "Eve"): True,
                                                               ("Ava", "Ben"): False}
+
+
+def test_two_quests_outcomes_are_no_text_conflict() -> None:
+    # on the real Avalon games every player held this pair as a "minor" conflict before outcomes were left out
+    a = mem("a", 3, text="Quest 1 (Alice, Charlie) succeeded with no fail card.", about=("Alice", "Charlie"),
+            vector=(1.0, 0.0), kind="outcome", speaker=None)
+    b = mem("b", 6, text="Quest 2 (Alice, Charlie, Bob) failed with 1 fail card.", about=("Alice", "Charlie", "Bob"),
+            vector=(0.95, 0.05), kind="outcome", speaker=None)
+    assert text_conflicts("g", "Dan", [a, b], 0.75, ROLES) == []
+    said = [mem(x.uid, x.phase, text=x.text, about=x.about, vector=(1.0, 0.0) if x.uid == "a" else (0.95, 0.05),
+                kind="say") for x in (a, b)]
+    assert [c.kind for c in text_conflicts("g", "Dan", said, 0.75, ROLES)] == ["minor"]  # the same words said
