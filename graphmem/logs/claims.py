@@ -25,7 +25,8 @@ Conservative by construction:
   "I'm sure", "I can tell you", "I'm here to tell you", "I promise", "I swear", each optionally followed by "that");
 - questions (a sentence ending in "?") give no claim, nor does the part of a sentence from the clause holding a
   conditional or hypothetical word ("if", "unless", "whether", "suppose", "assuming", "imagine", "pretend",
-  "what if", "in case") on: "Taylor was a traitor, but we don't know if ..." keeps its first clause;
+  "what if", "in case"), or possibilities weighed ("which", "theory", "world", "scenario", "possibility",
+  "hypothesis") on: "Taylor was a traitor, but we don't know if ..." keeps its first clause;
 - role claims must end their clause (allowing "too", "here", "myself", "for sure"): "I'm a traitor hunter" and
   "I am faithful to the group" give none;
 - reported speech in double quotes is removed first (it is someone else's claim);
@@ -62,7 +63,11 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _CLAUSE = re.compile(r"\s*[,;:()\u2014\u2013]\s*|\s+-+\s+|\s+(?:and|but|so|because|since|although|though|plus)\s+",
                      re.IGNORECASE)
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
-                           r"what if|in case)\b", re.IGNORECASE)
+                           r"what if|in case|which|whichever|theory|theories|worlds?|scenarios?|"
+                           r"possibilit(?:y|ies)|hypothes[ie]s)\b", re.IGNORECASE)
+"""Where a sentence stops asserting: a conditional, or the possibilities a player weighs ("the theory that Bob and
+Charlie are the evil pair and Alice is good", "two consistent worlds: (1) Alice is evil plus ..., or (2) Alice is
+good", "which single player among Alice, Bob, and Eve is good": Avalon's reasoning about who could be evil)."""
 _LEAD = re.compile(
     r"^(?:(?:and|but|so|also|well|look|listen|honestly|frankly|okay|ok|alright|yes|yeah|now|again|"
     r"to be clear|just to be clear|for the record|to be honest|trust me|believe me|just a heads up|heads up)\b"
