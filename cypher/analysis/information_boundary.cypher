@@ -1,5 +1,7 @@
-// Information-boundary check (SPEC 3.1): MUST RETURN NO ROWS. Each row is a leak of one of two kinds:
+// Information-boundary check (SPEC 3.1): MUST RETURN NO ROWS. Each row is a leak of one of three kinds:
 // "not a witness": a memory of an event whose owner is not among the event's witnesses (WITNESSED_BY);
+// "someone else's secret vote": a memory of a secret vote (a quest card, a team vote seen by its voter alone) held
+// by anyone but the voter;
 // "faithful holds traitors-only memory": a memory of a traitors-only event (a statement at the traitors' meeting,
 // a murder vote, a recruitment) held by a player who was not on the traitor side when it happened (the game's
 // Game.traitor_roles, ["traitor"] for a game stored without it). A player recruited later counts as faithful until
@@ -21,6 +23,13 @@ CALL () {
   WHERE NOT p.role IN traitor_roles
      OR EXISTS { MATCH (r:Event)-[:TARGETS]->(p) WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line }
   RETURN 'faithful holds traitors-only memory' AS violation, p, m, e
+  UNION ALL
+  MATCH (e:Event {game: $game})
+  USING INDEX e:Event(game)
+  WHERE e.secret = true
+  MATCH (e)<-[:OF_EVENT]-(m:Memory)<-[:REMEMBERS]-(p:Player)
+  WHERE NOT (e)-[:BY]->(p)
+  RETURN "someone else's secret vote" AS violation, p, m, e
 }
 RETURN violation, p.name AS owner, p.role AS owner_role, m.uid AS memory, e.uid AS event, e.kind AS kind,
        e.channel AS channel, e.ballot AS ballot, e.day AS day

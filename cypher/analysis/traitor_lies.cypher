@@ -3,21 +3,24 @@
 // calling a traitor (themselves or another) faithful. "Traitor" is the traitor side, the roles of
 // Game.traitor_roles (["traitor"] for a game stored without it; e.g. "werewolf"), "faithful" every other role of
 // the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides.
+// In a game with side_names a side claim is read the same way ("I am good" by an evil Avalon player is a lie).
 // listeners are the players who heard it (told, overheard or at the round table); believers are the listeners
 // outside the traitor side (the liar's fellow traitors know the truth) who afterwards voted to banish the player
 // falsely accused (a lie that defends a traitor has no believers by this measure: not voting is not evidence);
 // remembered_by counts listeners whose memory of the lie is still recalled (state neither archived nor tombstoned).
 // Recruited players count as faithful until their recruitment (by log line). claims_json is read as ingest writes
-// it (json.dumps, names as written).
+// it (json.dumps, names as written). In a game without banish votes (a mission game such as Avalon) believers is
+// always empty: this measure of belief does not apply there.
 // @param game: STRING  the game id
 // @returns liar, event, day, channel, subject, subject_role, claimed, text, listeners, believers, remembered_by
 OPTIONAL MATCH (g:Game {uid: $game})
-WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles
-WITH traitor_roles, COLLECT { MATCH (p:Player {game: $game}) WHERE NOT p.role IN traitor_roles RETURN DISTINCT p.role }
+WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles, coalesce(g.side_names, ['traitor', 'faithful']) AS sides
+WITH traitor_roles, sides,
+     COLLECT { MATCH (p:Player {game: $game}) WHERE NOT p.role IN traitor_roles RETURN DISTINCT p.role }
      + ['faithful'] AS other_roles
 MATCH (e:Event {game: $game})
 USING INDEX e:Event(game)
-WHERE e.kind = 'say' AND e.claims_json CONTAINS '"role", '
+WHERE e.kind = 'say' AND (e.claims_json CONTAINS '"role", ' OR e.claims_json CONTAINS '"side", ')
 MATCH (e)-[:BY]->(liar:Player {game: $game})
 WHERE liar.role IN traitor_roles
   AND NOT EXISTS { MATCH (r:Event)-[:TARGETS]->(liar) WHERE r.game = $game AND r.kind = 'recruit' AND r.line > e.line }
@@ -25,10 +28,13 @@ MATCH (subject:Player {game: $game})
 USING INDEX subject:Player(game)
 WITH traitor_roles, e, liar, subject,
      any(r IN traitor_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", true]'))
-       OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", false]') AS says_traitor,
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "role", "faithful", false]')
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "side", "' + sides[0] + '", true]')
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "side", "' + sides[1] + '", false]') AS says_traitor,
      any(r IN other_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", true]'))
        OR any(r IN traitor_roles WHERE e.claims_json CONTAINS ('["' + subject.name + '", "role", "' + r + '", false]'))
-       AS says_faithful
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "side", "' + sides[1] + '", true]')
+       OR e.claims_json CONTAINS ('["' + subject.name + '", "side", "' + sides[0] + '", false]') AS says_faithful
 WHERE says_traitor OR says_faithful
 WITH traitor_roles, e, liar, subject, says_traitor,
      subject.role IN traitor_roles

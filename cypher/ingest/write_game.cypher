@@ -1,6 +1,7 @@
 // Create the Game node, or bring its progress up to date (a live game grows, a log can be ingested again once the
 // game went on; a second ingest of the same log sets the same values, so it changes nothing).
 // @param row: MAP  the game row (uid, game, title, format, imported_from, curve, last_phase, winner, traitor_roles,
+//   side_names (the names of the hidden side and of the others),
 //   log_sha256, log_events, live)
 // @param now: STRING  ISO timestamp of this ingest
 // @returns created

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,25 +15,9 @@ from graphmem.viz.outputs import check_output
 
 
 def _expand(paths: tuple[Path, ...], fmt: str | None) -> list[tuple[Path, str]]:
-    from graphmem.logs.importers import discover, get_importer
+    from graphmem.logs.importers import discover
 
-    if fmt is None:
-        return discover(list(paths))
-    importer = get_importer(fmt)
-    found: list[tuple[Path, str]] = []
-    for path in paths:
-        if importer.detect(path):
-            found.append((path, fmt))
-        elif path.is_dir():
-            games = [child for child in sorted(path.iterdir()) if importer.detect(child)]
-            if not games:
-                raise UsageProblem(f"{path}: no {fmt} game logs found in this folder")
-            found.extend((child, fmt) for child in games)
-        elif path.exists():
-            raise UsageProblem(f"{path}: not a {fmt} log ({importer.description})")
-        else:
-            raise UsageProblem(f"{path}: no such file or folder")
-    return found
+    return discover(list(paths), fmt)
 
 
 def check_target(path: Path) -> None:
@@ -60,22 +47,30 @@ def prepare_folder(folder: Path, games: int) -> None:
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--from", "fmt", default=None, metavar="FORMAT",
-              help="Input format: an importer name such as traitors-plomp (default: detected per path).")
+              help="Input format: an importer name such as traitors-plomp, avalon-llm or llmafia (default: "
+                   "detected per path).")
 @click.option("-o", "--output", "output_arg", type=click.Path(), default=None,
               help="Output file for one game, or a folder (one GAME-ID.jsonl per game; created if missing). "
-                   "Default: standard output (one game only).")
+                   "Default: standard output (one game only; with --json nothing is written).")
 @click.option("--skip-invalid", is_flag=True,
               help="Write the valid events of a game with bad events and list the rejected ones, instead of "
                    "writing nothing for that game.")
-def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, skip_invalid: bool) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON report on standard output: per game its id, counts, output file, the keywords "
+                   "read as near spellings (guesses) and the skipped events; the games not converted with "
+                   "every problem.")
+def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, skip_invalid: bool,
+            as_json: bool) -> None:
     """Convert game logs to canonical graphmem JSONL ("graphmem/1").
 
-    PATHS are game logs (a plomp game folder or its plomp.json, a canonical .jsonl) or folders of them (every game
-    directly inside is converted, e.g. a folder of plomp game folders).
+    PATHS are game logs (a plomp game folder or its plomp.json, an Avalon game's JSON file, an LLMafia game
+    folder, a canonical .jsonl) or folders of them (every game inside, in sub-folders too, is converted).
 
     With one game, -o names the output file (or an existing folder to write GAME-ID.jsonl into); with several
     games, -o must be a folder. Every game is validated with the canonical rules; a game with problems is not
-    written (unless --skip-invalid) and every problem is listed with its file, position, field and reason.
+    written (unless --skip-invalid) and every problem is listed with its file, position, field and reason. A
+    keyword read as a near spelling of a known one (CONTINUE_PLAYINGNG as CONTINUE_PLAYING) is converted and
+    listed as "guessed: FILE: WHERE: read ... as ... (canonical line N)".
 
     Exit codes: 0 all written, 1 some game invalid or unreadable, 2 bad usage (e.g. an unknown --from, or an -o
     that cannot be written: checked before any game is read).
@@ -88,7 +83,7 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
     # Path() drops a trailing separator, so the folder intent of "-o out/" is read from the argument itself.
     to_folder = output is not None and (len(games) > 1 or output.is_dir()
                                         or (output_arg or "").endswith(("/", "\\")))
-    if output is None and len(games) > 1:
+    if output is None and len(games) > 1 and not as_json:
         raise UsageProblem(f"{len(games)} games found: give -o FOLDER to write one file per game")
     if to_folder and output is not None:
         prepare_folder(output, len(games))
@@ -96,30 +91,52 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
         check_target(output)
 
     failures: list[str] = []
+    report: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
     written: dict[Path, Path] = {}
     for path, game_format in games:
         try:
             log = load_game_log(path, game_format, skip_invalid=skip_invalid)
         except InvalidGameLog as e:
             failures.append(str(e))
+            refused.append({"path": str(path), "format": game_format,
+                            "problems": [asdict(p) for p in e.problems]})
             continue
         target = output / f"{log.game}.jsonl" if to_folder and output is not None else output
         if target is not None:
             if target in written:
                 failures.append(f"{path}: game id {log.game!r} also comes from {written[target]}; not written")
+                refused.append({"path": str(path), "format": game_format, "problems": [
+                    {"line": 0, "field": "", "reason": f"game id {log.game!r} also comes from {written[target]}"}]})
                 continue
             try:
                 write_game_log(log, target)
             except OSError as e:
                 failures.append(f"{path}: cannot write {target}: {e.strerror or e}")
+                refused.append({"path": str(path), "format": game_format, "problems": [
+                    {"line": 0, "field": "", "reason": f"cannot write {target}: {e.strerror or e}"}]})
                 continue
             written[target] = path
-        else:
+        elif not as_json:
             write_game_log(log, sys.stdout)
         days = max((p.day for p in log.phases), default=0)
+        destination = str(target) if target is not None else "nothing written" if as_json else "stdout"
+        report.append({"path": str(path), "format": game_format, "game": log.game, "events": len(log.events),
+                       "phases": len(log.phases), "days": days, "output": str(target) if target else None,
+                       "guesses": [asdict(g) for g in log.guesses], "skipped": [asdict(p) for p in log.rejected]})
+        if as_json:
+            continue
         click.echo(f"{path}: game {log.game}, {len(log.events)} events, {len(log.phases)} phases, {days} days "
-                   f"-> {target if target is not None else 'stdout'}", err=True)
+                   f"-> {destination}", err=True)
+        for guess in log.guesses:
+            click.echo(f"  guessed: {path}: {guess}", err=True)
         for problem in log.rejected:
             click.echo(f"  skipped: {path}: {problem}", err=True)
+    if as_json:
+        click.echo(json.dumps({"games": report, "not_converted": refused, "converted": len(report),
+                               "total": len(games)}, indent=2, ensure_ascii=False))
+        if failures:
+            raise click.exceptions.Exit(1)
+        return
     if failures:
         raise click.ClickException(f"{len(failures)} of {len(games)} game(s) not converted:\n" + "\n".join(failures))

@@ -16,7 +16,7 @@ from graphmem.cli import memory_service
 @click.command("ingest")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", default="auto", show_default=True,
-              help="auto, graphmem (canonical JSONL) or an importer name such as traitors-plomp.")
+              help="auto, graphmem (canonical JSONL) or an importer name: traitors-plomp, avalon-llm, llmafia.")
 @click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Rows per write transaction.")
@@ -24,10 +24,13 @@ from graphmem.cli import memory_service
 @click.pass_context
 def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: bool, batch_size: int,
            as_json: bool) -> None:
-    """Ingest game logs: files, or folders of them (a folder of plomp games ingests every game in it).
+    """Ingest game logs: files, or folders of them (every game inside, in sub-folders too: a folder of plomp games,
+    the Avalon corpus, a folder of LLMafia games).
 
     Every file is validated first: with any invalid line nothing is written (exit 1) unless --skip-invalid.
-    Ingesting the same log again changes nothing.
+    Ingesting the same log again changes nothing. A keyword an importer read as a near spelling of a known one
+    (CONTINUE_PLAYINGNG as CONTINUE_PLAYING) is listed as "guessed: FILE: WHERE: read ... as ..." (and under
+    "guesses" with --json).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -57,6 +60,8 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         return
     for line in summary.rejected:
         click.echo(f"rejected: {line}", err=True)
+    for line in summary.guesses:
+        click.echo(f"guessed: {line}", err=True)
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
         click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")

@@ -31,6 +31,7 @@ from graphmem.logs.schema import (
     BanishEvent,
     Claim,
     EmotionEvent,
+    Event,
     GameHeader,
     PhaseEvent,
     SayEvent,
@@ -129,7 +130,7 @@ class Encoder:
         self.game = header.game
         self.profiles: dict[str, Profile] = {
             p.name: params.profile(p.profile or params.default_profile) for p in header.players}
-        self.state = GameState(header.roles, header.traitor_roles)
+        self.state = GameState.of(header)
         self.emotion: dict[str, dict[str, float]] = {p: {} for p in self.state.roles}
         self.memories: list[MemoryRow] = []
         self.events: list[EventRow] = []
@@ -141,6 +142,15 @@ class Encoder:
         self.seq = 0
         self._taken = (0, 0, 0, 0, 0)
         self.extractor = claim_extractor_for(header)
+        self.roles = frozenset(header.roles.values())
+        side = header.side_names.traitor
+        self.killers = "traitors" if side == "traitor" else side
+
+    def wording(self, event: Event, owner: str | None, day: int) -> texts.Wording:
+        """How ``owner`` (None: the ground truth) words ``event``, in this game's state (the team last proposed,
+        the game's roles, the name of the side that murders): :func:`graphmem.ingest.texts.wording`."""
+        team = self.state.proposal[1] if self.state.proposal is not None else ()
+        return texts.wording(event, owner, day, team=team, roles=self.roles, killers=self.killers)
 
     # -- memories -------------------------------------------------------------------------------------------------
 
@@ -157,7 +167,7 @@ class Encoder:
         peak = emotional_peak(emotions)
         claims = _claims(logged)
         kind = kind or logged.kind
-        factual = any(c[1] == "role" for c in claims)
+        factual = any(c[1] in ("role", "side") for c in claims)
         mtype = classify_type(kind, emotion_peak=peak, flashbulb=flashbulb, factual=factual, params=p)
         e0 = encoding_strength(sal, profile, flashbulb, p)
         s = stability(sal, profile, mtype, flashbulb, p)
@@ -222,7 +232,7 @@ class Encoder:
             return
         percepts = perceive(logged, self.state)
         self._event_row(logged, [pc.owner for pc in percepts])
-        rows = [self.memory(logged, order, pc, texts.wording(event, pc.owner, logged.day)) for pc in percepts]
+        rows = [self.memory(logged, order, pc, self.wording(event, pc.owner, logged.day)) for pc in percepts]
         if isinstance(event, SayEvent):
             self._statement(logged, order, event, percepts, rows)
         if (isinstance(event, BanishEvent) and event.role_revealed is not None
@@ -273,7 +283,7 @@ class Encoder:
 
     def _event_row(self, logged: LoggedEvent, witnesses: list[str]) -> None:
         event, game = logged.event, self.game
-        objective = texts.wording(event, None, logged.day) if not isinstance(event, ThoughtEvent) else \
+        objective = self.wording(event, None, logged.day) if not isinstance(event, ThoughtEvent) else \
             texts.Wording(event.text, ())
         actor = actor_of(event) if not isinstance(event, ThoughtEvent) else event.player
         targets = targets_of(event) if not isinstance(event, ThoughtEvent) else []
@@ -283,7 +293,9 @@ class Encoder:
             ballot=getattr(event, "ballot", None), actor=actor, targets=targets, witnesses=witnesses,
             details_json=details_to_json(objective.details), claims_json=_claims_json(_claims(logged)),
             role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
-            t=getattr(event, "t", None), phase_uid=phase_uid(game, logged.phase),
+            t=getattr(event, "t", None), secret=bool(getattr(event, "secret", False)),
+            choice=getattr(event, "choice", None), result=getattr(event, "result", None),
+            phase_uid=phase_uid(game, logged.phase),
             actor_uid=player_uid(game, actor) if actor else None,
             target_uids=[player_uid(game, p) for p in targets],
             witness_uids=[player_uid(game, p) for p in witnesses]))
@@ -321,7 +333,8 @@ class Encoder:
         row = GameRow(uid=game, game=game, title=header.title or game, format=header.format,
                       imported_from=self.imported_from, curve=p.curve, last_phase=last_phase,
                       winner=self.state.ended[1] if self.state.ended else None,
-                      traitor_roles=list(header.traitor_roles))
+                      traitor_roles=list(header.traitor_roles),
+                      side_names=[header.side_names.traitor, header.side_names.faithful])
         return EncodedGame(row, players, phase_rows, list(self.events), list(self.memories), list(self.told),
                            list(self.thoughts), statements=list(self.statements),
                            memory_order=dict(self.memory_order), memory_claims=dict(self.memory_claims))

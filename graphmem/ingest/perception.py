@@ -13,11 +13,18 @@ Source types: the speaker of a ``say`` remembers having said it first-hand; addr
 ``direct_told``; the other witnesses of a private statement ``overheard`` it; witnesses of a round-table, public or
 traitors' statement got it in ``group_discuss``; everything else is ``first_hand``.
 
+Mission games (Avalon): a ``propose`` is seen by every living player, and leaves those off the team
+``left_off_team``; a ``secret`` vote (a quest card) is seen by its voter alone; an ``outcome`` is public, and a
+quest's result (``result`` "success" or "fail") means something different to each side: the hidden side expected it
+(``quest_outcome_traitor``), the others fear a failure, most of all those who were on the failed quest
+(``quest_failed_on_team``, ``quest_failed``).
+
 Pure: no I/O, no Neo4j, no embeddings.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -28,6 +35,8 @@ from graphmem.logs.schema import (
     Event,
     MurderEvent,
     ObserveEvent,
+    OutcomeEvent,
+    ProposeEvent,
     RecruitEvent,
     RevealEvent,
     SayEvent,
@@ -58,9 +67,11 @@ class Percept:
 
 
 def actor_of(event: Event) -> str | None:
-    """The player who acted: speaker, voter, recruiter, or the sole murderer when known."""
+    """The player who acted: speaker, voter, recruiter, leader of a proposal, or the sole murderer when known."""
     if isinstance(event, SayEvent):
         return event.speaker
+    if isinstance(event, ProposeEvent):
+        return event.leader
     if isinstance(event, VoteEvent):
         return event.voter
     if isinstance(event, RecruitEvent):
@@ -71,9 +82,12 @@ def actor_of(event: Event) -> str | None:
 
 
 def targets_of(event: Event) -> list[str]:
-    """The players an event is done to: addressees, vote target, victim, banished, revealed, recruited."""
+    """The players an event is done to: addressees, vote target, victim, banished, revealed, recruited, the team
+    of a proposal."""
     if isinstance(event, SayEvent):
         return [] if event.to == "all" else list(event.to)
+    if isinstance(event, ProposeEvent):
+        return list(event.team)
     if isinstance(event, VoteEvent):
         return [event.target] if event.target else []
     if isinstance(event, MurderEvent):
@@ -102,7 +116,15 @@ def about_of(event: Event, players: list[str]) -> list[str]:
 
 def mentioned_in(text: str, players: list[str]) -> list[str]:
     """Players whose name occurs in ``text`` as a whole word, ignoring case."""
-    return [p for p in players if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.IGNORECASE)]
+    found = {m.group(1).casefold() for m in _mention_pattern(tuple(players)).finditer(text)}
+    return [p for p in players if p.casefold() in found]
+
+
+@functools.lru_cache(maxsize=64)
+def _mention_pattern(players: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for every name of a game (longest first, each a whole word, any case), compiled once."""
+    names = "|".join(re.escape(p) for p in sorted(players, key=len, reverse=True)) or r"(?!x)x"
+    return re.compile(rf"(?<!\w)({names})(?!\w)", re.IGNORECASE)
 
 
 def default_witnesses(event: Event, state: GameState) -> list[str]:
@@ -116,6 +138,8 @@ def default_witnesses(event: Event, state: GameState) -> list[str]:
     if isinstance(event, ObserveEvent):
         return list(event.observers)
     if isinstance(event, VoteEvent):
+        if event.secret:
+            return [event.voter]
         return state.living_traitors() if event.ballot == "murder" else state.living()
     if isinstance(event, MurderEvent):
         return [p for p in state.living() if p != event.victim]
@@ -123,7 +147,7 @@ def default_witnesses(event: Event, state: GameState) -> list[str]:
         return [event.player]
     if isinstance(event, RecruitEvent):
         return [event.player, *(p for p in state.living_traitors() if p != event.player)]
-    if isinstance(event, (BanishEvent, EndEvent)):
+    if isinstance(event, (BanishEvent, EndEvent, ProposeEvent, OutcomeEvent)):
         return state.living()
     return []
 
@@ -146,8 +170,11 @@ def _say_source(event: SayEvent, owner: str) -> tuple[SourceType, str | None]:
 
 
 def _accuses(event: SayEvent, owner: str, state: GameState) -> bool:
-    return any(c.subject == owner and c.predicate == "role" and state.is_traitor_role(c.object) and c.polarity
-               for c in event.claims)
+    """A claim that ``owner`` is on the traitor side: a traitor-side role, or the hidden side's name ("Charlie is
+    evil")."""
+    return any(c.subject == owner and c.polarity and (
+        (c.predicate == "role" and state.is_traitor_role(c.object))
+        or (c.predicate == "side" and c.object == state.side_names[0])) for c in event.claims)
 
 
 def _say_situation(event: SayEvent, owner: str, source: SourceType, state: GameState) -> Situation:
@@ -157,10 +184,32 @@ def _say_situation(event: SayEvent, owner: str, source: SourceType, state: GameS
         return Situation.TRAITORS_MURDER_DISCUSSION
     if _accuses(event, owner, state):
         return Situation.ACCUSED
-    if any(c.predicate == "role" for c in event.claims):
+    if any(c.predicate in ("role", "side") for c in event.claims):
         return Situation.ROLE_CLAIM
     return {SourceType.DIRECT_TOLD: Situation.PRIVATE_TO_OWNER,
             SourceType.OVERHEARD: Situation.OVERHEARD}.get(source, Situation.ROUNDTABLE)
+
+
+MISSION_RESULTS = ("success", "fail")
+"""The ``result`` of an ``outcome`` that ends a quest (any other result, e.g. a team vote's "approved", is table
+business)."""
+
+
+def on_the_quest(event: OutcomeEvent, owner: str, state: GameState) -> bool:
+    """Whether ``owner`` took part in what ``event`` is the outcome of: they voted on its ``ballot`` since that
+    ballot's previous outcome (a quest card), or, without such votes, the outcome is ``about`` them."""
+    voters = state.ballot_voters.get(event.ballot, []) if event.ballot is not None else []
+    return owner in voters if voters else owner in event.about
+
+
+def _outcome_situation(event: OutcomeEvent, owner: str, state: GameState) -> Situation:
+    if event.result not in MISSION_RESULTS:
+        return Situation.ROUNDTABLE
+    if state.is_traitor(owner):
+        return Situation.QUEST_OUTCOME_TRAITOR
+    if event.result == "fail":
+        return Situation.QUEST_FAILED_ON_TEAM if on_the_quest(event, owner, state) else Situation.QUEST_FAILED
+    return Situation.ROUNDTABLE
 
 
 def _situation(event: Event, owner: str, source: SourceType, state: GameState) -> tuple[Situation, bool]:
@@ -187,11 +236,18 @@ def _situation(event: Event, owner: str, source: SourceType, state: GameState) -
         return Situation.ROLE_CLAIM, False
     if isinstance(event, RecruitEvent):
         return (Situation.RECRUITED if event.player == owner else Situation.OTHER), False
+    if isinstance(event, ProposeEvent):
+        if owner == event.leader:
+            return Situation.OTHER, False
+        return (Situation.ROUNDTABLE if owner in event.team else Situation.LEFT_OFF_TEAM), False
+    if isinstance(event, OutcomeEvent):
+        return _outcome_situation(event, owner, state), False
     return Situation.OTHER, False
 
 
 def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
-    """Every witness's percept of one perceivable event (say, observe, vote, murder, banish, reveal, recruit, end).
+    """Every witness's percept of one perceivable event (say, observe, vote, murder, banish, reveal, recruit, end,
+    propose, outcome).
 
     Call before ``state.apply`` for the same event: witnesses and situations are judged on the state just before it.
     """

@@ -56,6 +56,9 @@ class GameSummary:
     rejected: list[str] = field(default_factory=list)
     unchanged: bool = False
     """Already stored, completely, from this very log: nothing was embedded or written."""
+    guesses: list[str] = field(default_factory=list)
+    """The keywords the importer read as near spellings of known ones ("PATH: WHERE: read 'X' as 'Y' (canonical
+    line N)"), see :mod:`graphmem.logs.importers.keywords`."""
     decay_to: int | None = None
     """The phase the decay job must bring the game to before it is complete (None: no decay needed)."""
 
@@ -67,6 +70,7 @@ class IngestSummary:
     games, events, memories, players : totals over the ingested logs
     nodes_created, relationships_created : what the database created (0 when everything was already stored)
     seconds : wall time; embedding_seconds : time inside the embedding model; texts_embedded : texts encoded
+    rejected : the lines left out (``skip_invalid``); guesses : the keywords read as near spellings, every game's
     """
 
     games: int = 0
@@ -80,11 +84,13 @@ class IngestSummary:
     seconds: float = 0.0
     per_game: list[GameSummary] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
+    guesses: list[str] = field(default_factory=list)
 
     def add(self, game: GameSummary) -> None:
-        """Count one game in: its entry in ``per_game``, the totals and its rejected lines."""
+        """Count one game in: its entry in ``per_game``, the totals, its rejected lines and its guesses."""
         self.per_game.append(game)
         self.rejected.extend(game.rejected)
+        self.guesses.extend(game.guesses)
         self.games += 1
         self.events += game.events
         self.memories += game.memories
@@ -175,9 +181,10 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         on_stage("writing", sum(_rows(game) for game in to_write))
     for (path, chosen, game_log), game in zip(loaded, encoded):
         rejected = [f"{path}: {p}" for p in game_log.rejected]
+        guesses = [f"{path}: {g}" for g in game_log.guesses]
         if game.game.uid in unchanged:
             summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                    len(game.players), 0, 0, rejected, unchanged=True))
+                                    len(game.players), 0, 0, rejected, unchanged=True, guesses=guesses))
             continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
@@ -191,7 +198,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                     else decayed_to if counts.nodes_created else None)
         summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
                                 len(game.players), counts.relationships_created, counts.nodes_created, rejected,
-                                decay_to=decay_to))
+                                decay_to=decay_to, guesses=guesses))
     summary.seconds = time.perf_counter() - started
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary

@@ -6,11 +6,17 @@ placeholders ``{who}``, ``{whom}``, ``{where}`` and ``{content}`` of :func:`grap
 
 Statements heard from someone hold only their content ("Marcus is a traitor."), because the source label of the
 prompt ("[Eleanor told you]") carries the teller; the speaker remembers "You told Eleanor: ...".
+
+Roles read "a traitor", "an assassin", and bare when capitalised (a named character: "Diana is Merlin") or when the
+word is a side's name rather than a role ("Charlie is evil"). Mission games: "Charlie proposed a team of Alice and
+Bob, leaving you off", "You voted to approve the team of Alice and Charlie", "You played a fail card on the quest
+with Alice", and an outcome's own words (unquoted: they are the game's, not a player's).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from graphmem.logs.schema import (
@@ -19,6 +25,8 @@ from graphmem.logs.schema import (
     Event,
     MurderEvent,
     ObserveEvent,
+    OutcomeEvent,
+    ProposeEvent,
     RecruitEvent,
     RevealEvent,
     SayEvent,
@@ -66,16 +74,30 @@ def _quoted(text: str) -> str:
     return " ".join(text.split())
 
 
+TARGET_BALLOTS = {"banish": "to banish {whom}", "murder": "to murder {whom}",
+                  "assassinate": "to assassinate {whom}"}
+"""How a vote on a ballot with a target reads ("Riley voted to banish Casey"); other ballots: "for X in the B vote"."""
+
+
+def role_phrase(role: str, roles: Collection[str] | None = None) -> str:
+    """A role as it follows "is"/"are": "a traitor", "an assassin"; bare when capitalised ("Merlin") or when
+    ``roles`` (the game's roles) is given and does not hold it (a side's name: "evil")."""
+    if role[:1].isupper() or (roles is not None and role not in roles):
+        return role
+    return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
+
+
 def _ballot_phrase(event: VoteEvent) -> str:
-    if event.ballot == "banish":
-        return "to banish {whom}"
-    if event.ballot == "murder":
-        return "to murder {whom}"
+    if event.ballot in TARGET_BALLOTS:
+        return TARGET_BALLOTS[event.ballot]
     if event.target is not None:
         return f"for {{whom}} in the {event.ballot} vote"
     choice = event.choice or ""
     if event.ballot == "end_game":
         return "to end the game" if choice == "end" else f"to {choice} the game"
+    if event.ballot == "team":
+        return f"to {choice} the team of {{whom}}" if choice in ("approve", "reject") else \
+            f"'{choice}' on the team of {{whom}}"
     return f"'{choice}' in the {event.ballot} vote"
 
 
@@ -113,44 +135,85 @@ def _say(event: SayEvent, owner: str | None, day: int) -> Wording:
     return Wording("{content}", details_for(day, event.speaker, None, where, quote, what))
 
 
-def _vote(event: VoteEvent, owner: str | None, day: int) -> Wording:
+def _team(team: Sequence[str], owner: str | None) -> tuple[str, list[str]]:
+    """A team as ``{whom}`` reads it for ``owner``: ("you and {whom}", the other) or ("you, {whom}", the others:
+    "you, Alice and Bob"), ("you", []), or ("{whom}", all)."""
+    others = [p for p in team if p != owner]
+    if len(others) < len(team):
+        return ("you, {whom}" if len(others) > 1 else "you and {whom}" if others else "you"), others
+    return "{whom}", others
+
+
+def _vote(event: VoteEvent, owner: str | None, day: int, team: Sequence[str]) -> Wording:
     phrase = _ballot_phrase(event)
     where = BALLOT_PLACES.get(event.ballot)
     target = [event.target] if event.target and event.target != owner else []
     if event.target is not None and event.target == owner:
         phrase = phrase.replace("{whom}", "you")
-    reason = ": {content}" if event.text else ""
     subject = "You" if owner == event.voter else "{who}"
     who = None if owner == event.voter else event.voter
+    if event.target is None and "{whom}" in phrase:  # a team vote: the team proposed
+        named, target = _team(team, owner)
+        phrase = phrase.replace("{whom}", named) if team else phrase.replace(" of {whom}", "")
+    if event.ballot == "quest" and event.target is None and event.choice is not None:
+        named, target = _team([p for p in team if p != event.voter], owner)
+        phrase = f"played a {event.choice} card on the quest" + (f" with {named}" if target else "")
+        reason = ": {content}" if event.text else ""
+        what = render(f"{subject} {phrase}", details_for(day, who, target))
+        return Wording(f"{subject} {phrase}{reason}", details_for(day, who, target, where, event.text, what))
+    reason = ": {content}" if event.text else ""
     what = render(f"{subject} voted {phrase}", details_for(day, who, target))
     return Wording(f"{subject} voted {phrase}{reason}", details_for(day, who, target, where, event.text, what))
 
 
-def wording(event: Event, owner: str | None, day: int) -> Wording:
+def _propose(event: ProposeEvent, owner: str | None, day: int) -> Wording:
+    named, others = _team(event.team, owner)
+    reason = ": {content}" if event.text else ""
+    if owner == event.leader:
+        named = named.replace("you", "yourself", 1)  # "yourself and Dana", "yourself, Alice and Bob"
+        base, who = f"You proposed a team of {named}", None
+    else:
+        left_off = "" if owner is None or owner in event.team else ", leaving you off"
+        base, who = f"{{who}} proposed a team of {named}{left_off}", event.leader
+    what = render(base, details_for(day, who, others))
+    return Wording(base + reason, details_for(day, who, others, None, event.text, what))
+
+
+def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = (),
+            roles: Collection[str] | None = None, killers: str = "traitors") -> Wording:
     """The template and details of ``event`` as ``owner`` encodes it (``owner=None``: the objective account
     stored on the Event node as ground truth).
 
-    day : int, the day of the event's phase (the ``when`` detail).
+    day : int, the day of the event's phase (the ``when`` detail); team : the team last proposed (the team a
+    ``team`` or ``quest`` vote is about, :attr:`graphmem.logs.state.GameState.proposal`); roles : the game's roles
+    (a revealed word that is none of them is a side's name, read bare: "Charlie is evil"); killers : who murders
+    ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia").
     """
     if isinstance(event, SayEvent):
         return _say(event, owner, day)
     if isinstance(event, VoteEvent):
-        return _vote(event, owner, day)
+        return _vote(event, owner, day, team)
+    if isinstance(event, ProposeEvent):
+        return _propose(event, owner, day)
+    if isinstance(event, OutcomeEvent):
+        return Wording("{content}", details_for(day, None, [p for p in event.about if p != owner],
+                                                what=" ".join(event.what.split())))
     if isinstance(event, MurderEvent):
         if owner == event.victim:
-            return Wording("You were murdered by the traitors.", details_for(day))
-        return Wording("{whom} was murdered by the traitors.", details_for(day, None, [event.victim]))
+            return Wording(f"You were murdered by the {killers}.", details_for(day))
+        return Wording(f"{{whom}} was murdered by the {killers}.", details_for(day, None, [event.victim]))
     if isinstance(event, BanishEvent):
         votes = f" with {event.votes} votes" if event.votes is not None else ""
-        revealed = f" and turned out to be a {event.role_revealed}" if event.role_revealed else ""
+        revealed = (f" and turned out to be {role_phrase(event.role_revealed, roles)}" if event.role_revealed
+                    else "")
         if owner == event.player:
             return Wording(f"You were banished{votes}.", details_for(day, where="at the banishment"))
         return Wording(f"{{whom}} was banished{votes}{revealed}.",
                        details_for(day, None, [event.player], "at the banishment"))
     if isinstance(event, RevealEvent):
         if owner == event.player:
-            return Wording(f"You are a {event.role}.", details_for(day))
-        return Wording(f"{{whom}} is a {event.role}.", details_for(day, None, [event.player]))
+            return Wording(f"You are {role_phrase(event.role, roles)}.", details_for(day))
+        return Wording(f"{{whom}} is {role_phrase(event.role, roles)}.", details_for(day, None, [event.player]))
     if isinstance(event, RecruitEvent):
         if owner == event.player:
             return Wording("{who} recruited you as a traitor.", details_for(day, event.by))

@@ -4,6 +4,13 @@ Pure: no I/O.
 - **Roles** (:func:`role_conflicts`): two memories whose ``role`` claims about one player admit no common role
   ("Dan is a traitor" / "Dan is faithful" or "Dan is not a traitor"): ``identity``, open, settled later by a
   reveal (:func:`graphmem.jobs.conflicts.resolve`). Claims about the owner are ignored: a player knows their role.
+  A ``side`` claim (Avalon: "Diana is evil", "I am good"; :class:`~graphmem.jobs.conflict_model.Sides`) is a role
+  claim that admits every role of that side: "Diana is evil" and "Diana is Merlin" conflict.
+- **Lies about oneself** (:func:`self_claim_lies`): a player's claim of their own role or side that a reveal the
+  owner holds contradicts (Merlin was shown that Eve is evil; Eve says "I know I'm good"): ``lie``, critical, open,
+  never resolved. A player knows their own role, so such a claim is a lie, not a mistake; claims about others can
+  be honest mistakes and are left to the identity rule. Not compared: what the owner's fellow traitors say (the
+  owner knows their bluff).
 - **Votes** (:func:`vote_conflicts`): ``voted_for`` is functional per ballot round, so only claims about the same
   voter *and round* are compared; a vote that changed between rounds is no conflict. A statement about a vote (the
   speaker's own, another player's, or the owner's) that the vote the owner saw contradicts is a lie caught:
@@ -40,11 +47,14 @@ from graphmem.jobs.conflict_model import (
     PREFERENCE,
     RESOLVED,
     ROLE,
+    SIDE,
     STANCE,
     TEMPORAL,
     VOTED_FOR,
     ConflictPlan,
     OwnerMemory,
+    Sides,
+    Truth,
     allowed,
     describe,
     norm,
@@ -53,7 +63,10 @@ from graphmem.jobs.conflict_model import (
 from graphmem.logs.stances import STANCE_PREDICATES, stance_sign
 from graphmem.store.keys import conflict_uid
 
-__all__ = ["role_conflicts", "stance_conflicts", "stances_of", "vote_conflicts"]
+__all__ = ["role_conflicts", "self_claim_lies", "stance_conflicts", "stances_of", "vote_conflicts"]
+
+ROLE_PREDICATES = frozenset({ROLE, SIDE})
+"""The predicates that say what a player is: a role, or a side (read as any role of that side)."""
 
 
 def _plan(game: str, owner: str, kind: str, status: str, resolution: str | None, subject: str, predicate: str,
@@ -67,20 +80,22 @@ def _plan(game: str, owner: str, kind: str, status: str, resolution: str | None,
 
 # -- roles --------------------------------------------------------------------------------------------------------
 
-def role_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str]) -> list[ConflictPlan]:
-    """Identity conflicts between ``role`` claims about the same player (see the module docstring).
+def role_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str],
+                   sides: Sides | None = None) -> list[ConflictPlan]:
+    """Identity conflicts between ``role`` (and ``side``) claims about the same player (see the module docstring).
 
-    roles : the role universe (:func:`graphmem.jobs.conflict_model.role_universe`)
+    roles : the role universe (:func:`graphmem.jobs.conflict_model.role_universe`); sides : the game's sides
+    (None: The Traitors', whose side names are roles)
     """
     groups: dict[str, dict[str, list[tuple[str, bool]]]] = {}
     by_uid = {m.uid: m for m in memories}
     for m in memories:
         for subject, predicate, obj, polarity, _ in m.claims:
-            if predicate == ROLE and subject != owner:
+            if predicate in ROLE_PREDICATES and subject != owner:
                 groups.setdefault(subject, {}).setdefault(m.uid, []).append((norm(obj), polarity))
     plans: list[ConflictPlan] = []
     for subject, by_memory in sorted(groups.items()):
-        allowed_by = {uid: allowed(c, roles) for uid, c in by_memory.items()}
+        allowed_by = {uid: allowed(c, roles, sides) for uid, c in by_memory.items()}
         order = sorted((uid for uid in by_memory if allowed_by[uid]), key=lambda u: by_uid[u].order)
         conflicting = {(x, y): not (allowed_by[x] & allowed_by[y]) for i, x in enumerate(order) for y in order[i + 1:]}
         for ua, ub in pairs(order, conflicting):
@@ -91,6 +106,46 @@ def role_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], roles
                                   (b.speaker, b.source, *by_memory[ub][0]))
             plans.append(_plan(game, owner, IDENTITY, OPEN, None, subject, ROLE, a, b, f"conflicting claims: {said}",
                                text=text))
+    return plans
+
+
+def self_claim_lies(game: str, owner: str, memories: Sequence[OwnerMemory], truths: Sequence[Truth],
+                    roles: frozenset[str], sides: Sides | None = None,
+                    allies: frozenset[str] = frozenset()) -> list[ConflictPlan]:
+    """Lies caught: a player's claim of their own role or side ("I am good") that a reveal the owner holds about
+    that player contradicts (see the module docstring). One conflict per statement, paired with the reveal's
+    memory (the earliest such reveal the owner holds).
+
+    truths : the reveals the owner holds (their memories must be among ``memories``); roles, sides : as for
+    :func:`role_conflicts`; allies : the owner's fellow traitors (their bluffs are no lie to the owner)
+    """
+    by_uid = {m.uid: m for m in memories}
+    known: dict[str, list[tuple[Truth, frozenset[str]]]] = {}
+    for t in sorted(truths, key=lambda t: (t.phase, t.memory)):
+        if t.memory in by_uid and t.subject != owner:
+            known.setdefault(t.subject, []).append((t, allowed([(norm(t.role), True)], roles, sides)))
+    plans: list[ConflictPlan] = []
+    for m in sorted(memories, key=lambda m: m.order):
+        speaker = m.speaker
+        if speaker is None or speaker == owner or speaker in allies or speaker not in known or m.kind == "reveal":
+            continue
+        claimed = [(norm(obj), polarity) for subject, predicate, obj, polarity, _ in m.claims
+                   if subject == speaker and predicate in ROLE_PREDICATES]
+        if not claimed:
+            continue
+        said = allowed(claimed, roles, sides)
+        for truth, truth_roles in known[speaker]:
+            if said & truth_roles:
+                continue
+            reveal = by_uid[truth.memory]
+            a, b = (reveal, m) if reveal.order <= m.order else (m, reveal)
+            value, polarity = claimed[0]
+            reason = (f"{speaker} claimed to be {describe(claimed)} (phase {m.phase}), but the owner knows "
+                      f"{speaker} is {norm(truth.role)} (phase {reveal.phase})")
+            plans.append(_plan(game, owner, LIE, OPEN, None, speaker, ROLE, a, b, f"a lie caught: {reason}",
+                               speaker=speaker, text=words.self_claim_lie(owner, speaker, value, polarity,
+                                                                          norm(truth.role), m.day)))
+            break
     return plans
 
 
@@ -160,20 +215,24 @@ def vote_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], playe
 
 # -- stances ------------------------------------------------------------------------------------------------------
 
-def stances_of(memory: OwnerMemory, traitor_roles: Iterable[str]) -> dict[tuple[str, str], bool]:
+def stances_of(memory: OwnerMemory, traitor_roles: Iterable[str],
+               sides: Sides | None = None) -> dict[tuple[str, str], bool]:
     """{(speaker, player): positive?} of one memory: its ``suspects``/``trusts`` claims, and the role claims of its
     speaker about another player (a traitor-side role: negative; "faithful" or another role: positive; "not a
-    traitor": positive; "not faithful": negative). A speaker who says both of one player takes no side."""
+    traitor": positive; "not faithful": negative), side claims alike ("Diana is evil": negative; "Diana is good":
+    positive). A speaker who says both of one player takes no side."""
     traitor = {norm(r) for r in traitor_roles} | {"traitor"}
+    if sides is not None:
+        traitor.add(sides.hidden)
     signs: dict[tuple[str, str], set[bool]] = {}
     for subject, predicate, obj, polarity, _ in memory.claims:
         if predicate in STANCE_PREDICATES:
             key, sign = (subject, obj), stance_sign(predicate, polarity)
-        elif predicate == ROLE and memory.speaker is not None and subject != memory.speaker:
+        elif predicate in ROLE_PREDICATES and memory.speaker is not None and subject != memory.speaker:
             role = norm(obj)
             if role in traitor:
                 sign = not polarity
-            elif polarity or role == "faithful":
+            elif polarity or role == "faithful" or (sides is not None and role == sides.other):
                 sign = polarity
             else:
                 continue  # "X is not the seer" takes no side
@@ -187,20 +246,21 @@ def stances_of(memory: OwnerMemory, traitor_roles: Iterable[str]) -> dict[tuple[
 
 def stance_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], traitor_roles: Iterable[str],
                      eliminated: Mapping[str, int] | None = None,
-                     allies: frozenset[str] = frozenset()) -> list[ConflictPlan]:
+                     allies: frozenset[str] = frozenset(), sides: Sides | None = None) -> list[ConflictPlan]:
     """Stance reversals and conflicting reports (see the module docstring).
 
     traitor_roles : the game's traitor-side roles (role claims read as stances); eliminated : {player: phase of
     their elimination} (stances on a player said from then on are left out); allies : the owner's fellow traitors
     when the owner is one: what they say to the owner is the traitors' planning ("Gwendolyn's a faithful leader,
-    she's next"), known as such by the owner, so it gives no stance
+    she's next"), known as such by the owner, so it gives no stance; sides : the game's sides (side claims read
+    as role claims)
     """
     gone = eliminated or {}
     held: dict[tuple[str, str], list[tuple[OwnerMemory, bool]]] = {}
     for m in memories:
         if m.speaker in allies:
             continue
-        for (speaker, player), sign in stances_of(m, traitor_roles).items():
+        for (speaker, player), sign in stances_of(m, traitor_roles, sides).items():
             if speaker == owner or (player in gone and gone[player] <= m.phase):
                 continue
             held.setdefault((speaker, player), []).append((m, sign))

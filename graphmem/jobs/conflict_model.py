@@ -16,13 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["CORRECT", "IDENTITY", "KEEP_A", "KEEP_B", "KEEP_BOTH", "LIE", "MINOR", "OPEN", "PREFERENCE", "RESOLVED",
-           "ROLE", "ROLE_WORDS", "STANCE", "TEMPORAL", "VOTED_FOR", "ClaimRow", "ConflictPlan", "Known",
-           "OwnerMemory", "Truth", "allowed", "describe", "norm", "pairs", "role_universe"]
+           "ROLE", "ROLE_WORDS", "SIDE", "STANCE", "TEMPORAL", "VOTED_FOR", "ClaimRow", "ConflictPlan", "Known",
+           "OwnerMemory", "Sides", "Truth", "allowed", "describe", "norm", "pairs", "role_universe"]
 
 IDENTITY, TEMPORAL, PREFERENCE, MINOR, LIE = "identity", "temporal", "preference", "minor", "lie"
 OPEN, RESOLVED = "open", "resolved"
 KEEP_A, KEEP_B, KEEP_BOTH, CORRECT = "keep_a", "keep_b", "keep_both", "correct"
-ROLE, VOTED_FOR, STANCE = "role", "voted_for", "stance"
+ROLE, VOTED_FOR, STANCE, SIDE = "role", "voted_for", "stance", "side"
 
 ROLE_WORDS = {"traitor": "traitor", "traitors": "traitor", "faithful": "faithful", "faithfuls": "faithful"}
 """Role words recognised in free text (The Traitors), mapped to the role they name."""
@@ -166,10 +166,53 @@ def role_universe(roles: Iterable[str]) -> frozenset[str]:
     return frozenset({norm(r) for r in roles} | {"traitor", "faithful"})
 
 
-def allowed(constraints: Sequence[tuple[str, bool]], universe: frozenset[str]) -> frozenset[str]:
-    """The values of ``universe`` (and the constrained ones) that satisfy every (value, polarity) constraint."""
-    values = universe | {v for v, _ in constraints}
-    return frozenset(v for v in values if all((v == c) == polarity for c, polarity in constraints))
+@dataclass(frozen=True)
+class Sides:
+    """The two sides of a game as the rules read a ``side`` claim or a side reveal (SPEC 2.3; Avalon's "evil" and
+    "good": the header's ``side_names``): ``hidden`` the name of the traitor side and ``other`` that of everyone
+    else, normalised (:func:`norm`); ``roles`` the traitor side's roles, normalised.
+
+    A side name that is also a role of the game (The Traitors' "traitor" and "faithful", Mafia's "mafia" and
+    "bystander") is read as that role: the game's claims and reveals name roles, and nothing changes for it.
+    """
+
+    hidden: str = "traitor"
+    other: str = "faithful"
+    roles: frozenset[str] = frozenset({"traitor"})
+
+    @classmethod
+    def of(cls, side_names: Sequence[str], traitor_roles: Iterable[str]) -> Sides:
+        """From the header's ``side_names`` (hidden side, other side) and ``traitor_roles``."""
+        return cls(norm(side_names[0]), norm(side_names[1]), frozenset(norm(r) for r in traitor_roles))
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The two side names."""
+        return frozenset({self.hidden, self.other})
+
+    def groups(self, universe: frozenset[str]) -> dict[str, frozenset[str]]:
+        """{side name: the roles of ``universe`` on that side}, for the side names that are no role of
+        ``universe`` ("traitor" stays a role of The Traitors, never a side)."""
+        hidden = frozenset(r for r in universe if r in self.roles)
+        out: dict[str, frozenset[str]] = {}
+        if self.hidden not in universe:
+            out[self.hidden] = hidden
+        if self.other not in universe:
+            out[self.other] = universe - hidden - {"traitor"}
+        return out
+
+
+def allowed(constraints: Sequence[tuple[str, bool]], universe: frozenset[str],
+            sides: Sides | None = None) -> frozenset[str]:
+    """The values of ``universe`` (and the constrained ones) that satisfy every (value, polarity) constraint. With
+    ``sides``, a constraint whose value is a side name (:meth:`Sides.groups`) is met by the roles of that side
+    ("evil": any evil role; "not good": likewise)."""
+    groups = sides.groups(universe) if sides is not None else {}
+    values = universe | {v for v, _ in constraints if v not in groups}
+
+    def meets(value: str, c: str, polarity: bool) -> bool:
+        return (value in groups[c] if c in groups else value == c) == polarity
+    return frozenset(v for v in values if all(meets(v, c, polarity) for c, polarity in constraints))
 
 
 def describe(constraints: Sequence[tuple[str, bool]]) -> str:

@@ -11,13 +11,15 @@ or "she": the logs do not say). Days are the days of the memories (a vote's day 
 - a stance reversed: "Riley defended Casey on day 1 and accused Casey on day 3.";
 - two tellers: "On day 2 Casey told you Riley can be trusted, but Fletcher told you Riley is suspicious.";
 - roles: "Ava told you Dan is a traitor, but Ben told you Dan is faithful.";
+- a lie about oneself that a reveal exposes: "Eve said on day 2 that they are good, but you know Eve is evil.";
 - two accounts of one vote: "You heard two accounts of Dan's vote on day 2: Ava said Dan voted for Eve, Ben said
   Dan voted for Cara."
 """
 
 from __future__ import annotations
 
-__all__ = ["accounts", "identity", "lie", "name", "report", "reversal", "role_phrase", "similar_roles", "who_said"]
+__all__ = ["accounts", "identity", "lie", "name", "report", "reversal", "role_phrase", "self_claim_lie", "similar_roles",
+           "who_said"]
 
 
 def name(player: str | None, owner: str, *, subject: bool = False) -> str:
@@ -29,10 +31,22 @@ def name(player: str | None, owner: str, *, subject: bool = False) -> str:
     return player
 
 
+_BARE = frozenset({"faithful", "good", "evil", "mafia"})
+"""Role and side words said without an article ("faithful", "mafia"; Avalon's sides "good" and "evil")."""
+
+
 def role_phrase(role: str, polarity: bool) -> str:
-    """"a traitor", "not a traitor", "faithful", "not faithful", "the seer" -> "a seer"."""
-    word = role if role == "faithful" else f"a {role}"
+    """"a traitor", "not a traitor", "faithful", "not faithful", "evil", "the seer" -> "a seer"."""
+    word = role if role in _BARE else f"a {role}"
     return word if polarity else f"not {word}"
+
+
+def self_claim_lie(owner: str, speaker: str, claimed: str, polarity: bool, truth: str, day: int | None) -> str:
+    """A player's claim of their own role or side that a reveal the owner holds contradicts: "Eve said on day 2
+    that they are good, but you know Eve is evil."."""
+    when = f" on day {day}" if day is not None else ""
+    return (f"{speaker} said{when} that they are {role_phrase(claimed, polarity)}, but you know {speaker} is "
+            f"{role_phrase(truth, True)}.")
 
 
 def who_said(speaker: str | None, source: str | None, owner: str) -> str:

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from graphmem.jobs import conflict_words as words
-from graphmem.jobs.conflict_claims import role_conflicts, stance_conflicts, vote_conflicts
+from graphmem.jobs.conflict_claims import ROLE_PREDICATES, role_conflicts, self_claim_lies, stance_conflicts, vote_conflicts
 from graphmem.jobs.conflict_model import (
     CORRECT,
     IDENTITY,
@@ -61,6 +61,7 @@ from graphmem.jobs.conflict_model import (
     ConflictPlan,
     Known,
     OwnerMemory,
+    Sides,
     Truth,
     allowed,
     norm,
@@ -69,7 +70,7 @@ from graphmem.jobs.conflict_model import (
 from graphmem.store.keys import conflict_uid
 
 __all__ = ["CORRECT", "IDENTITY", "KEEP_A", "KEEP_B", "KEEP_BOTH", "LIE", "MINOR", "OPEN", "PREFERENCE", "RESOLVED",
-           "ROLE", "TEMPORAL", "ConflictPlan", "Known", "OwnerMemory", "Truth", "claim_conflicts", "detect",
+           "ROLE", "TEMPORAL", "ConflictPlan", "Known", "OwnerMemory", "Sides", "Truth", "claim_conflicts", "detect",
            "polarity_flip", "resolve", "role_universe", "text_conflicts", "text_role_stance"]
 
 NEGATIONS = re.compile(r"\b(?:not|no|never|nobody|none|neither|nor|cannot|isn't|wasn't|aren't|weren't|don't|"
@@ -82,14 +83,15 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
 def claim_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str],
-                    players: frozenset[str], within: int = 1) -> list[ConflictPlan]:
-    """Conflicts between the claims of one owner's memories on the functional predicates: roles (identity) and
-    votes (lies caught, accounts of one round), as :mod:`graphmem.jobs.conflict_claims` says.
+                    players: frozenset[str], within: int = 1, sides: Sides | None = None) -> list[ConflictPlan]:
+    """Conflicts between the claims of one owner's memories on the functional predicates: roles and sides
+    (identity) and votes (lies caught, accounts of one round), as :mod:`graphmem.jobs.conflict_claims` says.
 
     roles : the role universe (:func:`role_universe`); players : the game's player names (the ``voted_for``
-    universe); within : int, phases within which two accounts of one round stay open ("within one phase").
+    universe); within : int, phases within which two accounts of one round stay open ("within one phase");
+    sides : the game's sides (None: The Traitors')
     """
-    return role_conflicts(game, owner, memories, roles) + vote_conflicts(game, owner, memories, players, within)
+    return role_conflicts(game, owner, memories, roles, sides) + vote_conflicts(game, owner, memories, players, within)
 
 
 # -- texts --------------------------------------------------------------------------------------------------------
@@ -122,6 +124,9 @@ def text_role_stance(text: str, subject: str) -> tuple[str, bool] | None:
             stances.add((ROLE_WORDS[match["role"].casefold()], not negated))
     return stances.pop() if len(stances) == 1 else None
 
+
+FACT_KINDS = frozenset({"outcome"})
+"""Memory kinds the similar-text detector leaves out: what the game announced of one ballot (SPEC 2.1 ``outcome``)."""
 
 _WORD = re.compile(r"[a-z0-9']+")
 FLIP_OVERLAP = 0.6
@@ -167,8 +172,11 @@ def polarity_flip(sa: Sequence[str], sb: Sequence[str]) -> tuple[str, str] | Non
 def text_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], threshold: float, roles: frozenset[str],
                    skip: Iterable[frozenset[str]] = ()) -> list[ConflictPlan]:
     """Conflicts between similar texts (detector 2): cosine >= ``threshold``, a common player (not the owner),
-    disagreement in the sentences naming that player. ``skip``: pairs already in conflict by their claims."""
-    usable = [m for m in memories if m.embedding is not None]
+    disagreement in the sentences naming that player. ``skip``: pairs already in conflict by their claims.
+    A mission game's outcomes are left out: each is what the game announced of its own ballot, and "Quest 1 (Alice,
+    Bob) succeeded with no fail card" / "Quest 2 (Alice, Bob, Eve) failed with 1 fail card" are two quests, not
+    one statement negated."""
+    usable = [m for m in memories if m.embedding is not None and m.kind not in FACT_KINDS]
     if len(usable) < 2:
         return []
     x = np.stack([np.asarray(m.embedding, dtype=np.float64) for m in usable])
@@ -218,17 +226,21 @@ def _text_pair(game: str, owner: str, a: OwnerMemory, b: OwnerMemory, similarity
 
 def detect(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str], players: frozenset[str],
            threshold: float, *, traitor_roles: Iterable[str] = ("traitor",),
-           eliminated: Mapping[str, int] | None = None, allies: frozenset[str] = frozenset()) -> list[ConflictPlan]:
-    """Every conflict among one owner's memories: roles, votes, stances, then similar texts, each pair of memories
-    in one conflict at most (the first detector that pairs them). Deterministic.
+           eliminated: Mapping[str, int] | None = None, allies: frozenset[str] = frozenset(),
+           sides: Sides | None = None, truths: Sequence[Truth] = ()) -> list[ConflictPlan]:
+    """Every conflict among one owner's memories: roles, lies about oneself that a held reveal exposes, votes,
+    stances, then similar texts, each pair of memories in one conflict at most (the first detector that pairs
+    them). Deterministic.
 
     traitor_roles : the game's traitor-side roles; eliminated : {player: phase of their elimination}; allies : the
-    owner's fellow traitors, when the owner is one (their stances are plans, see :func:`stance_conflicts`)
+    owner's fellow traitors, when the owner is one (their stances are plans, see :func:`stance_conflicts`); sides :
+    the game's sides (None: The Traitors'); truths : the reveals the owner holds
     """
     plans: list[ConflictPlan] = []
     done: set[frozenset[str]] = set()
-    for found in (claim_conflicts(game, owner, memories, roles, players),
-                  stance_conflicts(game, owner, memories, traitor_roles, eliminated, allies)):
+    for found in (claim_conflicts(game, owner, memories, roles, players, sides=sides),
+                  self_claim_lies(game, owner, memories, truths, roles, sides, allies),
+                  stance_conflicts(game, owner, memories, traitor_roles, eliminated, allies, sides)):
         for plan in found:
             if frozenset((plan.a, plan.b)) not in done:
                 done.add(frozenset((plan.a, plan.b)))
@@ -236,18 +248,19 @@ def detect(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozen
     return plans + text_conflicts(game, owner, memories, threshold, roles, done)
 
 
-def _stance(memory: OwnerMemory, subject: str, roles: frozenset[str]) -> frozenset[str] | None:
-    constraints = [(norm(o), p) for s, pred, o, p, _ in memory.claims if s == subject and pred == ROLE]
+def _stance(memory: OwnerMemory, subject: str, roles: frozenset[str], sides: Sides | None) -> frozenset[str] | None:
+    constraints = [(norm(o), p) for s, pred, o, p, _ in memory.claims if s == subject and pred in ROLE_PREDICATES]
     if not constraints:
         stance = text_role_stance(memory.text, subject)
         constraints = [stance] if stance else []
-    return allowed(constraints, roles) if constraints else None
+    return allowed(constraints, roles, sides) if constraints else None
 
 
 def resolve(plan: ConflictPlan | Known, memories: Mapping[str, OwnerMemory], truths: Sequence[Truth],
-            roles: frozenset[str]) -> tuple[str, int, str, tuple[str, ...]] | None:
+            roles: frozenset[str], sides: Sides | None = None) -> tuple[str, int, str, tuple[str, ...]] | None:
     """How the truth settles an open identity conflict: (resolution, resolved_phase, reason, losers), or None
-    when no applicable truth is held or a memory's stance cannot be read (see the module docstring)."""
+    when no applicable truth is held or a memory's stance cannot be read (see the module docstring). A reveal of
+    a side (Merlin shown that Eve is "evil"; ``sides``) is met by any role of that side."""
     if plan.kind != IDENTITY or plan.subject is None or plan.a not in memories or plan.b not in memories:
         return None
     a, b = memories[plan.a], memories[plan.b]
@@ -256,11 +269,12 @@ def resolve(plan: ConflictPlan | Known, memories: Mapping[str, OwnerMemory], tru
     if not applicable:
         return None
     truth = max(applicable, key=lambda t: (t.phase, t.memory))
-    stance_a, stance_b = _stance(a, plan.subject, roles), _stance(b, plan.subject, roles)
+    stance_a, stance_b = _stance(a, plan.subject, roles, sides), _stance(b, plan.subject, roles, sides)
     if stance_a is None or stance_b is None:
         return None
     role = norm(truth.role)
-    right_a, right_b = role in stance_a, role in stance_b
+    true_roles = allowed([(role, True)], roles, sides)
+    right_a, right_b = bool(stance_a & true_roles), bool(stance_b & true_roles)
     phase = max(truth.phase, latest)
     why = f"{plan.subject} was revealed as a {role} (phase {truth.phase})"
     if right_a and not right_b:

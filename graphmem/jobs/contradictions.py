@@ -29,6 +29,7 @@ from typing import Any
 import neo4j
 import numpy as np
 
+from graphmem.jobs.conflict_model import norm
 from graphmem.jobs.conflicts import (
     IDENTITY,
     OPEN,
@@ -36,6 +37,7 @@ from graphmem.jobs.conflicts import (
     ConflictPlan,
     Known,
     OwnerMemory,
+    Sides,
     Truth,
     detect,
     resolve,
@@ -138,18 +140,23 @@ def plan_owner(scope: Scope, owner: str, memories: Sequence[OwnerMemory], truths
     Returns (detected conflicts as detected, i.e. identity ones open; resolutions of open identity conflicts,
     new or stored, that a held reveal settles).
     """
+    sides = Sides.of(scope.side_names, scope.traitor_roles)
     claimed_roles = [c[2] for m in memories for c in m.claims if c[1] == ROLE]
-    roles = role_universe([*scope.roles, *claimed_roles, *(t.role for t in truths)])
+    # A side reveal ("evil") names no role: the universe is the roles, and the sides group them.
+    game_roles = {norm(r) for r in scope.roles}
+    named = [*scope.roles, *claimed_roles, *(t.role for t in truths)]
+    roles = role_universe([r for r in named if norm(r) in game_roles or norm(r) not in sides.names])
     plans = detect(scope.game, owner, memories, roles, frozenset(scope.players), params.similarity.contradiction,
                    traitor_roles=scope.traitor_roles, eliminated=scope.eliminated,
-                   allies=frozenset(scope.traitors) - {owner} if owner in scope.traitors else frozenset())
+                   allies=frozenset(scope.traitors) - {owner} if owner in scope.traitors else frozenset(),
+                   sides=sides, truths=truths)
     by_uid = {m.uid: m for m in memories}
     stored = {k.uid: k for k in known}
     candidates: list[ConflictPlan | Known] = [p for p in plans if p.status == OPEN and p.uid not in stored]
     candidates += [k for k in known if k.status == OPEN and k.kind == IDENTITY]
     resolutions = []
     for candidate in candidates:
-        settled = resolve(candidate, by_uid, truths, roles)
+        settled = resolve(candidate, by_uid, truths, roles, sides)
         if settled is not None:
             resolutions.append(Resolution(candidate.uid, *settled))
     return plans, resolutions

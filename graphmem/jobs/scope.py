@@ -32,7 +32,8 @@ class Scope:
     forgetting curve; owners : the players the job works on (one, or every player of the game in name order);
     players : every player of the game; roles : the roles they hold (ground truth); traitor_roles : the game's
     traitor-side roles; traitors : the players on the traitor side (their role at the end); eliminated : {player:
-    the phase they left the game in}, for the players who left."""
+    the phase they left the game in}, for the players who left; side_names : (hidden side, other side), the
+    header's ``side_names`` (Avalon: "evil", "good")."""
 
     game: str
     phase: int
@@ -43,6 +44,7 @@ class Scope:
     traitor_roles: tuple[str, ...] = ("traitor",)
     traitors: tuple[str, ...] = ()
     eliminated: Mapping[str, int] = field(default_factory=dict)
+    side_names: tuple[str, str] = ("traitor", "faithful")
 
 
 def session(driver: neo4j.Driver, database: str | None, read_only: bool = False) -> neo4j.Session:
@@ -85,4 +87,5 @@ def resolve_scope(driver: neo4j.Driver, database: str | None, game: str, player:
     phase = row["decayed_to"] if row["decayed_to"] is not None else row["last_phase"]
     return Scope(game, int(phase or 0), str(curve), (player,) if player is not None else tuple(players),
                  tuple(players), tuple(str(r) for r in row["roles"]), tuple(str(r) for r in row["traitor_roles"]),
-                 tuple(str(t) for t in row["traitors"]), {str(name): int(left) for name, left in row["eliminated"]})
+                 tuple(str(t) for t in row["traitors"]), {str(name): int(left) for name, left in row["eliminated"]},
+                 (str(row["side_names"][0]), str(row["side_names"][1])))

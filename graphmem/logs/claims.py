@@ -12,7 +12,10 @@ Recognised, at the start of a clause only (see below):
 - a named player's past vote: "X voted for Y", "X voted to eliminate Y", "X didn't vote for Y".
 
 Names are matched ignoring case against the game's players and returned as the header spells them; role words
-are the game's (default "traitor" and "faithful"; plurals accepted, objects lower-case singular).
+are the game's (default "traitor" and "faithful"; plurals accepted), returned singular as the game spells them
+("Merlin" in an Avalon game whose header says "Merlin"). A game's side names that are no role ("good" and "evil" in
+Avalon, the header's ``side_names``) give ``side`` claims the same way: "I am good", "Charlie is evil" ->
+``{speaker|Charlie, side, good|evil, polarity}``.
 
 Conservative by construction:
 
@@ -22,14 +25,15 @@ Conservative by construction:
   "I'm sure", "I can tell you", "I'm here to tell you", "I promise", "I swear", each optionally followed by "that");
 - questions (a sentence ending in "?") give no claim, nor does the part of a sentence from the clause holding a
   conditional or hypothetical word ("if", "unless", "whether", "suppose", "assuming", "imagine", "pretend",
-  "what if", "in case") on: "Taylor was a traitor, but we don't know if ..." keeps its first clause;
+  "what if", "in case"), or possibilities weighed ("which", "theory", "world", "scenario", "possibility",
+  "hypothesis") on: "Taylor was a traitor, but we don't know if ..." keeps its first clause;
 - role claims must end their clause (allowing "too", "here", "myself", "for sure"): "I'm a traitor hunter" and
   "I am faithful to the group" give none;
 - reported speech in double quotes is removed first (it is someone else's claim);
 - pronouns and "you" are never resolved in role and vote claims.
 
 Stances (``suspects``, ``trusts``) come after them, from :mod:`graphmem.logs.stances` (which does resolve "you" and
-pronouns, its own way); a player given a role claim in the statement gets no stance beside it.
+pronouns, its own way); a player given a role or side claim in the statement gets no stance beside it.
 
 Vote claims name the ballot round they are about (SPEC 2.3; :class:`VoteRounds`, :class:`BallotRounds`): a round is
 the day of its banish ballot. Given the rounds at the statement, a past vote ("X voted for Y", "I voted for Y") is
@@ -59,7 +63,11 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _CLAUSE = re.compile(r"\s*[,;:()\u2014\u2013]\s*|\s+-+\s+|\s+(?:and|but|so|because|since|although|though|plus)\s+",
                      re.IGNORECASE)
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
-                           r"what if|in case)\b", re.IGNORECASE)
+                           r"what if|in case|which|whichever|theory|theories|worlds?|scenarios?|"
+                           r"possibilit(?:y|ies)|hypothes[ie]s)\b", re.IGNORECASE)
+"""Where a sentence stops asserting: a conditional, or the possibilities a player weighs ("the theory that Bob and
+Charlie are the evil pair and Alice is good", "two consistent worlds: (1) Alice is evil plus ..., or (2) Alice is
+good", "which single player among Alice, Bob, and Eve is good": Avalon's reasoning about who could be evil)."""
 _LEAD = re.compile(
     r"^(?:(?:and|but|so|also|well|look|listen|honestly|frankly|okay|ok|alright|yes|yeah|now|again|"
     r"to be clear|just to be clear|for the record|to be honest|trust me|believe me|just a heads up|heads up)\b"
@@ -85,15 +93,23 @@ class ClaimExtractor:
     """Claim extraction for one game's players and role words (compiled once; reuse it for many texts).
 
     players : iterable of str, the game's player names (as in the header)
-    roles : iterable of str, role words (default "traitor", "faithful")
+    roles : iterable of str, role words (default "traitor", "faithful"), claimed as ``role``
+    sides : iterable of str, side names that are no role (e.g. "good", "evil"), claimed as ``side``
     """
 
-    def __init__(self, players: Iterable[str], roles: Iterable[str] = DEFAULT_ROLES) -> None:
+    def __init__(self, players: Iterable[str], roles: Iterable[str] = DEFAULT_ROLES, sides: Iterable[str] = ()) -> None:
         names = sorted(set(players), key=len, reverse=True)
         self._canonical = {n.casefold(): n for n in names}
-        self._roles = {r.casefold(): r.casefold() for r in roles}
+        self._roles: dict[str, str] = {}
+        for r in roles:
+            self._roles.setdefault(r.casefold(), r)
+        self._sides: dict[str, str] = {}
+        for side in sides:
+            if side.casefold() not in self._roles:
+                self._sides.setdefault(side.casefold(), side)
+        words = {**self._sides, **self._roles}
         name = "|".join(re.escape(n) for n in names) or r"(?!x)x"
-        role = "|".join(re.escape(r) for r in sorted(self._roles, key=len, reverse=True)) or r"(?!x)x"
+        role = "|".join(re.escape(r) for r in sorted(words, key=len, reverse=True)) or r"(?!x)x"
         obj = rf"(?P<obj>{name})(?!\w|'s\b)"
         flags = re.IGNORECASE
         self._self_role = re.compile(
@@ -117,10 +133,17 @@ class ClaimExtractor:
     def _name(self, text: str) -> str:
         return self._canonical[text.casefold()]
 
+    def _role(self, subject: str, word: str, polarity: bool) -> Claim:
+        """A ``role`` claim, or a ``side`` claim when ``word`` is a side name."""
+        key = word.casefold()
+        if key in self._roles:
+            return Claim(subject=subject, predicate="role", object=self._roles[key], polarity=polarity)
+        return Claim(subject=subject, predicate="side", object=self._sides[key], polarity=polarity)
+
     def extract(self, text: str, speaker: str | None = None, *, rounds: VoteRounds | None = None,
                 stances: bool = True, addressee: str | None = None) -> list[Claim]:
-        """The claims of one statement, in order of appearance, without duplicates: role and vote claims, then
-        the speaker's stances (:mod:`graphmem.logs.stances`).
+        """The claims of one statement, in order of appearance, without duplicates: role, side and vote claims,
+        then the speaker's stances (:mod:`graphmem.logs.stances`).
 
         text : str, the statement
         speaker : str or None, who said it (the subject of "I ..." claims and of stances; None: those are skipped)
@@ -132,9 +155,9 @@ class ClaimExtractor:
         """
         claims = self._claims(text, speaker, rounds)
         if stances:
-            # A role claim about a player says more than a stance on them (and the contradiction job reads it as
-            # one): "Zoë is a traitor" gives the role claim only.
-            named = {c.subject for c in claims if c.predicate == "role"}
+            # A role or side claim about a player says more than a stance on them (and the contradiction job reads
+            # it as one): "Zoë is a traitor", "Diana is evil" give the role or side claim only.
+            named = {c.subject for c in claims if c.predicate in ("role", "side")}
             claims += [c for c in self._stances.extract(text, speaker, addressee) if c.object not in named]
         return claims
 
@@ -167,8 +190,7 @@ class ClaimExtractor:
     def _clause_claim(self, clause: str, speaker: str | None, rounds: VoteRounds | None) -> Claim | None:
         if speaker is not None:
             if m := self._self_role.match(clause):
-                return Claim(subject=speaker, predicate="role", object=self._roles[m["role"].casefold()],
-                             polarity=not m["neg"])
+                return self._role(speaker, m["role"], not m["neg"])
             earlier = bool(_EARLIER.search(clause))
             if m := self._self_vote_neg.match(clause):
                 past = (m["aux"] or "").casefold() in ("didn't", "did not", "never")
@@ -179,8 +201,7 @@ class ClaimExtractor:
                 return _vote(speaker, self._name(m["obj"]), True, past, rounds, own=not earlier)
         if m := self._other_role.match(clause):
             negated = bool(m["neg"]) != ("n't" in m["verb"] or " not" in m["verb"].casefold())
-            return Claim(subject=self._name(m["subj"]), predicate="role", object=self._roles[m["role"].casefold()],
-                         polarity=not negated)
+            return self._role(self._name(m["subj"]), m["role"], not negated)
         if m := self._other_vote.match(clause):
             return _vote(self._name(m["subj"]), self._name(m["obj"]), "not" not in m["neg"] and "n't" not in m["neg"],
                          True, rounds)
@@ -249,6 +270,13 @@ class BallotRounds:
         """Record a banish vote of ``day``'s round."""
         self._votes.setdefault(day, {})[voter] = target
 
+    def copy(self) -> BallotRounds:
+        """An independent copy."""
+        other = BallotRounds()
+        other._votes = {day: dict(votes) for day, votes in self._votes.items()}
+        other._ended = set(self._ended)
+        return other
+
     def banished(self, day: int) -> None:
         """Record that ``day``'s round ended with a banishment."""
         self._ended.add(day)
@@ -276,17 +304,17 @@ def _clauses(sentence: str) -> list[tuple[str, int]]:
 
 
 def extract_claims(text: str, *, speaker: str | None, players: Sequence[str] | Iterable[str],
-                   roles: Iterable[str] = DEFAULT_ROLES) -> list[Claim]:
+                   roles: Iterable[str] = DEFAULT_ROLES, sides: Iterable[str] = ()) -> list[Claim]:
     """The claims of one statement (see the module docstring for what is recognised).
 
     text : str, the statement
     speaker : str or None, the speaker (subject of "I ..." claims)
-    players : the game's player names; roles : the game's role words
+    players : the game's player names; roles : the game's role words; sides : side names that are no role
 
     Returns a list of Claim (subject and voted_for objects spelled as in ``players``). For many statements of one
     game, build one :class:`ClaimExtractor` and call :meth:`ClaimExtractor.extract`.
     """
-    return ClaimExtractor(players, roles).extract(text, speaker)
+    return ClaimExtractor(players, roles, sides).extract(text, speaker)
 
 
 def game_roles(header: GameHeader) -> tuple[str, ...]:
@@ -305,7 +333,8 @@ def claim_extractor_for(header: GameHeader) -> ClaimExtractor | None:
     deliberately not on murder or end-game vote reasons), so its output is stored exactly as converted."""
     if header.imported_from is not None:
         return None
-    return ClaimExtractor(header.player_names, game_roles(header))
+    return ClaimExtractor(header.player_names, game_roles(header),
+                          (header.side_names.traitor, header.side_names.faithful))
 
 
 def statement_options(event: Event) -> tuple[str, bool, str | None] | None:

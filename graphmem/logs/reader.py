@@ -30,7 +30,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from graphmem.errors import InvalidGameLog, LogProblem, did_you_mean
+from graphmem.errors import Guess, InvalidGameLog, LogProblem, did_you_mean
 from graphmem.logs.schema import (
     EVENT_KINDS,
     EVENT_MODELS,
@@ -100,6 +100,8 @@ class GameLog:
     phases : tuple of PhaseInfo, every phase by index (phase 0 always present)
     rejected : tuple of LogProblem, the problems of the lines left out (only with ``skip_invalid``)
     source : str, the file (or the name given for in-memory input)
+    guesses : tuple of Guess, the keywords an importer read as near spellings of known ones (always empty for a
+        canonical log, which is read strictly)
     """
 
     header: GameHeader
@@ -107,6 +109,7 @@ class GameLog:
     phases: tuple[PhaseInfo, ...]
     rejected: tuple[LogProblem, ...] = ()
     source: str = "<memory>"
+    guesses: tuple[Guess, ...] = ()
 
     @property
     def game(self) -> str:
@@ -269,7 +272,7 @@ class GameLogValidator:
         self._lower = {name.casefold(): name for name in header.player_names}
         self._ids: dict[str, int] = {}
         self.place = place
-        self._state = GameState(header.roles, header.traitor_roles, place)
+        self._state = GameState.of(header, place)
         self._phases: list[PhaseInfo] = [PhaseInfo(0, 0, PREGAME, 0)]
         self._events: list[LoggedEvent] = []
         self._last_line = header_line

@@ -8,10 +8,14 @@ This module checks one object at a time. What needs context (the first line is t
 phases never go back, event ids are unique) is checked by :mod:`graphmem.logs.reader`.
 
 Player-valued fields (checked against the header's players by the reader): ``speaker``, ``to``, ``witnesses``,
-``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, the keys of ``emotion``, and in
-claims (SPEC 2.3) the subject of the functional predicates ``role`` and ``voted_for`` and of the stance predicates
-``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects`` and ``trusts``. Claim subjects and objects
-of other predicates are free text ("the murder", "Gwendolyn's vote").
+``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, ``leader``, ``team``, the keys of
+``emotion``, and in claims (SPEC 2.3) the subject of the functional predicates ``role``, ``side`` and ``voted_for``
+and of the stance predicates ``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects`` and
+``trusts``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
+
+Mission games (Avalon and its kin, SPEC 2.1) add ``propose`` (a leader proposes a team) and ``outcome`` (what
+became public: a vote tally, a quest's result), and yes/no ``vote`` ballots with a ``choice`` and, for what only the
+voter sees (a quest card), ``secret``.
 
 Player names, in the header and in every one of those fields, are normalised to Unicode NFC when read, so a name
 written with a combining accent ("Chloe\u0301", NFD) and the precomposed one ("Chlo\u00e9", NFC) are the same
@@ -63,8 +67,12 @@ must be players."""
 STANCE_PREDICATES = frozenset({"suspects", "trusts"})
 """Stance predicates (SPEC 2.3): the subject (the speaker) suspects or trusts the object (a player)."""
 
-PLAYER_PREDICATES = FUNCTIONAL_PREDICATES | STANCE_PREDICATES
-"""Claim predicates whose subject must be a player of the game."""
+PLAYER_PREDICATES = FUNCTIONAL_PREDICATES | STANCE_PREDICATES | {"side"}
+"""Claim predicates whose subject must be a player of the game. ``side`` claims a player's side by the game's name
+for it (:class:`SideNames`: "Charlie is evil", "I am good" in Avalon), where that name is no player's role."""
+
+DEFAULT_SIDE_NAMES = ("traitor", "faithful")
+"""The names of the two sides when the header names none: the hidden side and everyone else (The Traitors)."""
 
 PLAYER_OBJECT_PREDICATES = frozenset({"voted_for"}) | STANCE_PREDICATES
 """Claim predicates whose object must be a player of the game."""
@@ -138,10 +146,15 @@ def _vote_count(value: Any) -> Any:
 
 
 def _murderers(value: Any) -> Any:
+    # One murderer may be given as a name: a reader knows what "by": "Sarah" means (SPEC 2.1), and it is stored as
+    # the list ["Sarah"].
     if isinstance(value, str):
-        raise ValueError(f"must be a list of player names, even for one murderer (e.g. {json.dumps([value])}), "
-                         "got a string")
-    return value
+        return [value]
+    if value is None or isinstance(value, (list, tuple)):
+        return value
+    shown = "an object" if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)[:40]
+    raise ValueError(f'must be a player name or a list of player names (e.g. "Sarah" or ["Sarah", "Thomas"]), '
+                     f"got {shown}")
 
 
 def _recruiter(value: Any) -> Any:
@@ -217,6 +230,24 @@ class PlayerSpec(_Model):
     profile: Text | None = None
 
 
+class SideNames(_Model):
+    """What a game calls its two sides: ``traitor`` the hidden side (the header's ``traitor_roles``), ``faithful``
+    everyone else. Default "traitor" and "faithful"; Avalon: "evil" and "good"; Mafia: "mafia" and "bystander".
+
+    A ``reveal`` may give a side name in place of a role (Merlin sees that Charlie is evil, not which evil role he
+    holds), and statements may claim a side ("I am good": a ``side`` claim where the name is no player's role).
+    """
+
+    traitor: Text = DEFAULT_SIDE_NAMES[0]
+    faithful: Text = DEFAULT_SIDE_NAMES[1]
+
+    @model_validator(mode="after")
+    def _distinct(self) -> SideNames:
+        if self.traitor.casefold() == self.faithful.casefold():
+            raise ValueError(f"the two sides need different names, got {self.traitor!r} twice")
+        return self
+
+
 class GameHeader(_Model):
     """Line 1 of a canonical log.
 
@@ -228,6 +259,8 @@ class GameHeader(_Model):
     traitor_roles : list of str, the roles that form the traitor side, the hidden killing side that hears the
         ``traitors`` channel and casts murder votes (default ["traitor"]; a Werewolf log says ["werewolf"]); each
         must be the role of some player, none twice
+    side_names : SideNames, what the game calls its two sides (default "traitor" and "faithful"); neither may be
+        a role held only on the other side
     source : str or None, where the log came from (e.g. a repository and path)
     licence : str or None, the licence of the log
     imported_from : str or None, the importer that produced it (None: written natively)
@@ -240,6 +273,7 @@ class GameHeader(_Model):
     title: Annotated[str, Strict()] = ""
     players: tuple[PlayerSpec, ...] = Field(min_length=1)
     traitor_roles: tuple[Text, ...] = Field(default=DEFAULT_TRAITOR_ROLES, min_length=1)
+    side_names: SideNames = SideNames()
     source: Text | None = None
     licence: Text | None = None
     imported_from: Text | None = None
@@ -270,6 +304,16 @@ class GameHeader(_Model):
             raise ValueError(f"{', '.join(repr(r) for r in unknown)} is not the role of any player "
                              f"(roles: {', '.join(held)})")
         return roles
+
+    @model_validator(mode="after")
+    def _side_names_not_other_roles(self) -> GameHeader:
+        hidden = set(self.traitor_roles)
+        for side, name, other in (("traitor", self.side_names.traitor, {p.role for p in self.players} - hidden),
+                                  ("faithful", self.side_names.faithful, hidden)):
+            if name in other:
+                raise ValueError(f"side_names.{side} is {name!r}, a role of the other side: a reveal or claim of "
+                                 f"{name!r} would name both sides")
+        return self
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -360,9 +404,11 @@ BALLOTS_WITH_TARGET = frozenset({"banish", "murder"})
 
 
 class VoteEvent(_Perceived):
-    """A vote: ``voter``, ``ballot`` (banish, murder, end_game, ...), ``target`` (a player; required for banish and
-    murder ballots), ``choice`` (for ballots without a player, e.g. end_game: "end" or "continue"), optional
-    ``text`` (the reason). A vote names a target or a choice."""
+    """A vote: ``voter``, ``ballot`` (banish, murder, end_game, team, quest, ...), ``target`` (a player; required
+    for banish and murder ballots), ``choice`` (for ballots without a player: end_game "end"/"continue", a team vote
+    "approve"/"reject", a quest card "success"/"fail"), optional ``text`` (the reason), ``secret`` (true when only
+    the voter sees the vote, e.g. a quest card; its witnesses are then the voter alone). A vote names a target or
+    a choice."""
 
     kind: Literal["vote"]
     voter: Name
@@ -370,6 +416,7 @@ class VoteEvent(_Perceived):
     target: Name | None = None
     choice: Text | None = None
     text: Text | None = None
+    secret: Annotated[bool, Strict()] = False
 
     @model_validator(mode="after")
     def _target_or_choice(self) -> VoteEvent:
@@ -377,12 +424,15 @@ class VoteEvent(_Perceived):
             raise ValueError(f"a {self.ballot} vote needs a target")
         if self.target is None and self.choice is None:
             raise ValueError("a vote needs a target or a choice")
+        if self.secret and self.witnesses is not None and any(w != self.voter for w in self.witnesses):
+            others = ", ".join(w for w in dict.fromkeys(self.witnesses) if w != self.voter)
+            raise ValueError(f"a secret vote is seen by its voter alone, but witnesses also names {others}")
         return self
 
 
 class MurderEvent(_Perceived):
-    """A murder: ``victim`` and optional ``by`` (a non-empty list of the players who chose the victim, even for
-    one: ``["Sarah"]``; hidden from faithfuls)."""
+    """A murder: ``victim`` and optional ``by``, the players who chose the victim (hidden from faithfuls): a
+    non-empty list, or one name, which is read as the list of that one name (``"Sarah"`` is ``["Sarah"]``)."""
 
     kind: Literal["murder"]
     victim: Name
@@ -414,6 +464,41 @@ class RecruitEvent(_Perceived):
     kind: Literal["recruit"]
     player: Name
     by: Annotated[Name, BeforeValidator(_recruiter)]
+
+
+class ProposeEvent(_Perceived):
+    """A mission game's team proposal: ``leader`` proposes ``team`` (a non-empty list of players, each once) for
+    the next quest, with an optional ``text`` (the leader's reasons) and ``about`` (other players the reasons
+    name). Default witnesses: the living players."""
+
+    kind: Literal["propose"]
+    leader: Name
+    team: tuple[Name, ...] = Field(min_length=1)
+    text: Text | None = None
+    about: tuple[Name, ...] = ()
+
+    @field_validator("team")
+    @classmethod
+    def _each_once(cls, team: tuple[str, ...]) -> tuple[str, ...]:
+        twice = sorted({name for name in team if team.count(name) > 1})
+        if twice:
+            raise ValueError(f"names {', '.join(twice)} more than once")
+        return team
+
+
+class OutcomeEvent(_Perceived):
+    """What became public after a ballot: ``what`` (its words, e.g. "Quest 2 (Alice, Bob, Eve) failed with 1 fail
+    card"), optional ``result`` ("approved"/"rejected" for a team vote, "success"/"fail" for a quest: perception
+    reads ``"fail"`` as a failed mission), ``counts`` (``{choice: number}``, e.g. ``{"approve": 3, "reject": 2}``),
+    ``ballot`` (the ballot it is the outcome of: the voters of that ballot since its previous outcome were on the
+    quest) and ``about`` (the players it concerns, e.g. the team). Default witnesses: the living players."""
+
+    kind: Literal["outcome"]
+    what: Speech
+    result: Text | None = None
+    counts: dict[Text, Count] | None = None
+    ballot: Text | None = None
+    about: tuple[Name, ...] = ()
 
 
 class ThoughtEvent(_EventBase):
@@ -458,6 +543,8 @@ Event = Annotated[
         ThoughtEvent,
         EmotionEvent,
         EndEvent,
+        ProposeEvent,
+        OutcomeEvent,
     ],
     Field(discriminator="kind"),
 ]
@@ -475,8 +562,10 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "thought": ThoughtEvent,
     "emotion": EmotionEvent,
     "end": EndEvent,
+    "propose": ProposeEvent,
+    "outcome": OutcomeEvent,
 }
-"""The model of each event kind."""
+"""The model of each event kind (SPEC 2.1's order, then the mission-game kinds)."""
 
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_MODELS)
 """The known event kinds, in SPEC order."""
@@ -488,7 +577,7 @@ def player_references(event: _EventBase) -> list[tuple[str, str]]:
     Covers the player-valued fields listed in this module's docstring, claims included.
     """
     refs: list[tuple[str, str]] = []
-    for field in ("speaker", "voter", "target", "victim", "player"):
+    for field in ("speaker", "voter", "target", "victim", "player", "leader"):
         value = getattr(event, field, None)
         if isinstance(value, str):
             refs.append((field, value))
@@ -497,7 +586,7 @@ def player_references(event: _EventBase) -> list[tuple[str, str]]:
         refs.append(("by", by))
     elif isinstance(by, tuple):
         refs.extend((f"by[{i}]", name) for i, name in enumerate(by))
-    for field in ("to", "witnesses", "observers", "about"):
+    for field in ("to", "witnesses", "observers", "about", "team"):
         value = getattr(event, field, None)
         if isinstance(value, tuple):
             refs.extend((f"{field}[{i}]", name) for i, name in enumerate(value))

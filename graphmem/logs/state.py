@@ -2,7 +2,9 @@
 
 :class:`GameState` knows who was eliminated (murdered or banished), on which line and in which phase, each player's
 current role (the header's; after a ``recruit``, the recruiter's traitor-side role), the sides (the header's
-``traitor_roles``), the banish votes of the current round and whether the game has ended. Validation
+``traitor_roles`` and ``side_names``), the banish votes of the current round, in a mission game the last team
+proposed and who voted on each yes/no ballot since its last ``outcome`` (the quest's team), and whether the game has
+ended. Validation
 (:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks (SPEC 2.1 "validation is
 strict"); perception (:mod:`graphmem.ingest.perception`) asks it who is alive, who is on the traitor side and who
 voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after each accepted event.
@@ -18,7 +20,10 @@ The validation rules:
   ``reveal`` of the eliminated player's role, and the ``end`` event's ``witnesses`` and ``emotion`` (everyone may
   learn who won).
 - A role made known (``banish.role_revealed``, ``reveal.role``) is the player's current role: the header's, or
-  the traitor side's once recruited (a recruited faithful is revealed as a traitor).
+  the traitor side's once recruited (a recruited faithful is revealed as a traitor). A ``reveal`` may instead give
+  the name of the player's side (``side_names``: Merlin is shown that Charlie is "evil", not his role).
+- A team is proposed by a player still in the game, of players still in the game (``propose.leader``,
+  ``propose.team``).
 - Only the traitor side (the header's ``traitor_roles``, and recruits) speaks on the ``traitors`` channel, casts
   murder votes, murders (``murder.by``) and recruits (``recruit.by``): otherwise those acts would have no witness
   of the killing side, and a Werewolf log that forgot ``"traitor_roles": ["werewolf"]`` would lose the wolves'
@@ -36,13 +41,17 @@ from dataclasses import dataclass
 from graphmem.errors import LogProblem
 from graphmem.logs.claims import BallotRounds
 from graphmem.logs.schema import (
+    DEFAULT_SIDE_NAMES,
     DEFAULT_TRAITOR_ROLES,
     BanishEvent,
     EmotionEvent,
     EndEvent,
     Event,
+    GameHeader,
     MurderEvent,
     ObserveEvent,
+    OutcomeEvent,
+    ProposeEvent,
     RecruitEvent,
     RevealEvent,
     SayEvent,
@@ -94,6 +103,9 @@ def _acting(event: Event) -> list[tuple[str, str, str]]:
         refs.append(("voter", event.voter, "vote"))
         if event.target is not None:
             refs.append(("target", event.target, "be voted for"))
+    elif isinstance(event, ProposeEvent):
+        refs.append(("leader", event.leader, "propose a team"))
+        refs.extend((f"team[{i}]", name, "be proposed for a team") for i, name in enumerate(event.team))
     elif isinstance(event, MurderEvent):
         refs.append(("victim", event.victim, "be murdered"))
         refs.extend((f"by[{i}]", name, "murder anyone") for i, name in enumerate(event.by or ()))
@@ -128,37 +140,55 @@ def _traitor_acts(event: Event) -> list[tuple[str, str, str]]:
 
 
 class GameState:
-    """Who is still in the game, each player's current role and side, the current banish votes, and the end.
+    """Who is still in the game, each player's current role and side, the current votes, and the end.
 
     roles : {player name: role}, the header's roles in header order (then updated by recruitment)
     traitor_roles : the header's ``traitor_roles`` (a recruit's role: :func:`graphmem.logs.schema.recruit_role`)
     place : how messages name an earlier event by its line (default "line 9"; a live game has no file and says
         "event 7 of the game")
+    side_names : (hidden side, other side), the header's ``side_names`` (default ("traitor", "faithful"))
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
     of the current banishment round (cleared by each banishment), ``ballots`` the banish ballot rounds by day (the
-    rounds claims about votes name, SPEC 2.3), ``ended`` (line, winner) or None.
+    rounds claims about votes name, SPEC 2.3), ``proposal`` (leader, team) of the last ``propose`` or None,
+    ``ballot_voters`` {ballot: voters in order} of the yes/no ballots since that ballot's last ``outcome`` (for a
+    quest ballot: the quest's team), ``ended`` (line, winner) or None.
     """
 
     def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES,
-                 place: Callable[[int], str] = line_place) -> None:
+                 side_names: Sequence[str] = DEFAULT_SIDE_NAMES, place: Callable[[int], str] = line_place) -> None:
         self.place = place
         self.roles = dict(roles)
         self.traitor_roles = tuple(traitor_roles)
+        self.side_names = (side_names[0], side_names[1])
         self.eliminated: dict[str, Elimination] = {}
         self.recruited: dict[str, int] = {}
         self.banish_votes: dict[str, str] = {}
         self.ballots = BallotRounds()
+        self.proposal: tuple[str, tuple[str, ...]] | None = None
+        self.ballot_voters: dict[str, list[str]] = {}
         self.ended: tuple[int, str] | None = None
+
+    @classmethod
+    def of(cls, header: GameHeader, place: Callable[[int], str] = line_place) -> GameState:
+        """The state at the start of the game ``header`` describes; ``place`` as in the class."""
+        return cls(header.roles, header.traitor_roles, (header.side_names.traitor, header.side_names.faithful), place)
 
     def copy(self) -> GameState:
         """An independent copy (the records it holds are immutable)."""
-        other = GameState(self.roles, self.traitor_roles, self.place)
+        other = GameState(self.roles, self.traitor_roles, self.side_names, self.place)
         other.eliminated = dict(self.eliminated)
         other.recruited = dict(self.recruited)
         other.banish_votes = dict(self.banish_votes)
+        other.ballots = self.ballots.copy()
+        other.proposal = self.proposal
+        other.ballot_voters = {key: list(voters) for key, voters in self.ballot_voters.items()}
         other.ended = self.ended
         return other
+
+    def side_of(self, name: str) -> str:
+        """The name of the side ``name`` is (now) on: ``side_names[0]`` for the traitor side, else ``side_names[1]``."""
+        return self.side_names[0] if self.is_traitor(name) else self.side_names[1]
 
     def status(self, name: str) -> str:
         """``"alive"``, ``"murdered"`` or ``"banished"``."""
@@ -198,8 +228,9 @@ class GameState:
         if revealed is not None:
             where, player, role = revealed
             current = self.roles.get(player)
-            if role is not None and current is not None and role != current:
-                problems.append(LogProblem(line, where, self._role_mismatch(player, role, current)))
+            side = self.side_of(player) if isinstance(event, RevealEvent) and current is not None else None
+            if role is not None and current is not None and role != current and role != side:
+                problems.append(LogProblem(line, where, self._role_mismatch(player, role, current, side)))
         return problems
 
     def _not_traitor_side(self, player: str, what: str) -> str:
@@ -211,17 +242,25 @@ class GameState:
         return (f"{player} ({self.roles[player]!r}) is not on the traitor side (traitor_roles: {sides}; other roles: "
                 f"{', '.join(held)}): only the traitor side can {what}{hint}")
 
-    def _role_mismatch(self, player: str, role: str, current: str) -> str:
+    def _role_mismatch(self, player: str, role: str, current: str, side: str | None) -> str:
         source = f"recruited at {self.place(self.recruited[player])}" if player in self.recruited else "in the header"
-        hint = " (roles are case-sensitive)" if role.casefold() == current.casefold() else ""
-        return f"reveals {player} as {role!r}, but {player}'s role is {current!r} ({source}){hint}"
+        hint = " (roles are case-sensitive)" if role.casefold() in (current.casefold(), (side or "").casefold()) \
+            else ""
+        also = f" (side {side!r})" if side is not None and side != current else ""
+        return f"reveals {player} as {role!r}, but {player}'s role is {current!r}{also} ({source}){hint}"
 
     def apply(self, event: Event, line: int, phase: int, day: int, phase_name: str) -> None:
-        """Record an accepted event (after its witnesses were judged on the state before it): a banish vote, an
-        elimination, a recruitment, the end."""
+        """Record an accepted event (after its witnesses were judged on the state before it): a banish vote, a
+        yes/no vote, a proposal, an outcome, an elimination, a recruitment, the end."""
         if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
             self.banish_votes[event.voter] = event.target
             self.ballots.vote(day, event.voter, event.target)
+        elif isinstance(event, VoteEvent) and event.target is None:
+            self.ballot_voters.setdefault(event.ballot, []).append(event.voter)
+        elif isinstance(event, ProposeEvent):
+            self.proposal = (event.leader, event.team)
+        elif isinstance(event, OutcomeEvent) and event.ballot is not None:
+            self.ballot_voters.pop(event.ballot, None)
         elif isinstance(event, MurderEvent):
             self.eliminated[event.victim] = Elimination("murdered", line, phase, day, phase_name)
         elif isinstance(event, BanishEvent):

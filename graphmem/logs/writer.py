@@ -58,10 +58,10 @@ def game_log_lines(log: GameLog) -> Iterator[str]:
         yield event_line(logged)
 
 
-HASHED_HEADER = frozenset({"kind", "format", "game", "players", "traitor_roles"})
+HASHED_HEADER = frozenset({"kind", "format", "game", "players", "traitor_roles", "side_names"})
 """The header fields that shape memories; a changed title, source, licence or metadata is not a different game.
-(``traitor_roles`` is hashed only when it is not the default, like every field, so the hash of a game that leaves
-it out is what it was before the field existed.)"""
+(``traitor_roles`` and ``side_names`` are hashed only when they are not the default, like every field, so the hash
+of a game that leaves them out is what it was before the fields existed.)"""
 
 
 class LogDigest:

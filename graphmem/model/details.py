@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from graphmem.errors import GraphmemError, UsageProblem
 from graphmem.model.vocabulary import DetailKind
@@ -133,7 +133,9 @@ def any_fabricated(details: Iterable[Detail]) -> bool:
 def details_to_json(details: Iterable[Detail]) -> str:
     """The graph's ``details_json``: a JSON list of objects with keys kind, value, lost, fabricated, original,
     origin."""
-    return json.dumps([{**asdict(d), "kind": d.kind.value} for d in details], ensure_ascii=False)
+    # built field by field (not dataclasses.asdict, which deep-copies every value: half of the encoding time)
+    return json.dumps([{"kind": d.kind.value, "value": d.value, "lost": d.lost, "fabricated": d.fabricated,
+                        "original": d.original, "origin": d.origin} for d in details], ensure_ascii=False)
 
 
 def details_from_json(text: str) -> tuple[Detail, ...]:

@@ -31,6 +31,10 @@ class Situation(_Name):
     ROUNDTABLE = "roundtable"  # round-table speech or vote by others
     OVERHEARD = "overheard"
     TRAITORS_MURDER_DISCUSSION = "traitors_murder_discussion"
+    LEFT_OFF_TEAM = "left_off_team"  # mission games: a team proposed without the owner
+    QUEST_FAILED_ON_TEAM = "quest_failed_on_team"  # a failed quest the owner (not on the hidden side) was on
+    QUEST_FAILED = "quest_failed"  # a failed quest the owner (not on the hidden side) was not on
+    QUEST_OUTCOME_TRAITOR = "quest_outcome_traitor"  # any quest's result, for the hidden side
     OTHER = "other"
 
 

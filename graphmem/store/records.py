@@ -30,6 +30,7 @@ class GameRow(_Row):
     last_phase: int
     winner: str | None
     traitor_roles: list[str]
+    side_names: list[str]
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,9 @@ class PhaseRow(_Row):
 
 @dataclass(frozen=True)
 class EventRow(_Row):
-    """An Event node (ground truth) with IN_PHASE, BY, TARGETS and WITNESSED_BY edges."""
+    """An Event node (ground truth) with IN_PHASE, BY, TARGETS and WITNESSED_BY edges. ``secret``: a vote only its
+    voter saw (a quest card); ``choice``: a yes/no vote's choice ("approve", "fail", ...); ``result``: an outcome's
+    result ("fail", "approved", ...)."""
 
     uid: str
     game: str
@@ -82,6 +85,9 @@ class EventRow(_Row):
     claims_json: str
     role_revealed: str | None
     t: str | None
+    secret: bool
+    choice: str | None
+    result: str | None
     phase_uid: str
     actor_uid: str | None
     target_uids: list[str]

@@ -1,8 +1,12 @@
 """Importers for game logs of other shapes (SPEC 2.2), and the registry that finds them.
 
-Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors). A new importer (Mafia,
-Werewolf, Avalon corpora) implements :class:`Importer` (``name``, ``description``, ``detect``, ``convert``) and
-is registered with :func:`register_importer`; everything else (the CLI, discovery, validation) then works for it.
+Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors), ``avalon-llm`` (Avalon
+games of LLM agents, SuveenE/multi-round-avalon-agents) and ``llmafia`` (Mafia games of people and an LLM,
+niveck/LLMafia). A new importer (a Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
+``detect``, ``convert``) and is registered with :func:`register_importer`; everything else (the CLI, discovery,
+validation, the report of guesses) then works for it. Importers read keywords tolerantly
+(:mod:`graphmem.logs.importers.keywords`) and build their output with
+:class:`graphmem.logs.importers.base.ConversionBuilder`.
 
 The canonical format itself is named ``"graphmem"`` (:data:`CANONICAL`) in :func:`detect_format` and
 :func:`discover`; it is read by :func:`graphmem.logs.reader.read_game_log`, not by an importer.
@@ -12,8 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graphmem.errors import UsageProblem
+from graphmem.errors import UsageProblem, closest, did_you_mean
+from graphmem.logs.importers.avalon_llm import AvalonImporter
 from graphmem.logs.importers.base import Conversion, Importer, import_game_log, validate_conversion
+from graphmem.logs.importers.llmafia import LLMafiaImporter
 from graphmem.logs.importers.traitors_plomp import TraitorsPlompImporter
 from graphmem.logs.reader import GameLog, read_game_log
 
@@ -57,7 +63,9 @@ def get_importer(name: str) -> Importer:
     try:
         return _IMPORTERS[name]
     except KeyError:
-        raise UsageProblem(f"unknown log format {name!r}; known importers: {', '.join(importer_names())}") from None
+        hint = did_you_mean(closest(name, importer_names()))
+        raise UsageProblem(f"unknown log format {name!r}; known importers: {', '.join(importer_names())}"
+                           + (f" ({hint})" if hint else "")) from None
 
 
 def _looks_canonical(path: Path) -> bool:
@@ -86,31 +94,68 @@ def detect_format(path: str | Path) -> str | None:
     return None
 
 
-def discover(paths: list[Path]) -> list[tuple[Path, str]]:
+MAX_DEPTH = 4
+"""How many folders deep :func:`discover` looks for games under a folder that is not one (the Avalon corpus keeps its
+games three folders down: ``avalon-llm/2_tournaments_by_player_count/5p/individual_games/game_01.json``)."""
+
+
+def _is_game(path: Path, fmt: str | None) -> str | None:
+    if fmt is None:
+        return detect_format(path)
+    if fmt == CANONICAL:
+        return CANONICAL if path.is_file() and (path.suffix.lower() in CANONICAL_SUFFIXES
+                                                or _looks_canonical(path)) else None
+    return fmt if get_importer(fmt).detect(path) else None
+
+
+def _games_in(folder: Path, fmt: str | None, depth: int) -> list[tuple[Path, str]]:
+    """The games under ``folder``: its entries that are games, then (depth permitting) the games in its other
+    sub-folders, every level sorted by name; hidden entries are skipped."""
+    try:
+        entries = sorted(child for child in folder.iterdir() if not child.name.startswith("."))
+    except OSError:
+        return []
+    found: list[tuple[Path, str]] = []
+    for child in entries:
+        detected = _is_game(child, fmt)
+        if detected is not None:
+            found.append((child, detected))
+        elif depth > 0 and child.is_dir() and not child.is_symlink():
+            found.extend(_games_in(child, fmt, depth - 1))
+    return found
+
+
+def discover(paths: list[Path], fmt: str | None = None) -> list[tuple[Path, str]]:
     """Expand paths into ``(game log, format)`` pairs, in a stable order.
 
-    A path that is itself one game (a canonical file, a plomp game folder or plomp.json) yields itself. A folder
-    that is not one game yields each game directly inside it: its files and sub-folders that
-    :func:`detect_format` recognises (e.g. a folder of plomp game folders, or a folder of .jsonl files), sorted
-    by name; other entries are ignored.
+    A path that is itself one game (a canonical file, a plomp game folder or plomp.json, an Avalon game file, an
+    LLMafia game folder) yields itself. A folder that is not one game yields every game inside it, in its
+    sub-folders too, up to :data:`MAX_DEPTH` folders down (a game's own folder is not searched further), in name
+    order; other entries are ignored. ``fmt`` (an importer name or "graphmem") only looks for games of that format.
 
-    Raises UsageProblem for a path that does not exist, a file of unknown format, or a folder without games.
+    Raises UsageProblem for a path that does not exist, a file of unknown format (or not of ``fmt``), an unknown
+    ``fmt``, or a folder without games.
     """
+    if fmt is not None and fmt != CANONICAL:
+        get_importer(fmt)  # an unknown name is a usage error before any path is read
     found: list[tuple[Path, str]] = []
     for path in paths:
         path = Path(path)
         if not path.exists():
             raise UsageProblem(f"{path}: no such file or folder")
-        fmt = detect_format(path)
-        if fmt is not None:
-            found.append((path, fmt))
+        detected = _is_game(path, fmt)
+        if detected is not None:
+            found.append((path, detected))
             continue
         if not path.is_dir():  # a file, or a device such as /dev/null
+            if fmt is not None:
+                what = "a canonical graphmem log" if fmt == CANONICAL else get_importer(fmt).description
+                raise UsageProblem(f"{path}: not a {fmt} log ({what})")
             raise UsageProblem(f"{path}: unknown log format (known: {', '.join([CANONICAL, *importer_names()])})")
-        inside = [(child, detect_format(child)) for child in sorted(path.iterdir()) if not child.name.startswith(".")]
-        games = [(child, f) for child, f in inside if f is not None]
+        games = _games_in(path, fmt, MAX_DEPTH)
         if not games:
-            raise UsageProblem(f"{path}: no game logs found in this folder")
+            kind = f"{fmt} game logs" if fmt is not None else "game logs"
+            raise UsageProblem(f"{path}: no {kind} found in this folder")
         found.extend(games)
     return found
 
@@ -132,3 +177,5 @@ def load_game_log(path: str | Path, fmt: str | None = None, *, skip_invalid: boo
 
 
 register_importer(TraitorsPlompImporter())
+register_importer(AvalonImporter())
+register_importer(LLMafiaImporter())

@@ -120,7 +120,17 @@ def test_game_roles_are_the_traitors_words_then_the_headers() -> None:
     assert game_roles(GameHeader.model_validate(werewolf)) == ("traitor", "faithful", "werewolf", "Seer",
                                                                "villager")
     game = encode({**ACCUSE, "text": "I'm the seer. Zoë is a werewolf."}, header=werewolf)
-    assert event_claims(game, "s1") == [["Ann", "role", "seer", True], ["Zoë", "role", "werewolf", True]]
+    # the role as the header spells it, so that the claim names the role the queries compare it with
+    assert event_claims(game, "s1") == [["Ann", "role", "Seer", True], ["Zoë", "role", "werewolf", True]]
+
+
+def test_a_side_name_that_is_no_role_gives_side_claims() -> None:
+    avalon = {**HEADER, "traitor_roles": ["assassin"], "side_names": {"traitor": "evil", "faithful": "good"},
+              "players": [{"name": "Zoë", "role": "assassin"}, {"name": "Ann", "role": "Merlin"},
+                          {"name": "Bob", "role": "loyal servant"}]}
+    game = encode({**ACCUSE, "text": "I'm good. Zoë is evil, and Bob is not evil. Ann is Merlin."}, header=avalon)
+    assert event_claims(game, "s1") == [["Ann", "side", "good", True], ["Zoë", "side", "evil", True],
+                                        ["Bob", "side", "evil", False], ["Ann", "role", "Merlin", True]]
 
 
 def test_the_real_games_store_exactly_the_claims_their_importer_wrote(real_games_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from graphmem.jobs.conflicts import (
     ConflictPlan,
     OwnerMemory,
+    Sides,
     Truth,
     claim_conflicts,
     detect,
@@ -324,3 +325,72 @@ def test_role_conflicts_say_who_said_what() -> None:
     (c,) = conflicts(mem("a", 1, role("Ava", "traitor"), source="direct_told"),
                      mem("b", 2, role("Ava", "faithful"), speaker="Ava", source="overheard"))
     assert c.text == "Ava told you they are a traitor, and later that they are faithful."
+
+
+# -- sides (Avalon: "Diana is evil", "I am good"; the header's side_names) -------------------------------------------
+
+AVALON = role_universe(["Merlin", "Percival", "loyal servant", "assassin", "Morgana"])
+SIDES = Sides.of(("evil", "good"), ("assassin", "Morgana"))
+
+
+def side(subject: str, obj: str, polarity: bool = True) -> Row:
+    return (subject, "side", obj, polarity)
+
+
+@pytest.mark.parametrize(("a", "b", "conflict"), [
+    (side("Dan", "evil"), role("Dan", "Merlin"), True),             # Merlin is good
+    (side("Dan", "evil"), side("Dan", "good"), True),
+    (side("Dan", "evil"), role("Dan", "Morgana"), False),           # Morgana is evil
+    (side("Dan", "good", False), role("Dan", "assassin"), False),   # not good == evil
+    (side("Dan", "good"), role("Dan", "Morgana", False), False),    # good leaves Merlin, Percival, servants
+    (side("Dan", "evil"), side("Eve", "good"), False),              # different players
+])
+def test_side_claims_are_role_claims_that_admit_every_role_of_their_side(a: Row, b: Row, conflict: bool) -> None:
+    found = claim_conflicts("g", "Cara", [mem("m1", 2, a), mem("m2", 3, b)], AVALON, PLAYERS, sides=SIDES)
+    assert [(c.kind, c.subject) for c in found] == ([("identity", "Dan")] if conflict else [])
+
+
+def test_a_side_reveal_settles_an_identity_conflict() -> None:
+    memories = {m.uid: m for m in (mem("a", 2, side("Dan", "good")), mem("b", 3, role("Dan", "Morgana", False),
+                                                                            side("Dan", "evil")))}
+    plan = ConflictPlan("c", "identity", "open", None, "Dan", "role", "a", "b", 3, None, "")
+    settled = resolve(plan, memories, [Truth("Dan", "evil", 4, False, "r")], AVALON, SIDES)
+    assert settled is not None and settled[0] == "keep_b" and settled[3] == ("a",)
+
+
+def test_a_claim_of_ones_own_side_that_a_held_reveal_contradicts_is_a_lie_caught() -> None:
+    # Merlin (Cara) was shown that Eve is evil; Eve says "I know I'm good" twice, Dan says it once (Dan is good)
+    reveal = mem("r", 0, speaker=None, kind="reveal", source="first_hand", day=0)
+    said = [mem("m1", 2, side("Eve", "good"), speaker="Eve", day=1), mem("m2", 5, side("Eve", "good"), speaker="Eve"),
+            mem("m3", 5, side("Dan", "good"), speaker="Dan")]
+    truths = [Truth("Eve", "evil", 0, False, "r"), Truth("Dan", "Merlin", 0, False, "r")]
+    found = detect("g", "Cara", [reveal, *said], AVALON, PLAYERS, 0.75, sides=SIDES, truths=truths)
+    lies = [c for c in found if c.kind == "lie"]
+    assert [(c.a, c.b, c.speaker, c.status) for c in lies] == [("r", "m1", "Eve", "open"), ("r", "m2", "Eve", "open")]
+    assert lies[0].text == "Eve said on day 1 that they are good, but you know Eve is evil."
+    # an evil owner knows their fellow's bluff: no lie
+    assert not [c for c in detect("g", "Ava", [reveal, *said], AVALON, PLAYERS, 0.75, sides=SIDES, truths=truths,
+                                  allies=frozenset({"Eve"})) if c.kind == "lie"]
+    # The Traitors (no sides): a faithful claim of a revealed traitor is a lie too
+    traitor = [mem("t", 1, role("Eve", "faithful"), speaker="Eve")]
+    found = detect("g", "Cara", [reveal, *traitor], ROLES, PLAYERS, 0.75, truths=[Truth("Eve", "traitor", 3, True, "r")])
+    assert [c.kind for c in found] == ["lie"]
+
+
+def test_side_claims_about_others_are_stances_of_their_speaker() -> None:
+    from graphmem.jobs.conflict_claims import stances_of
+    m = mem("m", 1, side("Dan", "evil"), side("Eve", "good"), side("Ben", "good", False), speaker="Ava")
+    assert stances_of(m, ("assassin", "Morgana"), SIDES) == {("Ava", "Dan"): False, ("Ava", "Eve"): True,
+                                                              ("Ava", "Ben"): False}
+
+
+def test_two_quests_outcomes_are_no_text_conflict() -> None:
+    # on the real Avalon games every player held this pair as a "minor" conflict before outcomes were left out
+    a = mem("a", 3, text="Quest 1 (Alice, Charlie) succeeded with no fail card.", about=("Alice", "Charlie"),
+            vector=(1.0, 0.0), kind="outcome", speaker=None)
+    b = mem("b", 6, text="Quest 2 (Alice, Charlie, Bob) failed with 1 fail card.", about=("Alice", "Charlie", "Bob"),
+            vector=(0.95, 0.05), kind="outcome", speaker=None)
+    assert text_conflicts("g", "Dan", [a, b], 0.75, ROLES) == []
+    said = [mem(x.uid, x.phase, text=x.text, about=x.about, vector=(1.0, 0.0) if x.uid == "a" else (0.95, 0.05),
+                kind="say") for x in (a, b)]
+    assert [c.kind for c in text_conflicts("g", "Dan", said, 0.75, ROLES)] == ["minor"]  # the same words said

@@ -175,3 +175,25 @@ def test_ones_own_vote_at_the_round_table_is_todays_unless_the_words_say_earlier
     assert vote_rounds("I voted for Casey yesterday.", "Riley", table) == [("Riley", "Casey", True, 1)]
     assert vote_rounds("I voted for Casey last round, and I stand by it.", "Riley", table) == [
         ("Riley", "Casey", True, 1)]
+
+
+AVALON = ClaimExtractor(["Alice", "Bob", "Charlie", "Diana", "Eve"], ["Merlin", "assassin", "loyal servant"],
+                        ["evil", "good"])
+
+
+@pytest.mark.parametrize(("speaker", "text", "expected"), [
+    # Avalon's sides, from the real games: claims where a player asserts ...
+    ("Charlie", "Mission 3 proves either Diana or I am evil; I know I’m good, so Diana is definitely evil and cannot "
+                "be on a team I approve.", [("Charlie", "side", "good", True), ("Diana", "side", "evil", True)]),
+    ("Henry", "Given how Missions 2 and 3 line up, I’m convinced Eve is evil and at least one of Alice/Charlie is bad",
+     [("Eve", "side", "evil", True)]),
+    # ... and none where they weigh possibilities
+    ("Diana", "That lines up with the theory that Bob and Charlie are the evil pair and Alice is good.", []),
+    ("Eve", "We have two consistent worlds with the mission history: (1) Alice is evil plus one of {Bob, Charlie}, or "
+            "(2) Alice is good and both Bob and Charlie are evil.", []),
+    ("Charlie", "The remaining question is which single player among Alice, Bob, and Eve is good.", []),
+])
+def test_side_claims_are_read_where_asserted_not_where_possibilities_are_weighed(
+        speaker: str, text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert [(c.subject, c.predicate, c.object, c.polarity) for c in AVALON.extract(text, speaker, stances=False)] \
+        == expected

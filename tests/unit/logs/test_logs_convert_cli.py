@@ -59,7 +59,7 @@ def test_several_games_need_an_output_folder() -> None:
 def test_unknown_format_is_a_usage_error_listing_the_importers() -> None:
     code, _, err = run("--from", "mafia", GAMES / "yy0et4ne")
     assert code == 2
-    assert "unknown log format 'mafia'; known importers: traitors-plomp" in err
+    assert "unknown log format 'mafia'; known importers: avalon-llm, llmafia, traitors-plomp (did you mean llmafia?)" in err
 
 
 def test_invalid_input_exits_1_with_every_problem_and_writes_nothing(tmp_path: Path) -> None:
@@ -104,3 +104,51 @@ def test_converting_a_canonical_log_adds_no_claims_and_keeps_an_explicit_empty_l
     assert code == 0, err
     events = [json.loads(line) for line in out.splitlines()[1:]]
     assert events == [said, {**said, "id": "s2", "claims": []}]  # claims are derived when encoding, not here
+
+
+def test_json_report_lists_each_game_with_its_guesses_and_the_games_not_converted(tmp_path: Path) -> None:
+    folder = tmp_path / "games" / "433y9yyp"
+    shutil.copytree(GAMES / "433y9yyp", folder)
+    plomp = json.loads((folder / "plomp.json").read_text(encoding="utf-8"))
+    index, item = next((i, it) for i, it in enumerate(plomp["buffer_items"]) if it["type"] == "event"
+                       and " votes to END_GAME" in it["data"]["payload"]["plomp_display_text"])
+    item["data"]["payload"]["plomp_display_text"] = item["data"]["payload"]["plomp_display_text"].replace(
+        "END_GAME", "End Game", 1)
+    (folder / "plomp.json").write_text(json.dumps(plomp), encoding="utf-8")
+    broken = tmp_path / "games" / "broken.jsonl"
+    broken.write_text('{"kind": "game"}\n', encoding="utf-8")
+    code, out, _ = run(tmp_path / "games", EXAMPLES / "llmafia" / "games" / "0001", "-o", tmp_path / "out", "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert (report["converted"], report["total"]) == (2, 3)
+    first = report["games"][0]
+    assert first["game"] == "433y9yyp" and first["format"] == "traitors-plomp" and first["output"].endswith(
+        "433y9yyp.jsonl")
+    [guess] = first["guesses"]
+    assert (guess["where"], guess["read"], guess["taken_as"]) == (
+        f"buffer_items[{index}].data.payload.plomp_display_text", "End Game", "END_GAME")
+    written = (tmp_path / "out" / "433y9yyp.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(written[guess["line"] - 1])["id"] == f"b{index}"
+    assert report["games"][1]["game"] == "llmafia-0001" and report["games"][1]["guesses"] == []
+    [refused] = report["not_converted"]
+    assert refused["path"].endswith("broken.jsonl") and refused["problems"][0]["line"] == 1
+
+
+def test_json_without_output_checks_and_writes_nothing(tmp_path: Path) -> None:
+    code, out, err = run(EXAMPLES / "avalon-llm", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [g["game"] for g in report["games"]] == ["avalon_20251130_234947", "avalon_20251130_193733"]
+    assert all(g["output"] is None and g["guesses"] == [] for g in report["games"])
+
+
+def test_guesses_are_listed_on_standard_error(tmp_path: Path) -> None:
+    game = tmp_path / "0001"
+    shutil.copytree(EXAMPLES / "llmafia" / "games" / "0001", game)
+    for f in game.iterdir():
+        f.chmod(0o644)
+    who = game / "who_wins.txt"
+    who.write_text("mafia win!", encoding="utf-8")
+    code, _, err = run(game, "-o", tmp_path / "out.jsonl")
+    assert code == 0, err
+    assert f"  guessed: {game}: who_wins.txt:1: read 'mafia' as 'Mafia' (canonical line 167)" in err

@@ -13,7 +13,15 @@ from click.testing import CliRunner
 
 from graphmem.cli import main
 from graphmem.errors import InvalidGameLog
-from graphmem.logs import EVENT_KINDS, GameLogValidator, SayEvent, game_log_lines, parse_game_log, read_game_log
+from graphmem.logs import (
+    EVENT_KINDS,
+    GameLogValidator,
+    MurderEvent,
+    SayEvent,
+    game_log_lines,
+    parse_game_log,
+    read_game_log,
+)
 
 CHLOE = "Chlo\u00e9"  # NFC
 CHLOE_NFD = "Chloe\u0301"
@@ -213,9 +221,18 @@ def test_two_header_names_that_differ_only_in_normal_form_are_one_name() -> None
 
 # --- messages of the fields a hand-written log gets wrong first ------------------------------------------------------
 
+def test_a_murderer_given_as_one_name_reads_as_the_list_of_that_name() -> None:
+    one = parse_game_log(lines({"kind": "murder", "victim": "Marcus", "by": "Sarah"})).events[0].event
+    listed = parse_game_log(lines({"kind": "murder", "victim": "Marcus", "by": ["Sarah"]})).events[0].event
+    assert isinstance(one, MurderEvent) and one.by == ("Sarah",) and one == listed
+    assert problems({"kind": "murder", "victim": "Marcus", "by": 7}) == [
+        'line 2, field \'by\': must be a player name or a list of player names (e.g. "Sarah" or ["Sarah", "Thomas"]), '
+        "got 7"]
+    assert problems({"kind": "murder", "victim": "Marcus", "by": "Nobody"}) == [
+        f"line 2, field 'by[0]': unknown player 'Nobody'; players: Marcus, Sarah, Eleanor, Dmitri, {CHLOE}"]
+
+
 @pytest.mark.parametrize(("event", "message"), [
-    ({"kind": "murder", "victim": "Marcus", "by": "Sarah"},
-     'line 2, field \'by\': must be a list of player names, even for one murderer (e.g. ["Sarah"]), got a string'),
     ({"kind": "recruit", "player": "Marcus", "by": ["Sarah"]},
      "line 2, field 'by': must be one player name (a string, e.g. \"Sarah\"), not a list: a recruitment has one "
      "recruiter"),
@@ -255,3 +272,23 @@ def test_the_format_documentation_has_every_event_kind_and_the_messages_it_quote
     assert all(f"\n| `{kind}` |" in doc for kind in EVENT_KINDS)
     assert "the game ended at line 17 (winner 'traitors'): no event\n  may follow the end event" in doc
     assert "`pregame`, day 0" in doc and '"by": ["Sarah"]' in doc and '"by": "Sarah"' in doc and '"votes": 5' in doc
+
+
+def test_a_forked_state_keeps_the_ballot_rounds_and_the_mission_ballots_apart_from_the_original() -> None:
+    """A live game validates each batch on a fork of the state: the banish ballots of earlier batches (which give a
+    later statement's vote claim its round) and an open proposal must survive the fork, and the fork's own votes must
+    not leak back into the state a refused batch leaves behind."""
+    from graphmem.logs.state import GameState
+
+    state = GameState({"Ann": "traitor", "Ben": "faithful", "Cy": "faithful"})
+    state.ballots.vote(1, "Ann", "Ben")
+    state.ballots.banished(1)
+    state.proposal = ("Ann", ("Ann", "Ben"))
+    state.ballot_voters["team"] = ["Ben"]
+    fork = state.copy()
+    fork.ballots.vote(2, "Ben", "Cy")
+    fork.ballot_voters["team"].append("Cy")
+    assert fork.ballots.at(2).votes == {1: {"Ann": "Ben"}, 2: {"Ben": "Cy"}}
+    assert fork.proposal == ("Ann", ("Ann", "Ben"))
+    assert state.ballots.at(2).votes == {1: {"Ann": "Ben"}}
+    assert state.ballot_voters == {"team": ["Ben"]}

@@ -18,7 +18,7 @@ def test_known_importers_and_unknown_name() -> None:
     assert isinstance(plomp, Importer) and plomp.name == "traitors-plomp"
     with pytest.raises(UsageProblem) as info:
         get_importer("werewolf")
-    assert str(info.value) == "unknown log format 'werewolf'; known importers: traitors-plomp"
+    assert str(info.value) == "unknown log format 'werewolf'; known importers: avalon-llm, llmafia, traitors-plomp"
 
 
 def test_detect_format() -> None:
@@ -51,7 +51,7 @@ def test_discover_reports_unusable_paths(tmp_path: Path) -> None:
     with pytest.raises(UsageProblem, match="no game logs found in this folder"):
         discover([tmp_path])
     (tmp_path / "x.txt").write_text("hello", encoding="utf-8")
-    with pytest.raises(UsageProblem, match=r"unknown log format \(known: graphmem, traitors-plomp\)"):
+    with pytest.raises(UsageProblem, match=r"unknown log format \(known: graphmem, avalon-llm, llmafia, traitors-plomp\)"):
         discover([tmp_path / "x.txt"])
 
 

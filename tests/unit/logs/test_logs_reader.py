@@ -13,6 +13,7 @@ from graphmem.errors import InvalidGameLog, LogProblem
 from graphmem.logs import (
     EVENT_KINDS,
     GameLogValidator,
+    RevealEvent,
     SayEvent,
     parse_game_log,
     read_game_log,
@@ -29,6 +30,19 @@ def problems_of(path: Path, **kwargs: Any) -> list[LogProblem]:
     return info.value.problems
 
 
+MISSION_KINDS = {"propose", "outcome"}
+
+
+def test_small_mission_game_uses_the_mission_kinds_side_names_and_secret_votes() -> None:
+    log = read_game_log(EXAMPLES / "small-mission-game.jsonl")
+    assert MISSION_KINDS <= {e.kind for e in log.events}
+    assert (log.header.side_names.traitor, log.header.side_names.faithful) == ("evil", "good")
+    secret = [e.event for e in log.events if e.kind == "vote" and getattr(e.event, "secret", False)]
+    assert len(secret) == 12 and all(getattr(v, "ballot", None) in ("team", "quest") for v in secret)
+    reveals = [e.event for e in log.events if isinstance(e.event, RevealEvent)]
+    assert [r.role for r in reveals] == ["Merlin", "evil", "evil", "evil", "evil"]
+
+
 def only(problems: list[LogProblem]) -> LogProblem:
     assert len(problems) == 1, problems
     return problems[0]
@@ -40,7 +54,7 @@ def test_small_example_game_reads_with_phases_days_and_default_ids() -> None:
     log = read_game_log(EXAMPLES / "small-game.jsonl")
     assert log.game == "small-game"
     assert log.imported_from == "graphmem"
-    assert {e.kind for e in log.events} == set(EVENT_KINDS)
+    assert {e.kind for e in log.events} == set(EVENT_KINDS) - MISSION_KINDS
     assert [(p.index, p.day, p.name) for p in log.phases] == [
         (0, 0, "pregame"), (1, 1, "breakfast"), (2, 1, "social"), (3, 1, "roundtable"), (4, 1, "banishment"),
         (5, 1, "night"), (6, 2, "breakfast"), (7, 2, "final")]

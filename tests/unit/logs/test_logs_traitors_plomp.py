@@ -334,3 +334,64 @@ def test_a_wrong_count_of_remaining_players_is_reported(game_copy: Any) -> None:
     assert p.field == f"buffer_items[{index}].data.payload.plomp_display_text"
     assert p.reason == ("FINAL_ROUND_ANNOUNCEMENT: the text says 4 players remain, but 3 are alive "
                         "(Beef, Braxton, Cassandra)")
+
+
+# --- tolerance: keywords read the way a person would, each guess reported ---------------------------------------
+
+def test_a_misspelt_keyword_is_read_and_reported_with_position_and_canonical_line(game_copy: Any) -> None:
+    folder, plomp = game_copy("433y9yyp")
+    votes = [(i, it) for i, it in event_items(plomp)
+             if it["data"]["payload"]["plomp_display_event_type"] == "FINAL_ROUND_VOTE"]
+    index, item = votes[0]
+    payload = item["data"]["payload"]
+    written = payload["plomp_display_text"]
+    assert " votes to END_GAME: " in written
+    payload["plomp_display_text"] = written.replace("END_GAME", "END_GAMEE", 1)
+    banish_index, banish = next((i, it) for i, it in event_items(plomp)
+                                if it["data"]["payload"]["plomp_display_event_type"] == "ELIMINATED_PLAYER")
+    banish["data"]["payload"]["plomp_display_event_type"] = "ELIMINATED_PLAYR"
+    banish["data"]["payload"]["plomp_display_text"] = banish["data"]["payload"]["plomp_display_text"].replace(
+        "BANISHED", "Banished")
+    save(folder, plomp)
+    log = convert(folder)
+    original = convert(EXAMPLES / "traitors-llm" / "433y9yyp")
+    assert [e.event for e in log.events] == [e.event for e in original.events]
+    text = f"buffer_items[{index}].data.payload.plomp_display_text"
+    banished = f"buffer_items[{banish_index}].data.payload"
+    assert [(g.where, g.read, g.taken_as) for g in log.guesses] == [
+        (f"{banished}.plomp_display_event_type", "ELIMINATED_PLAYR", "ELIMINATED_PLAYER"),
+        (f"{banished}.plomp_display_text", "Banished", "BANISHED"),
+        (text, "END_GAMEE", "END_GAME"),
+    ]
+    by_id = {e.id: e.line for e in log.events}
+    assert [g.line for g in log.guesses] == [by_id[f"b{banish_index}"]] * 2 + [by_id[f"b{index}"]]
+
+
+def test_continue_playingng_is_continue_playing(game_copy: Any) -> None:
+    folder, plomp = game_copy("yy0et4ne")
+    found = [(i, it) for i, it in event_items(plomp)
+             if " votes to CONTINUE_PLAYING" in it["data"]["payload"]["plomp_display_text"]]
+    assert found, "the example game has a CONTINUE_PLAYING vote"
+    index, item = found[0]
+    item["data"]["payload"]["plomp_display_text"] = item["data"]["payload"]["plomp_display_text"].replace(
+        "CONTINUE_PLAYING", "CONTINUE_PLAYINGNG", 1)
+    save(folder, plomp)
+    log = convert(folder)
+    vote = next(e.event for e in log.events if e.id == f"b{index}")
+    assert (vote.kind, vote.choice) == ("vote", "continue")  # type: ignore[union-attr]
+    assert [(g.read, g.taken_as) for g in log.guesses] == [("CONTINUE_PLAYINGNG", "CONTINUE_PLAYING")]
+
+
+def test_a_keyword_nobody_could_read_is_still_refused_with_the_reason(game_copy: Any) -> None:
+    folder, plomp = game_copy("433y9yyp")
+    index, item = next((i, it) for i, it in event_items(plomp)
+                       if " votes to END_GAME" in it["data"]["payload"]["plomp_display_text"])
+    item["data"]["payload"]["plomp_display_text"] = item["data"]["payload"]["plomp_display_text"].replace(
+        "END_GAME", "ABSTAIN", 1)
+    save(folder, plomp)
+    with pytest.raises(InvalidGameLog) as info:
+        convert(folder)
+    [p] = info.value.problems
+    assert p.field == f"buffer_items[{index}].data.payload.plomp_display_text"
+    assert p.reason.startswith("cannot read FINAL_ROUND_VOTE text: 'ABSTAIN' is none of 'END_GAME', "
+                               "'CONTINUE_PLAYING'; expected NAME votes to END_GAME|CONTINUE_PLAYING")

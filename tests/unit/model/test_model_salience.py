@@ -26,7 +26,28 @@ def test_appraisal_table_rows_of_spec_3_5() -> None:
     assert (accused.relevance, dict(accused.emotions)) == (0.8, {"fear": 0.7, "anger": 0.5})
     assert appraise(Situation.OTHER).relevance == 0.2
     assert dict(appraise(Situation.TRAITORS_MURDER_DISCUSSION).emotions) == {"paranoia": 0.3}
-    assert len(PARAMS.appraisal) == len(Situation) == 11
+    assert len(PARAMS.appraisal) == len(Situation) == 15  # SPEC 3.5's 11 rows and the 4 of mission games
+
+
+def test_mission_game_rows_a_failed_quest_one_was_on_is_a_flashbulb_being_left_off_is_not() -> None:
+    from graphmem.model.flashbulb import is_flashbulb
+    from graphmem.model.salience import personal_relevance
+
+    def flashbulb(situation: Situation) -> bool:
+        a = appraise(situation, PARAMS)
+        return is_flashbulb(dict(a.emotions), a.surprise, personal_relevance(a.relevance, True, PARAMS),
+                            a.consequence, PARAMS)
+
+    on_team = appraise(Situation.QUEST_FAILED_ON_TEAM, PARAMS)
+    assert (on_team.relevance, dict(on_team.emotions)) == (0.9, {"fear": 0.6, "anger": 0.4})
+    assert flashbulb(Situation.QUEST_FAILED_ON_TEAM)
+    assert not flashbulb(Situation.QUEST_FAILED) and not flashbulb(Situation.LEFT_OFF_TEAM)
+    assert not flashbulb(Situation.QUEST_OUTCOME_TRAITOR)
+    left_off = appraise(Situation.LEFT_OFF_TEAM, PARAMS)
+    assert (left_off.relevance, dict(left_off.emotions)) == (0.6, {"paranoia": 0.3})
+    # a failed quest weighs more on the side that lost it than on the side that failed it
+    assert (appraise(Situation.QUEST_FAILED, PARAMS).relevance
+            > appraise(Situation.QUEST_OUTCOME_TRAITOR, PARAMS).relevance)
 
 
 def test_banishment_brings_fear_only_to_those_who_voted_out_a_faithful() -> None:

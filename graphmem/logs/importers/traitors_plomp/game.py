@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphmem.errors import LogProblem
+from graphmem.errors import Guess, LogProblem
 from graphmem.logs.claims import BallotRounds, ClaimExtractor
 from graphmem.logs.importers.traitors_plomp.phases import day_after, phase_event
 
@@ -38,6 +38,7 @@ class _Game:
     objects: list[dict[str, Any]] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)
     problems: list[LogProblem] = field(default_factory=list)
+    guesses: list[Guess] = field(default_factory=list)
 
     def name(self, text: str) -> str:
         return self.canonical[text.casefold()]
@@ -75,6 +76,8 @@ class _Context:
     payload: dict[str, Any]
     witnesses: list[str]
     text_field: str
+    keywords: dict[str, str] = field(default_factory=dict)
+    """The keyword slots of the matched pattern, each read as its keyword (``{"choice": "CONTINUE_PLAYING"}``)."""
     day: int = 0
     """The day the event falls on (its phase may open a new day)."""
 

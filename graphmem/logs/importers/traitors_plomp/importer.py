@@ -11,14 +11,24 @@ import re
 from pathlib import Path
 from typing import Any
 
-from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.errors import Guess, InvalidGameLog, LogProblem
 from graphmem.logs.claims import ClaimExtractor
 from graphmem.logs.importers.base import Conversion
+from graphmem.logs.importers.base import load_json as _load_json
+from graphmem.logs.importers.keywords import read_keyword
 from graphmem.logs.importers.traitors_plomp.game import _Context, _Game, _Unconvertible
 from graphmem.logs.importers.traitors_plomp.mapping import _HANDLERS, MAPPED_TYPES, _after
-from graphmem.logs.importers.traitors_plomp.patterns import SHAPES, _excerpt, compile_patterns, match_text, name_pattern
+from graphmem.logs.importers.traitors_plomp.patterns import (
+    KEYWORDS,
+    SHAPES,
+    _excerpt,
+    compile_patterns,
+    match_text,
+    name_pattern,
+    slots_of,
+)
 from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF, day_after
-from graphmem.logs.importers.traitors_plomp.source import _event_payload, _load_json, _players_and_roles, plomp_file
+from graphmem.logs.importers.traitors_plomp.source import _event_payload, _players_and_roles, plomp_file
 from graphmem.logs.schema import FORMAT
 
 NAME = "traitors-plomp"
@@ -90,7 +100,7 @@ class TraitorsPlompImporter:
                 _convert_item(game, index, item)
             except _Unconvertible as e:
                 game.problems.append(e.problem)
-        return Conversion(game.objects, game.origins, game.problems)
+        return Conversion(game.objects, game.origins, game.problems, game.guesses)
 
 
 def _header(game: _Game, result: dict[str, Any] | None) -> dict[str, Any]:
@@ -141,27 +151,50 @@ def _visible(game: _Game, item: dict[str, Any], index: int) -> list[str]:
     return [p for p in game.players if p in seen]
 
 
+NAME_GROUPS = ("speaker", "to", "voter", "target", "victim", "player", "again")
+"""The groups of :data:`.patterns.PATTERNS` that hold a player's name."""
+
+
 def _convert_item(game: _Game, index: int, item: Any) -> None:
     parsed = _event_payload(item, index)
     if parsed is None:
         return
-    etype, text, payload = parsed
+    written_type, text, payload = parsed
     base = f"buffer_items[{index}]"
     text_field = f"{base}.data.payload.plomp_display_text"
-    handler = _HANDLERS.get(etype)
-    if handler is None:
-        raise _Unconvertible(LogProblem(0, f"{base}.data.payload.plomp_display_event_type",
-                                        f"unmapped plomp event type {etype!r}; mapped types: {', '.join(MAPPED_TYPES)}"))
+    type_field = f"{base}.data.payload.plomp_display_event_type"
+    guesses: list[Guess] = []
+    reading = read_keyword(written_type, MAPPED_TYPES)
+    if reading.keyword is None:
+        raise _Unconvertible(LogProblem(0, type_field, f"unmapped plomp event type {written_type!r} "
+                                                       f"({reading.reason}); mapped types: {', '.join(MAPPED_TYPES)}"))
+    etype = reading.keyword
+    if reading.guessed:
+        guesses.append(Guess(type_field, written_type, etype))
+    handler = _HANDLERS[etype]
     witnesses = [p for p in _visible(game, item, index) if p not in game.eliminated]
     matched = match_text(game.patterns, etype, text)
     if matched is None:
         raise _Unconvertible(LogProblem(0, text_field, f"cannot parse {etype} text: expected {SHAPES[etype]}, "
                                                        f"got {_excerpt(text)}"))
     shape, m = matched
+    keywords: dict[str, str] = {}
+    for slot in slots_of(m):
+        read = read_keyword(m[slot], KEYWORDS[slot])
+        if read.keyword is None:
+            raise _Unconvertible(LogProblem(0, text_field, f"cannot read {etype} text: {read.reason}; expected "
+                                                           f"{SHAPES[etype]}"))
+        keywords[slot] = read.keyword
+        if read.guessed:
+            guesses.append(Guess(text_field, m[slot], read.keyword))
+    for group in NAME_GROUPS:  # names are matched ignoring case: another case is read as the name, and reported
+        written = m.groupdict().get(group)
+        if written is not None and written not in game.players:
+            guesses.append(Guess(text_field, written, game.name(written)))
     t = item.get("timestamp")
     phase = PHASE_OF[etype]
     day = day_after(game.phase, game.day, phase) if phase is not None and phase != game.phase else game.day
-    ctx = _Context(game, index, etype, text, payload, witnesses, text_field, day)
+    ctx = _Context(game, index, etype, text, payload, witnesses, text_field, keywords, day)
     events = handler(ctx, shape, m)
     game.enter(PHASE_OF[etype], index, t)
     for n, event in enumerate(events):
@@ -171,4 +204,7 @@ def _convert_item(game: _Game, index: int, item: Any) -> None:
         obj.update((k, v) for k, v in event.items() if k != "kind")
         obj["witnesses"] = witnesses
         game.emit(obj, base)
+        if n == 0:
+            line = len(game.objects)
+            game.guesses.extend(Guess(g.where, g.read, g.taken_as, line) for g in guesses)
     _after(game, etype, events)

@@ -47,7 +47,7 @@ def _say(ctx: _Context, m: re.Match[str], channel: str, to: str | list[str]) -> 
 
 def _role_selected(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]]:
     player = ctx.game.name(m["player"])
-    return [{"kind": "reveal", "player": player, "role": m["role"].lower()}]
+    return [{"kind": "reveal", "player": player, "role": ctx.keywords["role"]}]
 
 
 def _game_start(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]]:
@@ -77,7 +77,7 @@ def _final_vote(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, A
     if shape == "vote":
         return [_banish_vote(ctx, m)]
     event: dict[str, Any] = {"kind": "vote", "voter": ctx.game.name(m["voter"]), "ballot": "end_game",
-                             "choice": "end" if m["choice"].upper() == "END_GAME" else "continue"}
+                             "choice": "end" if ctx.keywords["choice"] == "END_GAME" else "continue"}
     if m["reason"] and m["reason"].strip():
         event["text"] = m["reason"].strip()
     return [event]
@@ -146,7 +146,7 @@ def _observe(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]
 
 
 def _game_end(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]]:
-    winner = m["winner"].lower()
+    winner = ctx.keywords["winner"].lower()
     structured = ctx.payload.get("winners")
     if structured is not None and (not isinstance(structured, str) or structured.lower() != winner):
         raise ctx.problem(f"the text says {winner} win, the payload says {structured!r}",

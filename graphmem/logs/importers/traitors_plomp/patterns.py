@@ -1,8 +1,11 @@
 """The text patterns of plomp events: every accepted shape of ``plomp_display_text``, by event type.
 
 "{name}" in a pattern is replaced by an alternation of the game's player names (matched ignoring case, longest
-first); every pattern must match the whole text (re.fullmatch, DOTALL: messages may span lines). :data:`SHAPES`
-describes each type's shapes for the problem reported when none matches.
+first); "{kw:SLOT}" by a word (or two, for "continue playing") that is then read as one of the keywords of
+:data:`KEYWORDS` ``[SLOT]`` the way a person would (:mod:`graphmem.logs.importers.keywords`: ``CONTINUE_PLAYINGNG`` is
+``CONTINUE_PLAYING``, a guess the conversion reports). Every pattern must match the whole text (re.fullmatch,
+DOTALL: messages may span lines). :data:`SHAPES` describes each type's shapes for the problem reported when none
+matches.
 """
 
 from __future__ import annotations
@@ -16,8 +19,21 @@ QUOTED = r"""(?P<q>["'])(?P<text>.*)(?P=q)"""
 CURLY_QUOTED = r"\u201c(?P<text>.*)\u201d"
 """A message in curly double quotes."""
 
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "role": ("traitor", "faithful"),
+    "side": ("traitor",),
+    "banished": ("BANISHED",),
+    "murdered": ("MURDERED",),
+    "choice": ("END_GAME", "CONTINUE_PLAYING"),
+    "winner": ("Faithfuls", "Traitors"),
+}
+"""The keywords each ``{kw:SLOT}`` of :data:`PATTERNS` can hold, as the engine writes them."""
+
+_SLOT = r"(?P<\1>[^\W\d][\w-]*(?: [^\W\d][\w-]*)?)"
+_ONE_WORD_SLOT = r"(?P<\1>[^\W\d][\w-]*)"
+
 PATTERNS: dict[str, dict[str, str]] = {
-    "ROLE_SELECTED": {"role": r"""(?P<q>['"]?)(?P<player>{name})(?P=q) selected as an? (?P<role>[A-Za-z_-]+)\.?"""},
+    "ROLE_SELECTED": {"role": r"""(?P<q>['"]?)(?P<player>{name})(?P=q) selected as an? {kw:role}\.?"""},
     "GAME_START": {"start": r"Game started with the following players: (?P<list>\[.*\])\.?"},
     "PRIVATE_MESSAGE": {"message": r"(?P<speaker>{name}) messaged (?P<to>{name}): " + QUOTED,
                         "message_curly": r"(?P<speaker>{name}) messaged (?P<to>{name}): " + CURLY_QUOTED},
@@ -27,24 +43,25 @@ PATTERNS: dict[str, dict[str, str]] = {
                            "speech_curly": r"(?P<speaker>{name}) said: " + CURLY_QUOTED},
     "ROUND_TABLE_VOTE": {"vote": r"(?P<voter>{name}) voted to eliminate (?P<target>{name})\.?"},
     "ELIMINATED_PLAYER": {
-        "banish": r"(?P<player>{name}) was BANISHED with (?P<votes>\d{1,6}) votes?\. (?P<again>{name}) WAS "
-                  r"(?P<not>NOT )?an? traitor\.?"},
+        "banish": r"(?P<player>{name}) was {kw:banished} with (?P<votes>\d{1,6}) votes?\. (?P<again>{name}) WAS "
+                  r"(?P<not>NOT )?an? {kw:side}\.?"},
     "FINAL_ROUND_ELIMINATION": {
-        "banish": r"(?P<player>{name}) was BANISHED with (?P<votes>\d{1,6}) votes?\. Their role remains hidden\.?"},
+        "banish": r"(?P<player>{name}) was {kw:banished} with (?P<votes>\d{1,6}) votes?\. Their role remains "
+                  r"hidden\.?"},
     "MURDER_SUGGESTION": {"suggest": r"(?P<speaker>{name}) suggests murdering (?P<target>{name})(?::\s*(?P<reason>.*))?"},
     "MURDER_VOTE": {"vote": r"(?P<voter>{name}) votes to murder (?P<target>{name})(?::\s*(?P<reason>.*))?"},
     "MURDER_DECISION": {"decision": r"The traitors have decided to murder (?P<victim>{name})\.?"},
-    "MURDERED_PLAYER": {"murder": r"(?P<victim>{name}) was MURDERED by the traitors\.?"},
+    "MURDERED_PLAYER": {"murder": r"(?P<victim>{name}) was {kw:murdered} by the traitors\.?"},
     "FINAL_ROUND_ANNOUNCEMENT": {
         "announce": r"\s*Final round! With (?P<count>\d{1,6}) players remaining,\s+the group must decide whether to end "
                     r"the game or eliminate another player\.\s*"},
     "FINAL_ROUND_VOTE": {
-        "end_game": r"(?P<voter>{name}) votes to (?P<choice>END_GAME|CONTINUE_PLAYING)(?::\s*(?P<reason>.*))?",
+        "end_game": r"(?P<voter>{name}) votes to {kw:choice}(?::\s*(?P<reason>.*))?",
         "vote": r"(?P<voter>{name}) voted to eliminate (?P<target>{name})\.?"},
     "FINAL_ROUND_CONTINUE": {
         "continue": r"The vote was not unanimous\. (?P<end>\d+) player\(s\) voted to end, (?P<cont>\d+) to "
                     r"continue\. The game will continue\.?"},
-    "GAME_END": {"end": r".*?\b(?P<winner>Faithfuls|Traitors) win!.*"},
+    "GAME_END": {"end": r".*?\b{kw:winner} win!.*"},
 }
 """Every accepted text shape, by plomp event type and shape name."""
 
@@ -74,14 +91,27 @@ def name_pattern(players: list[str]) -> str:
     return "(?:" + "|".join(re.escape(p) for p in sorted(players, key=len, reverse=True)) + ")"
 
 
+def _slots(pattern: str) -> str:
+    """``{kw:SLOT}`` as a named group capturing a word (two words for a slot whose keywords have "_" in them)."""
+    def slot(m: re.Match[str]) -> str:
+        two = any("_" in k for k in KEYWORDS[m.group(1)])
+        return (_SLOT if two else _ONE_WORD_SLOT).replace("\\1", m.group(1))
+    return re.sub(r"\{kw:(\w+)\}", slot, pattern)
+
+
 def compile_patterns(players: list[str]) -> dict[str, dict[str, re.Pattern[str]]]:
     """:data:`PATTERNS` compiled for one game's players (case-insensitive, DOTALL)."""
     alternation = name_pattern(players)
     return {
-        etype: {shape: re.compile(p.replace("{name}", alternation), re.IGNORECASE | re.DOTALL)
+        etype: {shape: re.compile(_slots(p).replace("{name}", alternation), re.IGNORECASE | re.DOTALL)
                 for shape, p in shapes.items()}
         for etype, shapes in PATTERNS.items()
     }
+
+
+def slots_of(match: re.Match[str]) -> list[str]:
+    """The keyword slots (keys of :data:`KEYWORDS`) a match of a compiled pattern captured."""
+    return [name for name in match.re.groupindex if name in KEYWORDS and match.group(name) is not None]
 
 
 def match_text(patterns: dict[str, dict[str, re.Pattern[str]]], etype: str, text: str) -> tuple[str, re.Match[str]] | None:

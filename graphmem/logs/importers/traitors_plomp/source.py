@@ -3,40 +3,19 @@
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.errors import LogProblem
+from graphmem.logs.importers.keywords import read_keyword
 from graphmem.logs.importers.traitors_plomp.game import _Unconvertible
-from graphmem.logs.importers.traitors_plomp.patterns import PATTERNS, SHAPES, _excerpt
-from graphmem.logs.reader import json_error_message
+from graphmem.logs.importers.traitors_plomp.patterns import KEYWORDS, PATTERNS, SHAPES, _excerpt
 
 
 def plomp_file(path: Path) -> Path:
     """The plomp.json of a game folder, or the path itself."""
     return path / "plomp.json" if path.is_dir() else path
-
-
-def _load_json(path: Path, name: str) -> Any:
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise InvalidGameLog(name, [LogProblem(0, "", f"cannot read the file: {e.strerror or e}")]) from e
-    if b"\x00" in raw:
-        raise InvalidGameLog(name, [LogProblem(0, "", "binary file (NUL byte): not a JSON plomp log")])
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise InvalidGameLog(name, [LogProblem(line, "", f"not valid UTF-8: byte 0x{raw[e.start]:02x}")]) from None
-    except json.JSONDecodeError as e:
-        raise InvalidGameLog(name, [LogProblem(e.lineno, "", f"invalid JSON: {json_error_message(e)}")]) from None
-    except RecursionError:
-        raise InvalidGameLog(name, [LogProblem(0, "", "invalid JSON: nested too deeply")]) from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise InvalidGameLog(name, [LogProblem(0, "", f"invalid JSON: {e}")]) from None
 
 
 def _event_payload(item: Any, index: int) -> tuple[str, str, dict[str, Any]] | None:
@@ -79,12 +58,14 @@ def _players_and_roles(items: list[Any]) -> tuple[list[str], dict[str, str], lis
             continue  # reported by the main pass
         if parsed is None:
             continue
-        etype, text, payload = parsed
+        written_type, text, payload = parsed
+        etype = read_keyword(written_type, ("ROLE_SELECTED", "GAME_START")).keyword  # guesses: the main pass
         where = f"buffer_items[{index}].data.payload"
         if etype == "ROLE_SELECTED":
             m = generic_role.fullmatch(text)
             if m:
-                selected.setdefault(m["player"], (m["role"].lower(), index))
+                role = read_keyword(m["role"], KEYWORDS["role"]).keyword or m["role"].lower()
+                selected.setdefault(m["player"], (role, index))
         elif etype == "GAME_START" and not start_players:
             m = start.fullmatch(text)
             listed: Any = None
