@@ -21,7 +21,9 @@ The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the se
 :meth:`MemoryService.connect` open one (closed by :meth:`close` or the ``with`` block). The service is safe to
 use from one thread at a time; open one per worker. Every job call is stateless (it reads what it needs from
 Neo4j); only a live game's validator and encoder state (:class:`graphmem.ingest.live.LiveGame`) stays in the
-process between calls, and a restarted process reopens a game with ``start_game(header, history=...)``.
+process between calls, and a restarted process reopens a game with ``start_game(header, history=...)``. Recall
+also keeps the embeddings it has read (:class:`graphmem.recall.vectors.EmbeddingCache`, by game incarnation): a
+memory's embedding never changes, so this is a cache of what Neo4j holds, not state, and is read again when lost.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from graphmem.jobs.contradictions import ContradictionReport
     from graphmem.jobs.forget import ForgetResult
     from graphmem.recall import RecallResult
+    from graphmem.recall.vectors import EmbeddingCache
     from graphmem.viz.decay import DecayChart
 
 log = logging.getLogger(__name__)
@@ -65,12 +68,15 @@ class MemoryService:
     settings : Settings or None (default: :func:`graphmem.settings.load_settings`)
     params : Parameters or None (default: the shipped parameters with the settings' overrides)
     embedder : Embedder or None (default: the settings' model, loaded on first use)
+    recall_cache : int >= 0, the most memory embeddings recall keeps between calls (default 200,000, ~300 MB at
+        384 dimensions; 0 reads them again at every recall)
 
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """
 
     def __init__(self, driver: neo4j.Driver | None = None, *, settings: Settings | None = None,
-                 params: Parameters | None = None, embedder: Embedder | None = None) -> None:
+                 params: Parameters | None = None, embedder: Embedder | None = None,
+                 recall_cache: int | None = None) -> None:
         self.settings = settings or load_settings()
         self._owns_driver = driver is None
         if driver is None:
@@ -82,6 +88,8 @@ class MemoryService:
         self.params = params or self.settings.parameters()
         self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
         self._live: dict[str, LiveGame] = {}
+        self._recall_cache_size = recall_cache
+        self._recall_cache: EmbeddingCache | None = None
 
     @classmethod
     def connect(cls, settings: Settings | None = None, **overrides: Any) -> MemoryService:
@@ -286,7 +294,17 @@ class MemoryService:
         check_request(self.driver, self.database, game, player, participants, at)
         return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
                       k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
-                      embedder=self.embedder, dry_run=dry_run)
+                      embedder=self.embedder, dry_run=dry_run, cache=self.recall_cache)
+
+    @property
+    def recall_cache(self) -> EmbeddingCache:
+        """The embeddings recall keeps between calls (created on first use; see the class docstring)."""
+        if self._recall_cache is None:
+            from graphmem.recall.vectors import DEFAULT_MAX_MEMORIES, EmbeddingCache
+
+            size = self._recall_cache_size
+            self._recall_cache = EmbeddingCache(DEFAULT_MAX_MEMORIES if size is None else size)
+        return self._recall_cache
 
     def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
                      trigger: str = "api") -> str:

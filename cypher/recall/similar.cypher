@@ -1,8 +1,8 @@
 // Similar memories of the same owner for reconsolidation (SPEC 6 step 3: detail import and misattribution), in
-// one pass over the owner's candidates, the same set as recall/context's: memories encoded by $now, neither
-// consolidated nor tombstoned, and not archived at $now (flashbulb, or strength at $now >= the memory's
-// threshold; at the game's decayed_to, $stored, the stored state says it, through the index Memory(game, owner,
-// state)). A memory too faded to be recalled cannot come to mind to lend a detail or a teller either.
+// one pass over the owner's memories that free recall could bring back: encoded by $now, neither consolidated nor
+// tombstoned, and not archived at $now (flashbulb, or strength at $now >= the memory's threshold; at the game's
+// decayed_to, $stored, the stored state says it, through the index memory_recall). A memory too faded to come to
+// mind unbidden cannot lend a detail or a teller either (the cue of a recall is its topic, not the recalled memory).
 // Each candidate's embedding is read once and compared with every recalled memory in $uids. Scores are Neo4j's
 // normalised cosine (1 + cos) / 2, so cos >= 0.5 is a score >= 0.75.
 // For a memory in $full (a detail may be imported) every similar memory is returned, with its details_json.
@@ -22,9 +22,10 @@
 MATCH (t:Memory) WHERE t.uid IN $uids
 WITH collect(t {.uid, .embedding, believed: coalesce(t.believed_teller, t.teller), full: t.uid IN $full}) AS targets
 MATCH (o:Memory {game: $game, owner: $player})
-USING INDEX o:Memory(game, owner, state, t_enc)
+USING INDEX o:Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, uid)
 WHERE o.state IN CASE WHEN $stored THEN ['active', 'warm', 'candidate'] ELSE ['active', 'warm', 'candidate', 'archived'] END
-  AND o.t_enc <= $now
+  AND o.t_enc <= $now AND o.t_ref IS NOT NULL AND o.e_ref IS NOT NULL AND o.s IS NOT NULL AND o.floor IS NOT NULL
+  AND o.threshold IS NOT NULL AND o.flashbulb IS NOT NULL AND o.uid IS NOT NULL
 WITH targets, o, coalesce(o.believed_teller, o.teller) AS teller
 WHERE size($full) > 0 OR teller IS NOT NULL  // without an import only memories with a teller can be donors
 // not archived at $now: recall/context's rule, in the same order

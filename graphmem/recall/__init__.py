@@ -89,10 +89,11 @@ memories with their details.
 from __future__ import annotations
 
 from graphmem.recall.candidates import check_request, strength_now
-from graphmem.recall.pipeline import ANN_K, recall, run_recall
+from graphmem.recall.pipeline import recall, run_recall
 from graphmem.recall.reconsolidate import RecallConflict
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, RecallRequest
+from graphmem.recall.vectors import EmbeddingCache
 
-__all__ = ["ANN_K", "ActiveThought", "Candidate", "RecallConflict", "RecallRequest", "RecallResult",
+__all__ = ["ActiveThought", "Candidate", "EmbeddingCache", "RecallConflict", "RecallRequest", "RecallResult",
            "RecalledMemory", "check_request", "recall", "run_recall", "strength_now"]

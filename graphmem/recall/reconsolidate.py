@@ -31,14 +31,28 @@ from graphmem.model.vocabulary import DetailKind, LifecycleState, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
 
-__all__ = ["RecallConflict", "belief_at", "can_import", "can_misattribute", "keywords", "memory_state",
-           "needs_donors", "read_similar", "update_row", "write_updates"]
+__all__ = ["RecallConflict", "belief_at", "can_import", "can_misattribute", "flashbulbs_may_be_archived", "keywords",
+           "memory_state", "needs_donors", "read_similar", "skips_archived", "update_row", "write_updates"]
 
 LIVE = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
 
 
 class RecallConflict(GraphmemError):
     """A recalled memory was changed by someone else between the read and the write; nothing was written."""
+
+
+def flashbulbs_may_be_archived(params: Parameters) -> bool:
+    """Whether the decay job can archive a flashbulb: only when the flashbulb floor is below the active band
+    (every profile's RetrievalThreshold is below that band, a rule of the configuration, so a floored strength
+    at or above it is never archived). Not with the shipped parameters (floor 0.8, active 0.40)."""
+    return params.flashbulb.floor < params.lifecycle.active
+
+
+def skips_archived(now: int, decayed_to: int, params: Parameters) -> bool:
+    """Whether ``recall/similar`` may leave archived memories unread (through the index memory_recall): at
+    ``now`` = ``decayed_to`` the stored lifecycle states are those at ``now``, and a memory archived then cannot lend
+    a detail or a teller unless it is a flashbulb (:func:`flashbulbs_may_be_archived`)."""
+    return now == decayed_to and not flashbulbs_may_be_archived(params)
 
 
 def _source_type(value: str | None) -> SourceType:
@@ -117,7 +131,7 @@ def read_similar(driver: neo4j.Driver, database: str | None, game: str, player: 
     at ``now``). full : those of ``uids`` that may import a detail: all the other candidates with cosine >=
     ``similarity`` come back for them, with their details; for the others only the most similar one with a known
     teller other than the believed one (what a misattribution uses). similarity : a cosine in [-1, 1] (0.5:
-    ``parameters.similarity.detail_import``). stored : :func:`graphmem.recall.candidates.skips_archived` for
+    ``parameters.similarity.detail_import``). stored : :func:`skips_archived` for
     ``now``; curve : the game's forgetting curve; threshold : the RetrievalThreshold of memories without one.
     """
     if not uids:

@@ -18,9 +18,13 @@ from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
 from graphmem.model.params import Parameters
-from graphmem.recall import RecallResult, recall
+from graphmem.model.retrieval import cue_floor, retrieval_floor
+from graphmem.recall import EmbeddingCache, RecallResult, recall
+from graphmem.recall.pipeline import dense_scores
 from graphmem.recall.prompt import check_block
 from graphmem.recall.reconsolidate import read_similar
+from graphmem.store.games import delete_game
+from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,10 +220,42 @@ def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j
     assert any(m["flags"]["conflict"] == ["Eleanor"] for m in json.loads(result.to_json())["memories"])
 
 
-def test_both_dense_methods_run_and_agree_on_a_small_database(run: Recall) -> None:
-    exact = run("Marcus", topic="who is the traitor", dry_run=True, k=5)
-    index = run("Marcus", topic="who is the traitor", dry_run=True, k=5, dense="index")
-    assert [m.uid for m in index.memories] and len(index.memories) == len(exact.memories)
+def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Driver, embedder: Any,
+                                                               params: Parameters, fresh_game: FreshGame) -> None:
+    game = fresh_game(SMALL, "vectors")
+    cache = EmbeddingCache()
+
+    def call(**options: Any) -> RecallResult:
+        return recall(driver, None, game, "Marcus", topic="medical training", dry_run=True, k=5, params=params,
+                      embedder=embedder, **options)
+
+    first = call(cache=cache)
+    assert first.candidates > 5 and cache.read == first.candidates
+    again = call(cache=cache)
+    assert cache.read == first.candidates and again.to_json() == first.to_json()
+    assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
+    # the same id stored again from another log is another incarnation: nothing of the old one is used
+    delete_game(driver, None, game)
+    fresh_game(SMALL, game=game, edit=lambda lines: [line.replace("medical training", "a pilot licence")
+                                                     for line in lines])
+    changed = call(cache=cache)
+    assert cache.read == first.candidates + changed.candidates
+    assert not any("medical" in m.text for m in changed.memories)
+
+
+def test_dense_scores_are_neo4js_cosine_of_the_stored_embeddings(driver: neo4j.Driver, embedder: Any,
+                                                                  game: str) -> None:
+    topic = "who voted against Thomas"
+    uids = [r["uid"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game}) RETURN m.uid AS uid ORDER BY uid", game=game).records]
+    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, uids)
+    vector = embedder.encode_one(topic)
+    ours = dense_scores(vectors, rows, vector)
+    assert ours is not None
+    theirs = [r["score"] for r in driver.execute_query(
+        "UNWIND $uids AS uid MATCH (m:Memory {uid: uid}) RETURN vector.similarity.cosine($v, m.embedding) AS score",
+        uids=uids, v=[float(x) for x in vector]).records]
+    assert list(ours) == pytest.approx(theirs, abs=1e-6)
 
 
 @pytest.fixture()
@@ -257,8 +293,8 @@ def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None
     assert cli("--game", game, "--player", "Marcus", "--k", "0").exit_code == 2
 
 
-def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: neo4j.Driver, game: str,
-                                                         params: Parameters) -> None:
+def test_the_best_k_are_the_best_of_every_candidate(run: Recall, driver: neo4j.Driver, game: str,
+                                                     params: Parameters) -> None:
     advance(driver, None, game, 12, params)
     for player in ("Marcus", "Eleanor", "Sarah"):
         for topic, participants in (("traitor", ()), (None, ("Thomas",)), ("votes medical", ("Priya",))):
@@ -269,37 +305,57 @@ def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: ne
             assert three.candidates == everything.candidates
 
 
-def test_archived_memories_are_never_recalled_but_an_earlier_phase_still_sees_them(
+def _strengths(driver: neo4j.Driver, game: str, owner: str) -> dict[str, tuple[float, str, str, float]]:
+    """{uid: (stored strength, state, text, threshold)} of the owner's memories (the decay job's values)."""
+    return {r["uid"]: (r["strength"], r["state"], r["text"], r["threshold"]) for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.strength AS strength, "
+        "m.state AS state, m.text AS text, m.threshold AS threshold", game=game, owner=owner).records}
+
+
+def test_an_archived_memory_comes_back_only_for_a_cue_that_matches_it(
         driver: neo4j.Driver, run: Recall, game: str, params: Parameters) -> None:
     then = run("Marcus", topic="medical training", dry_run=True, k=50)  # at the game's decayed_to, 7
-    advance(driver, None, game, 60, params)
-    states = {r["uid"]: r["state"] for r in driver.execute_query(
-        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.state AS state", game=game).records}
-    archived = {uid for uid, state in states.items() if state == "archived"}
-    assert archived and len(archived) < len(states)
-    late = run("Marcus", topic="medical training", dry_run=True, k=50)
-    assert late.memories and not archived & {m.uid for m in late.memories}
-    assert late.candidates == sum(state in ("active", "warm") for state in states.values())
+    advance(driver, None, game, 12, params)
+    memories = _strengths(driver, game, "Marcus")
+    archived = {u: v for u, v in memories.items() if v[1] == "archived"}
+    faded = {u: v for u, v in archived.items() if v[0] >= cue_floor(v[3], params)}  # a cue can still reach them
+    lost = {u: v for u, v in archived.items() if u not in faded}
+    assert faded and lost and len(archived) < len(memories)
+    free = run("Marcus", dry_run=True, k=50)  # no topic, no participants: free recall, as it always was
+    assert free.memories and not archived.keys() & {m.uid for m in free.memories}
+    assert free.candidates == len(memories) - len(lost)  # a memory no cue can reach is no candidate
+    for uid, (strength, _, text, threshold) in faded.items():
+        cued = run("Marcus", topic=text, dry_run=True, k=50)  # its own words: the best cue there is
+        back = next((m for m in cued.memories if m.uid == uid), None)
+        if back is not None:
+            assert back.marker == "VAGUE" and back.strength == pytest.approx(strength)
+            assert strength >= retrieval_floor(threshold, back.relevance, params)
+        else:
+            assert strength < retrieval_floor(threshold, max(m.relevance for m in cued.memories), params)
+    assert any(uid in {m.uid for m in run("Marcus", topic=v[2], dry_run=True, k=50).memories}
+               for uid, v in faded.items())
+    for uid, (_, _, text, _) in lost.items():
+        assert uid not in {m.uid for m in run("Marcus", topic=text, dry_run=True, k=50).memories}
     # at phase 7 the stored states no longer describe the phase: the closed form does, and gives the same recall
     past = run("Marcus", topic="medical training", at=7, k=50)
     assert past.memories == then.memories and past.candidates == then.candidates
-    assert archived & {m.uid for m in past.memories}
 
 
-def test_donors_come_from_the_recall_candidates_only(driver: neo4j.Driver, run: Recall, game: str,
-                                                     params: Parameters) -> None:
+def test_donors_come_from_the_free_recall_candidates_only(driver: neo4j.Driver, run: Recall, game: str,
+                                                          params: Parameters) -> None:
     advance(driver, None, game, 30, params)
     threshold = driver.execute_query("MATCH (p:Player {uid: $uid}) RETURN p.threshold AS t",
                                      uid=f"{game}/player/Marcus").records[0]["t"]
+    assert threshold >= params.clarity.vague_floor  # so free recall returns exactly the memories not archived
     archived = {r["uid"] for r in driver.execute_query(
         "MATCH (m:Memory {game: $game, owner: 'Marcus', state: 'archived'}) RETURN m.uid AS uid", game=game).records}
     for at, stored in ((None, True), (7, False)):
-        result = run("Marcus", at=at, dry_run=True, k=50)
-        target = result.memories[0].uid
-        # every cosine passes -1: the donors are then all the other candidates
-        donors = read_similar(driver, None, game, "Marcus", result.phase, [target], [target], -1.0, stored=stored,
+        free = run("Marcus", at=at, dry_run=True, k=50)
+        target = free.memories[0].uid
+        # every cosine passes -1: the donors are then all the other memories free recall could bring back
+        donors = read_similar(driver, None, game, "Marcus", free.phase, [target], [target], -1.0, stored=stored,
                               curve=params.curve, threshold=threshold)[target]
-        assert len(donors) == result.candidates - 1 and target not in {d.uid for d in donors}
+        assert {d.uid for d in donors} == {m.uid for m in free.memories} - {target}
         if at is None:
             assert not archived & {d.uid for d in donors}
         else:
