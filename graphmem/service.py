@@ -181,11 +181,13 @@ class MemoryService:
         summary = ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
                          fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
                          on_stage=on_stage)
+        decay_started = time.perf_counter()
         for game in summary.per_game:
             if game.decay_to is not None:
                 advance(self.driver, self.database, game.game, game.decay_to, self.params)
             if not game.unchanged:
                 mark_complete(self.driver, self.database, game.game)
+        summary.stages["decay"] = time.perf_counter() - decay_started
         summary.seconds = time.perf_counter() - started  # the whole job, decay included
         return summary
 

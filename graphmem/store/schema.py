@@ -33,6 +33,10 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Player", "name"),
 )
 PAIR_INDEXES: tuple[tuple[str, str, str], ...] = (("Memory", "game", "owner"),)
+RELATIONSHIP_INDEXES: tuple[tuple[str, str], ...] = (("TOLD", "event"),)
+"""TOLD(event): ingest MERGEs one TOLD edge per statement and listener between two players; without the index the
+MERGE scans every TOLD edge between them, so a long conversation between two people took time quadratic in its
+length (4,000 turns: 17.5 s against 2.3 s for 1,000)."""
 RECALL_INDEX = "memory_recall"
 """Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, uid): recall reads an owner's
 candidates, with everything it ranks them by but the embedding, from this index alone (``schema/recall_index``)."""
@@ -83,6 +87,10 @@ def schema_statements(dimensions: int) -> list[tuple[str, neo4j.Query | str, dic
     for label, first, second in PAIR_INDEXES:
         name = f"{label.lower()}_{first}_{second}"
         text = with_identifiers(cypher("schema/range_index_pair"), name=name, label=label, first=first, second=second)
+        statements.append((name, text, {}))
+    for rel_type, prop in RELATIONSHIP_INDEXES:
+        name = f"{rel_type.lower()}_{prop}"
+        text = with_identifiers(cypher("schema/range_index_relationship"), name=name, type=rel_type, property=prop)
         statements.append((name, text, {}))
     statements.append((RECALL_INDEX, cypher("schema/recall_index"), {}))
     statements.append((FULLTEXT_INDEX, cypher("schema/fulltext_index"), {}))
