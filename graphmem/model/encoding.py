@@ -34,8 +34,12 @@ def type_factor(memory_type: MemoryType | str, params: Parameters | None = None)
 
 
 def decay_rate(profile: Profile, flashbulb: bool, params: Parameters | None = None) -> float:
-    """The decay rate used for S, in (0, 1]: the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 3.4, 5)."""
-    return resolve(params).flashbulb.decay_rate if flashbulb else profile.base_decay_rate
+    """The decay rate used for S, in [0, 1]: the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 3.4, 5);
+    0 for every memory of a profile that never forgets (``base_decay_rate = 0``, the ``perfect`` control, SPEC 13),
+    flashbulbs included: a flashbulb fades no faster than 0.05 nor faster than its owner's other memories."""
+    if flashbulb:
+        return min(resolve(params).flashbulb.decay_rate, profile.base_decay_rate)
+    return profile.base_decay_rate
 
 
 def encoding_strength(salience: float, profile: Profile, flashbulb: bool = False,
@@ -58,7 +62,8 @@ def stability(salience: float, n: int, profile: Profile, memory_type: MemoryType
 
     salience : float in [0, 1]; n : int >= 0, the access count (retrieval practice raises S); rate : the
     profile's BaseDecayRate, or 0.05 for a flashbulb. A larger BaseDecayRate never gives a larger S (the seed's
-    ``retention *= 1 + rate * 0.2`` had this backwards, SPEC 12.1). The half-life is S ln 2.
+    ``retention *= 1 + rate * 0.2`` had this backwards, SPEC 12.1). The half-life is S ln 2. A rate of 0 (the
+    ``perfect`` profile, SPEC 13) gives S = inf: the memory never fades.
     Source: SPEC 3.4; the stability reading of Ebbinghaus 1885 as fitted by Murre & Dros 2015.
     Raises UsageProblem for salience outside [0, 1] or a negative n.
     """
@@ -66,7 +71,10 @@ def stability(salience: float, n: int, profile: Profile, memory_type: MemoryType
     check_unit("salience", salience)
     check_nonnegative("n", n)
     raw = p.salience_weight * salience + p.rehearsal_weight * math.log1p(n)
-    scaled = raw * (p.reference_decay_rate / decay_rate(profile, flashbulb, params)) * type_factor(memory_type, params)
+    rate = decay_rate(profile, flashbulb, params)
+    if rate == 0.0:
+        return math.inf
+    scaled = raw * (p.reference_decay_rate / rate) * type_factor(memory_type, params)
     return max(p.min_stability, scaled)
 
 
