@@ -1,20 +1,21 @@
 // Everything one recall reads before ranking, in one query (SPEC 6, 7, 8, 9): the game and the owner, the owner's
 // working memory (Thought nodes: at Game.decayed_to the ones the decay job marked active; at an earlier phase every
 // push up to it, for the caller to replay), the owner's open conflicts at the recall phase, and the owner's
-// candidate memories as parallel lists (uid, strength, flashbulb, threshold, full-text score).
+// candidate memories as parallel lists (uid, access count, strength, flashbulb, threshold, full-text score).
 // Candidates: the owner's memories that some cue could bring back at phase `now` (= $at, else Game.decayed_to):
 // encoded by `now`, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
 // max($vague_floor, threshold) * (1 - $cue_support) (graphmem.model.retrieval.cue_floor): below it nothing brings a
 // memory back, so it is no candidate and moves no other memory's score. Summaries are ordinary candidates.
 // Every value is read from the composite index memory_recall (Memory(game, owner, state, t_enc, t_ref, e_ref, s,
-// floor, threshold, flashbulb, uid)), never from the store: strength at `now` is the closed form of SPEC 4 (the
+// floor, threshold, flashbulb, n, uid)), never from the store: strength at `now` is the closed form of SPEC 4 (the
 // decay job's), max(floor, e_ref * R(now - t_ref, s)); only for a memory rehearsed after `now` (a look into the
 // past) are the encoding values e0 and s_enc read from the store. So a memory the owner has long forgotten costs
 // one index entry, and its embedding is never read.
 // lexical: the full-text score of $lucene in the index memory_text, 0 when not matched; $lucene carries the owner's
 // scope clause (graphmem.recall.lucene), so Lucene returns the owner's matches only. The hits are joined to the
 // candidates by grouping on the node (a hash join, with no property read per hit).
-// The dense scores are computed by the caller, from the embeddings it keeps (graphmem.recall.vectors).
+// The dense scores are computed by the caller, from the embeddings it keeps (graphmem.recall.vectors); `n` tells it
+// which memories a reconsolidation has changed since it read them.
 // No row when the game is not stored; `found` is false when the player is not one of its players.
 // @param game: STRING  the game id
 // @param player: STRING  the owner's name
@@ -23,7 +24,7 @@
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
-// @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, uids, strengths, flashbulbs, thresholds, lexical
+// @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, uids, ns, strengths, flashbulbs, thresholds, lexical
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 CALL (g) {
@@ -48,14 +49,14 @@ CALL (now) {
 CALL (now, curve) {
   CALL (now, curve) {
     MATCH (m:Memory {game: $game, owner: $player})
-    USING INDEX m:Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, uid)
+    USING INDEX m:Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
     WHERE m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
       AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
-      AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.uid IS NOT NULL
+      AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
     // the index's values, bound once: inside CASE branches the planner would read them from the store
-    WITH m, m.uid AS uid, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor, m.t_ref AS t_ref,
-         toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
-    WITH m, uid, flashbulb, threshold, floor,
+    WITH m, m.uid AS uid, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
+         m.t_ref AS t_ref, toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
+    WITH m, uid, n, flashbulb, threshold, floor,
          CASE WHEN t_ref > now THEN
               toFloat(m.e0) * CASE curve WHEN 'power'
                 THEN (1.0 + 3.0 * toFloat(now - m.t_enc) / (toFloat(m.s_enc) * log(2.0))) ^ (-0.5)
@@ -65,21 +66,23 @@ CALL (now, curve) {
                 THEN (1.0 + 3.0 * toFloat(now - t_ref) / (s * log(2.0))) ^ (-0.5)
                 ELSE exp(-toFloat(now - t_ref) / s) END
          END AS raw
-    WITH m, uid, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
+    WITH m, uid, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
     WHERE flashbulb
        OR strength >= CASE WHEN threshold > $vague_floor THEN threshold ELSE $vague_floor END * (1.0 - $cue_support)
-    RETURN m, uid, strength, CASE WHEN flashbulb THEN 1 ELSE 0 END AS flashbulb, threshold, 0.0 AS lex, 1 AS candidate
+    RETURN m, uid, n, strength, CASE WHEN flashbulb THEN 1 ELSE 0 END AS flashbulb, threshold, 0.0 AS lex,
+           1 AS candidate
     UNION ALL
     WITH now WHERE $lucene IS NOT NULL
     CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
-    RETURN node AS m, null AS uid, null AS strength, null AS flashbulb, null AS threshold, score AS lex, 0 AS candidate
+    RETURN node AS m, null AS uid, null AS n, null AS strength, null AS flashbulb, null AS threshold, score AS lex,
+           0 AS candidate
   }
-  WITH m, max(uid) AS uid, max(strength) AS strength, max(flashbulb) AS flashbulb, max(threshold) AS threshold,
-       max(lex) AS lex, max(candidate) AS candidate
+  WITH m, max(uid) AS uid, max(n) AS n, max(strength) AS strength, max(flashbulb) AS flashbulb,
+       max(threshold) AS threshold, max(lex) AS lex, max(candidate) AS candidate
   WHERE candidate = 1
-  RETURN collect(uid) AS uids, collect(strength) AS strengths, collect(flashbulb = 1) AS flashbulbs,
+  RETURN collect(uid) AS uids, collect(n) AS ns, collect(strength) AS strengths, collect(flashbulb = 1) AS flashbulbs,
          collect(threshold) AS thresholds, collect(lex) AS lexical
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, players, p IS NOT NULL AS found,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
-       thoughts, conflicts, uids, strengths, flashbulbs, thresholds, lexical
+       thoughts, conflicts, uids, ns, strengths, flashbulbs, thresholds, lexical

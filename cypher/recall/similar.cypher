@@ -22,10 +22,10 @@
 MATCH (t:Memory) WHERE t.uid IN $uids
 WITH collect(t {.uid, .embedding, believed: coalesce(t.believed_teller, t.teller), full: t.uid IN $full}) AS targets
 MATCH (o:Memory {game: $game, owner: $player})
-USING INDEX o:Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, uid)
+USING INDEX o:Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
 WHERE o.state IN CASE WHEN $stored THEN ['active', 'warm', 'candidate'] ELSE ['active', 'warm', 'candidate', 'archived'] END
   AND o.t_enc <= $now AND o.t_ref IS NOT NULL AND o.e_ref IS NOT NULL AND o.s IS NOT NULL AND o.floor IS NOT NULL
-  AND o.threshold IS NOT NULL AND o.flashbulb IS NOT NULL AND o.uid IS NOT NULL
+  AND o.threshold IS NOT NULL AND o.flashbulb IS NOT NULL AND o.n IS NOT NULL AND o.uid IS NOT NULL
 WITH targets, o, coalesce(o.believed_teller, o.teller) AS teller
 WHERE size($full) > 0 OR teller IS NOT NULL  // without an import only memories with a teller can be donors
 // not archived at $now: recall/context's rule, in the same order

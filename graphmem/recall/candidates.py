@@ -37,7 +37,8 @@ class Context:
     names; found : whether the owner is one of them; profile, threshold, wm_capacity, emotion_json : the owner's
     Player properties; thoughts, conflicts : the query's maps.
     The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
-    shape (count,) in the same order: uids; strengths (m at ``now``, float64 in [0, 1]); flashbulbs (bool);
+    shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]);
+    flashbulbs (bool);
     thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
     """
 
@@ -54,6 +55,7 @@ class Context:
     thoughts: tuple[Mapping[str, Any], ...]
     conflicts: tuple[Mapping[str, Any], ...]
     uids: tuple[str, ...]
+    ns: tuple[int, ...]
     strengths: npt.NDArray[np.float64]
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
@@ -100,6 +102,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         wm_capacity=None if row["wm_capacity"] is None else int(row["wm_capacity"]),
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None), uids=tuple(row["uids"]),
+        ns=tuple(int(n) for n in row["ns"]),
         strengths=np.array(row["strengths"], dtype=np.float64),
         flashbulbs=np.array(row["flashbulbs"], dtype=bool),
         thresholds=np.array(row["thresholds"], dtype=np.float64),

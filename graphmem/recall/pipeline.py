@@ -116,13 +116,14 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
 
 def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
                  vector: Vectors | None) -> npt.NDArray[np.float64] | None:
-    """Neo4j's cosine score (1 + cos) / 2 of the topic ``vector`` and each candidate's embedding, float64 in
-    [0, 1], shape (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic.
+    """The raw dense score of each candidate, cos(topic, text) + cos(topic, context) in [-2, 2], float64, shape
+    (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic.
 
-    vectors, rows : the game's kept embeddings and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass
-    over the float32 embeddings as stored, the topic L2-normalised. Each score depends only on the two vectors, never
-    on where the row sits among the others (``einsum``; BLAS's matrix-vector product does not promise that, and
-    its last bits then change with the order the candidates arrive in), so replays are exact.
+    vectors, rows : the game's kept vectors (text embedding plus context embedding, :mod:`graphmem.recall.vectors`)
+    and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
+    L2-normalised. Each score depends only on the two vectors, never on where the row sits among the others
+    (``einsum``; BLAS's matrix-vector product does not promise that, and its last bits then change with the order
+    the candidates arrive in), so replays are exact. The ranking min-max normalises the scores (SPEC 6 step 1).
     """
     if vector is None:
         return None
@@ -133,8 +134,7 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     scores = np.full(len(rows), np.nan)
     found = rows >= 0
     if found.any():
-        cosine = np.einsum("ij,j->i", vectors.matrix[rows[found]], topic)
-        scores[found] = (1.0 + cosine.astype(np.float64)) / 2.0
+        scores[found] = np.einsum("ij,j->i", vectors.matrix[rows[found]], topic).astype(np.float64)
     return scores
 
 
@@ -178,7 +178,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     about = np.zeros(n, dtype=bool)
     if n and (vector is not None or request.participants):
         kept = cache if cache is not None else EmbeddingCache(0)
-        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids)
+        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns,
+                                   embedder if vector is not None else None)
         dense = dense_scores(vectors, rows, vector)
         if request.participants:
             about = about_flags(vectors, rows, request.participants)

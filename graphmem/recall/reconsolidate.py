@@ -22,12 +22,12 @@ import neo4j
 
 from graphmem.errors import GraphmemError
 from graphmem.model.clarity import lifecycle_state
-from graphmem.model.details import Detail, details_from_json, details_to_json, render
+from graphmem.model.details import Detail, details_from_json, details_to_json, render, search_keywords
 from graphmem.model.distortion import access_load, distortion_risk, faded_since_encoding
 from graphmem.model.params import Parameters, Profile
 from graphmem.model.reconsolidation import MemoryState, Reconsolidation, SimilarMemory
 from graphmem.model.source import source_belief, source_confidence
-from graphmem.model.vocabulary import DetailKind, LifecycleState, SourceType
+from graphmem.model.vocabulary import LifecycleState, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
 
@@ -154,9 +154,9 @@ def read_similar(driver: neo4j.Driver, database: str | None, game: str, player: 
 
 
 def keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
-    """The graph's ``keywords``: sorted, space-separated names of the kept who/whom details and of ``about``."""
-    named = {d.value for d in details if d.kind in (DetailKind.WHO, DetailKind.WHOM) and not d.lost}
-    return " ".join(sorted(named | set(about)))
+    """The graph's ``keywords`` after reconsolidation: :func:`graphmem.model.details.search_keywords` (the kept
+    names, place and day; a lost detail no longer cues)."""
+    return search_keywords(details, about)
 
 
 def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: Parameters) -> dict[str, Any]:

@@ -69,7 +69,8 @@ def _int(row: Mapping[str, Any], key: str, default: int) -> int:
 class Candidate:
     """One of the owner's live memories as the recall query reads it (docs/graph-model.md property names).
 
-    dense : float in [0, 1] or None, Neo4j's cosine score (1 + cos) / 2 of topic and embedding (None: no topic);
+    dense : float in [-2, 2] or None, the raw dense score cos(topic, text) + cos(topic, context)
+        (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
     labelled Summary. Missing numeric properties (a summary written without them) fall back to neutral values:

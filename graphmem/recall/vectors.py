@@ -1,19 +1,32 @@
-"""The embeddings of an owner's memories, kept in the process between recalls (the dense half of SPEC 6 step 1).
+"""What recall keeps of an owner's memories between calls: the vectors of the dense half of SPEC 6 step 1.
 
-Recall needs the cosine of the topic with every candidate's embedding (``dense`` is min-max normalised over all of
-them). Neo4j reads a 384-float embedding from the property store in ~10 us and computes its cosine in ~4 us, so an
-owner with 10,000 candidates cost ~140 ms per recall in Cypher; numpy does the same product over a matrix held in
-memory in well under a millisecond. A memory's embedding never changes once written (ingest and consolidation set it
-only when it is missing; reconsolidation rewrites the text, not the embedding), and neither does the list of players
-it is about, so both can be kept between recalls:
+**Content and context.** A cue retrieves a memory by how it was encoded, its context included (Tulving & Thomson
+1973, encoding specificity): "what did Fletcher tell you in private on day 2" names who, where and when, not what
+was said. So a memory's dense vector is the sum of two L2-normalised embeddings: of its text (what happened, the
+embedding ingest stores) and of its context, the words it can be found by besides its text (its ``keywords``:
+the names it holds, the place and the day, :func:`graphmem.model.details.search_keywords`). Dense relevance is the
+topic's dot product with that sum, cos(topic, text) + cos(topic, context), min-max normalised over the candidates
+(:func:`graphmem.recall.pipeline.dense_scores`). On the real games this took the recall@10 of the ``perfect``
+profile from 0.62 to 0.78 where the text alone gave 0.61 and the full-text index 0.68 (bench/bench_retrieval.py,
+bench/README.md). The text embedding alone still serves rumour chains, consolidation and contradictions: there
+a place and a day in common make two memories no more alike.
 
-- an :class:`EmbeddingCache` holds, per stored game, the uid, embedding and ``about`` of the memories it has read;
+**Kept, not stored.** Neo4j reads a 384-float embedding from the property store in ~10 us and computes its cosine
+in ~4 us, so an owner with 10,000 candidates cost ~140 ms per recall in Cypher; numpy does the same product over a
+matrix held in memory in well under a millisecond. A memory's text embedding and the players it is about never
+change once written (ingest and consolidation set them only when missing; reconsolidation rewrites the text, not the
+embedding); its keywords change only when a reconsolidation rewrites them, which also raises its access count
+``n``. So an :class:`EmbeddingCache` keeps, per stored game, each memory's uid, its ``about``, its keywords with the
+``n`` they belong to, and its summed vector:
+
 - a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
   game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
-- :meth:`EmbeddingCache.fetch` reads only the uids it does not hold (one query, ``recall/embeddings``): the first
-  recall of an owner reads all of that owner's candidates, later ones only the memories written since;
-- at most ``max_memories`` vectors are held (1.5 KB each at 384 dimensions); beyond that the games used least
-  recently are dropped whole.
+- :meth:`EmbeddingCache.fetch` reads only the memories it does not hold, or holds at another ``n`` (one query,
+  ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
+  memories written or reconsolidated since; context embeddings come from the embedding model (its own content
+  cache embeds each distinct keywords string once per process: a game has a few per player and day);
+- at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions, while a context is being
+  added); beyond that the games used least recently are dropped whole.
 
 It holds no game state: whatever it holds can be read again, a restart loses nothing, and several processes serving
 one Neo4j each keep their own. One cache belongs to one driver and database (a :class:`graphmem.MemoryService`
@@ -31,6 +44,7 @@ import neo4j
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.embedding import Embedder
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
@@ -38,50 +52,56 @@ __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_MEMORIES = 200_000
-"""Vectors an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions."""
+"""Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions."""
 
 Matrix = npt.NDArray[np.float32]
 
 
 @dataclass
 class GameVectors:
-    """The vectors read so far of one stored game: ``rows[uid]`` indexes ``matrix`` (shape (capacity, dim),
-    the first ``size`` rows in use, L2-normalised float32 as stored) and ``about``."""
+    """The memories read so far of one stored game: ``rows[uid]`` indexes ``matrix`` (shape (capacity, dim), the
+    first ``size`` rows in use: the text embedding plus the context embedding, float32), ``about``, ``keywords``
+    and ``n`` (the access count the keywords belong to)."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    n: list[int] = field(default_factory=list)
     matrix: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     size: int = 0
 
-    def add(self, uids: Sequence[str], vectors: Matrix, about: Sequence[tuple[str, ...]]) -> None:
-        """Append the rows of ``uids`` (vectors of shape (len(uids), dim))."""
-        if not uids:
-            return
-        need = self.size + len(uids)
-        if self.matrix.shape[0] < need or self.matrix.shape[1] != vectors.shape[1]:
-            grown = np.zeros((max(need, 2 * self.matrix.shape[0], 64), vectors.shape[1]), dtype=np.float32)
-            if self.size and self.matrix.shape[1] == vectors.shape[1]:
-                grown[:self.size] = self.matrix[:self.size]
-            self.matrix = grown
-        self.matrix[self.size:need] = vectors
-        for i, uid in enumerate(uids):
-            self.rows[uid] = self.size + i
-        self.about.extend(about)
-        self.size = need
+    def put(self, uid: str, vector: npt.NDArray[np.float32], about: tuple[str, ...], keywords: str, n: int) -> None:
+        """Set the row of ``uid`` (appended when new)."""
+        row = self.rows.get(uid)
+        if row is None:
+            if self.matrix.shape[0] <= self.size or self.matrix.shape[1] != vector.shape[0]:
+                grown = np.zeros((max(64, 2 * self.matrix.shape[0]), vector.shape[0]), dtype=np.float32)
+                if self.size and self.matrix.shape[1] == vector.shape[0]:
+                    grown[:self.size] = self.matrix[:self.size]
+                self.matrix = grown
+            row = self.rows[uid] = self.size
+            self.size += 1
+            self.about.append(about)
+            self.keywords.append(keywords)
+            self.n.append(n)
+        else:
+            self.about[row], self.keywords[row], self.n[row] = about, keywords, n
+        self.matrix[row] = vector
 
 
 class EmbeddingCache:
-    """Embeddings and ``about`` lists of stored memories, by game incarnation and uid (see the module docstring).
+    """Each memory's summed content and context vector and its ``about`` list, by game incarnation and uid (see the
+    module docstring).
 
-    max_memories : int >= 0, the most vectors held (0: nothing is kept between calls, every recall reads its
-    candidates' embeddings).
+    max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
+    candidates again).
     """
 
     def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES) -> None:
         self.max_memories = max_memories
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
         self.read = 0
-        """Embeddings read from Neo4j so far (cache misses)."""
+        """Memories read from Neo4j so far (cache misses)."""
 
     def __len__(self) -> int:
         return sum(v.size for v in self._games.values())
@@ -91,33 +111,48 @@ class EmbeddingCache:
         self._games.clear()
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
-              uids: Sequence[str]) -> tuple[GameVectors, npt.NDArray[np.intp]]:
-        """The vectors of ``uids`` (memories of ``game``): (the game's vectors, the row of each uid in its matrix, in
-        order; -1 for a memory stored without an embedding).
+              uids: Sequence[str], ns: Sequence[int],
+              embedder: Embedder | None) -> tuple[GameVectors, npt.NDArray[np.intp]]:
+        """The vectors of the memories ``uids`` of ``game``, at access counts ``ns``: (the game's vectors, the row of
+        each uid in its matrix, in order; -1 for a memory stored without an embedding).
 
-        Reads the uids not held in one query (``recall/embeddings``). A game without an ``incarnation`` (stored by a
-        graphmem without it; ``graphmem init`` gives it one) is read every time and not kept.
+        Reads the memories not held, or held at another access count, in one query (``recall/embeddings``), and
+        embeds their keywords with ``embedder`` (None: only ``about`` is wanted, as for a recall without a topic;
+        the rows then hold the text embedding alone and are read again by the next call with an embedder). A game
+        without an ``incarnation`` (stored by a graphmem without it; ``graphmem init`` gives it one) is read every
+        time and not kept.
         """
         key = (database, game, incarnation or "")
         vectors = self._games.get(key) if incarnation else None
         if vectors is None:
             vectors = GameVectors()
-        missing = [u for u in dict.fromkeys(uids) if u not in vectors.rows]
-        if missing:
-            self._read(driver, database, vectors, missing)
+        rows, held = vectors.rows, vectors.n
+        stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
+        if stale:
+            self._read(driver, database, vectors, list(dict.fromkeys(stale)), embedder)
         if incarnation and self.max_memories > 0:
             self._games[key] = vectors
             self._games.move_to_end(key)
             self._evict(keep=key)
-        return vectors, np.fromiter((vectors.rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
+        return vectors, np.fromiter((rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
 
-    def _read(self, driver: neo4j.Driver, database: str | None, vectors: GameVectors, uids: list[str]) -> None:
+    def _read(self, driver: neo4j.Driver, database: str | None, vectors: GameVectors, uids: list[str],
+              embedder: Embedder | None) -> None:
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
                                              routing_=neo4j.RoutingControl.READ)
         found = [r for r in records if r["embedding"] is not None]
-        if found:
-            matrix = np.array([r["embedding"] for r in found], dtype=np.float32)
-            vectors.add([str(r["uid"]) for r in found], matrix, [tuple(r["about"] or ()) for r in found])
+        if not found:
+            return
+        raw = np.array([r["embedding"] for r in found], dtype=np.float32)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
+        if embedder is None:
+            summed, partial = texts, True
+        else:
+            summed, partial = texts + embedder.encode([str(r["keywords"]) for r in found]).astype(np.float32), False
+        for i, r in enumerate(found):
+            vectors.put(str(r["uid"]), summed[i], tuple(r["about"] or ()), str(r["keywords"]),
+                        -1 if partial else int(r["n"]))
         self.read += len(found)
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:

@@ -38,8 +38,10 @@ RELATIONSHIP_INDEXES: tuple[tuple[str, str], ...] = (("TOLD", "event"),)
 MERGE scans every TOLD edge between them, so a long conversation between two people took time quadratic in its
 length (4,000 turns: 17.5 s against 2.3 s for 1,000)."""
 RECALL_INDEX = "memory_recall"
-"""Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, uid): recall reads an owner's
-candidates, with everything it ranks them by but the embedding, from this index alone (``schema/recall_index``)."""
+RECALL_PROPERTIES = ("game", "owner", "state", "t_enc", "t_ref", "e_ref", "s", "floor", "threshold", "flashbulb", "n",
+                     "uid")
+"""Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid): recall reads an owner's
+candidates, with everything it ranks them by but the embeddings, from this index alone (``schema/recall_index``)."""
 FULLTEXT_INDEX = "memory_text"
 FULLTEXT_PROPERTIES = ("text", "keywords", "scope")
 """What ``memory_text`` covers: the memory text, its keywords and the owner's scope token."""
@@ -134,6 +136,13 @@ def backfill_recall(driver: neo4j.Driver, database: str | None, threshold: float
     return changed
 
 
+def _index_properties(driver: neo4j.Driver, database: str | None, name: str) -> list[str] | None:
+    """The properties of the index ``name``, in order, or None when there is no such index."""
+    records, _, _ = driver.execute_query(cypher("schema/show_indexes"), database_=database,
+                                         routing_=RoutingControl.READ)
+    return next((list(r["properties"] or []) for r in records if r["name"] == name), None)
+
+
 def _outdated_fulltext(driver: neo4j.Driver, database: str | None) -> list[str] | None:
     """The properties of an existing ``memory_text`` index that are not :data:`FULLTEXT_PROPERTIES`, else None."""
     records, _, _ = driver.execute_query(cypher("schema/show_indexes"), database_=database,
@@ -168,8 +177,14 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
                  ", ".join(outdated), ", ".join(FULLTEXT_PROPERTIES))
         driver.execute_query(with_identifiers(cypher("schema/drop_index"), name=FULLTEXT_INDEX), database_=database)
         rebuilt = (FULLTEXT_INDEX,)
+    recall_now = _index_properties(driver, database, RECALL_INDEX)
+    if recall_now is not None and tuple(recall_now) != RECALL_PROPERTIES:
+        log.info("rebuilding the index %s: it covers Memory %s, recall needs Memory %s", RECALL_INDEX,
+                 ", ".join(recall_now), ", ".join(RECALL_PROPERTIES))
+        driver.execute_query(with_identifiers(cypher("schema/drop_index"), name=RECALL_INDEX), database_=database)
+        rebuilt += (RECALL_INDEX,)
     backfilled = backfill_scopes(driver, database)
-    if RECALL_INDEX not in before:
+    if RECALL_INDEX not in before or RECALL_INDEX in rebuilt:
         backfill_recall(driver, database)
     for name, statement, params in schema_statements(dimensions):
         if name in before and name not in rebuilt:

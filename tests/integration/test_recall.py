@@ -243,19 +243,21 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     assert not any("medical" in m.text for m in changed.memories)
 
 
-def test_dense_scores_are_neo4js_cosine_of_the_stored_embeddings(driver: neo4j.Driver, embedder: Any,
-                                                                  game: str) -> None:
+def test_dense_scores_are_the_cosines_with_the_text_and_the_context(driver: neo4j.Driver, embedder: Any,
+                                                                     game: str) -> None:
     topic = "who voted against Thomas"
-    uids = [r["uid"] for r in driver.execute_query(
-        "MATCH (m:Memory {game: $game}) RETURN m.uid AS uid ORDER BY uid", game=game).records]
-    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, uids)
+    records = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.uid AS uid, m.n AS n, m.keywords AS kw "
+                                   "ORDER BY uid", game=game).records
+    uids, ns = [r["uid"] for r in records], [r["n"] for r in records]
+    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, uids, ns, embedder)
     vector = embedder.encode_one(topic)
     ours = dense_scores(vectors, rows, vector)
     assert ours is not None
-    theirs = [r["score"] for r in driver.execute_query(
+    text = [2.0 * r["score"] - 1.0 for r in driver.execute_query(  # Neo4j's score is (1 + cos) / 2
         "UNWIND $uids AS uid MATCH (m:Memory {uid: uid}) RETURN vector.similarity.cosine($v, m.embedding) AS score",
         uids=uids, v=[float(x) for x in vector]).records]
-    assert list(ours) == pytest.approx(theirs, abs=1e-6)
+    context = [float(embedder.encode_one(r["kw"]) @ vector) for r in records]
+    assert list(ours) == pytest.approx([t + c for t, c in zip(text, context)], abs=1e-5)
 
 
 @pytest.fixture()
