@@ -14,19 +14,31 @@ timing. The game is deleted afterwards.
 Agglomerative clustering needs the n (n - 1) / 2 pairwise distances: 0.5 million at 1,000 memories (4 MB),
 50 million at 10,000 (400 MB as float64): time and memory grow as n^2.
 
+:func:`compare_clustering`, without the database, times the clustering alone on the same embeddings three ways
+(:data:`CLUSTERINGS`): graphmem's (scikit-learn's ``AgglomerativeClustering``), the hand-written clustering graphmem
+used before (issue 11 keeps scikit-learn only while it is at most 3x slower than that at 10,000 memories) and
+scipy's ``linkage`` + ``fcluster``, each run in a fresh process so that its peak resident set is its own.
+
 The queries here are benchmark scaffolding, not part of graphmem, so they are inline rather than under
-``cypher/``. Run directly against a Neo4j: ``python bench/bench_consolidation.py bolt://127.0.0.1:7687 1000 10000``.
+``cypher/``. Run directly against a Neo4j: ``python -m bench.bench_consolidation bolt://127.0.0.1:7687 1000 10000``;
+the clustering alone: ``python -m bench.bench_consolidation --clustering 1000 5000 10000`` (about 3 minutes).
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import json
 import logging
 import resource
+import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import neo4j
@@ -141,12 +153,173 @@ def run(driver: neo4j.Driver, database: str | None,
     return rows
 
 
+def _partition(labels: Sequence[int], min_size: int) -> list[list[int]]:
+    groups: dict[int, list[int]] = {}
+    for i, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(i)
+    return sorted((g for g in groups.values() if len(g) >= min_size), key=lambda g: g[0])
+
+
+def _graphmem(x: np.ndarray, threshold: float, min_size: int) -> list[list[int]]:
+    return clusters(x, threshold, min_size)
+
+
+def _hand_written(x: np.ndarray, threshold: float, min_size: int) -> list[list[int]]:
+    """graphmem's clustering until commit af09c52 (``graphmem/jobs/clustering.py`` there, verbatim but for names),
+    kept as the reference that scikit-learn's must stay within 3x of (issue 11): the condensed cosine distances
+    from a blocked float32 matrix product, filled in place (scipy's ``pdist`` is one core and float64), then
+    scipy's average linkage, cut below the threshold."""
+    from scipy.cluster.hierarchy import linkage
+
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    unit = (x / norms).astype(np.float32)
+    n = len(unit)
+    condensed = np.empty(n * (n - 1) // 2, dtype=np.float64)
+    pos = 0
+    for start in range(0, n, 512):
+        stop = min(n, start + 512)
+        sims = unit[start:stop] @ unit[start:].T
+        for r in range(stop - start):
+            row = sims[r, r + 1:]
+            condensed[pos:pos + len(row)] = row
+            pos += len(row)
+        del sims
+    del unit, norms
+    np.subtract(1.0, condensed, out=condensed)
+    np.clip(condensed, 0.0, 2.0, out=condensed)
+    members: dict[int, list[int]] = {i: [i] for i in range(n)}
+    for k, (a, b, height, _) in enumerate(linkage(condensed, method="average")):
+        if height >= threshold:  # heights never decrease with average linkage: later merges are higher
+            break
+        members[n + k] = members.pop(int(a)) + members.pop(int(b))
+    return sorted((sorted(g) for g in members.values() if len(g) >= min_size), key=lambda g: g[0])
+
+
+def _scipy(x: np.ndarray, threshold: float, min_size: int) -> list[list[int]]:
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    # fcluster keeps merges at distance <= t, AgglomerativeClustering those < t: cut just below the threshold
+    tree = linkage(x, method="average", metric="cosine")
+    labels = fcluster(tree, np.nextafter(threshold, 0.0), criterion="distance")
+    groups: dict[int, list[int]] = {}
+    for i, label in enumerate(labels):
+        groups.setdefault(int(label), []).append(i)
+    return sorted((g for g in groups.values() if len(g) >= min_size), key=lambda g: g[0])
+
+
+REFERENCE = "hand-written"
+CLUSTERINGS: dict[str, Callable[[np.ndarray, float, int], list[list[int]]]] = {
+    "graphmem": _graphmem, REFERENCE: _hand_written, "scipy": _scipy}
+"""The clusterings compared by :func:`compare_clustering`: graphmem's ``clusters`` (what consolidation runs:
+scikit-learn's ``AgglomerativeClustering(metric="cosine", linkage="average", distance_threshold=t,
+n_clusters=None)``), the hand-written clustering it replaced, and the scipy routine scikit-learn wraps
+(``linkage(X, "average", metric="cosine")`` cut by ``fcluster``: what is left once scikit-learn's checks go)."""
+
+
+def _resident_mb(field: str) -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0  # kB
+    raise OSError(f"no {field} in /proc/self/status")
+
+
+def cluster_once(method: str, size: int) -> dict[str, Any]:
+    """One clustering of :func:`embeddings` (``size`` rows, float64 as consolidation reads them) by ``method``.
+
+    Meant to run alone in a fresh process (``--one METHOD SIZE``), so that its peak resident set is its own.
+    Returns method, size, seconds (wall clock of the call), peak_mb (growth of the resident set's high-water mark
+    above the resident set before the call, MB: numpy, scipy's and scikit-learn's C buffers alike; Linux resets
+    the mark through ``/proc/self/clear_refs``), clusters, members (rows in a returned cluster) and partition
+    (the first 16 hex digits of the SHA-1 of the partition: equal digests, equal clusters).
+    """
+    cfg = default_parameters().consolidation
+    x = embeddings(size)
+    CLUSTERINGS[method](embeddings(20), cfg.distance_threshold, 2)  # lazy imports and first calls out of the timing
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")  # reset VmHWM to the current resident set
+        before = _resident_mb("VmRSS")
+        started = time.perf_counter()
+        found = CLUSTERINGS[method](x, cfg.distance_threshold, cfg.min_cluster_size)
+        seconds = time.perf_counter() - started
+        peak = _resident_mb("VmHWM") - before
+    except OSError:  # not Linux: the growth of the process's peak instead (a lower bound)
+        before = _maxrss_mb()
+        started = time.perf_counter()
+        found = CLUSTERINGS[method](x, cfg.distance_threshold, cfg.min_cluster_size)
+        seconds = time.perf_counter() - started
+        peak = _maxrss_mb() - before
+    digest = hashlib.sha1(json.dumps(found).encode("ascii")).hexdigest()[:16]
+    return {"method": method, "size": size, "seconds": seconds, "peak_mb": peak, "clusters": len(found),
+            "members": sum(len(g) for g in found), "partition": digest}
+
+
+def compare_clustering(sizes: Sequence[int] = (1_000, 5_000, 10_000), rounds: int = 3) -> list[dict[str, Any]]:
+    """Time graphmem's clustering against the hand-written one it replaced and scipy's, on the same embeddings
+    (no database).
+
+    For each round, size (increasing) and method of :data:`CLUSTERINGS`, one :func:`cluster_once` in a fresh
+    process, the methods interleaved so that a busy machine slows them alike.
+
+    Returns one dict per size and method: size, method, seconds (median over the rounds), seconds_min,
+    seconds_max, peak_mb (the largest over the rounds), clusters, members, partition (the digest; the same in
+    every round) and slowdown (median seconds / the hand-written reference's median seconds at that size: issue 11
+    keeps scikit-learn while graphmem's is at most 3 at 10,000).
+    Raises RuntimeError when a method's clusters differ from graphmem's or between rounds.
+    """
+    root = Path(__file__).resolve().parents[1]
+    runs: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for _ in range(rounds):
+        for size in sorted(sizes):
+            for method in CLUSTERINGS:
+                out = subprocess.run([sys.executable, "-m", "bench.bench_consolidation", "--one", method, str(size)],
+                                     cwd=root, capture_output=True, text=True, check=True).stdout
+                row = json.loads(out.strip().splitlines()[-1])
+                log.info("%s", row)
+                runs.setdefault((size, method), []).append(row)
+    rows: list[dict[str, Any]] = []
+    for size in sorted(sizes):
+        base = statistics.median(r["seconds"] for r in runs[(size, REFERENCE)])
+        for method in CLUSTERINGS:
+            done = runs[(size, method)]
+            digests = {r["partition"] for r in done} | {r["partition"] for r in runs[(size, "graphmem")]}
+            if len(digests) != 1:
+                raise RuntimeError(f"{method} at {size}: clusters differ from graphmem's ({sorted(digests)})")
+            seconds = [r["seconds"] for r in done]
+            rows.append({"size": size, "method": method, "seconds": statistics.median(seconds),
+                         "seconds_min": min(seconds), "seconds_max": max(seconds),
+                         "peak_mb": max(r["peak_mb"] for r in done), "clusters": done[0]["clusters"],
+                         "members": done[0]["members"], "partition": done[0]["partition"],
+                         "slowdown": statistics.median(seconds) / base})
+    return rows
+
+
 def main(argv: Sequence[str]) -> None:
-    """``python bench/bench_consolidation.py URI [SIZE ...]``: print one line per size."""
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    """``python -m bench.bench_consolidation [URI] [SIZE ...]``: the job against a Neo4j, one line per size;
+    ``python -m bench.bench_consolidation --clustering [SIZE ...]``: the clustering comparison, no database."""
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_consolidation", description=__doc__.splitlines()[0])
+    parser.add_argument("--clustering", action="store_true",
+                        help="compare graphmem's clustering with the hand-written one it replaced and scipy's (no Neo4j)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the clustering comparison (default 3)")
+    parser.add_argument("--one", nargs=2, metavar=("METHOD", "SIZE"), help=argparse.SUPPRESS)
+    parser.add_argument("args", nargs="*", help="[URI] SIZE ...")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    if args.one:
+        print(json.dumps(cluster_once(args.one[0], int(args.one[1]))))
+        return
+    if args.clustering:
+        sizes = [int(a) for a in args.args] or [1_000, 5_000, 10_000]
+        for row in compare_clustering(sizes, args.rounds):
+            print(f"{row['size']:>7,} memories, {row['method']:<12}: {row['seconds']:6.2f} s (median; "
+                  f"{row['seconds_min']:.2f}-{row['seconds_max']:.2f}), {row['slowdown']:.2f}x the hand-written, "
+                  f"peak +{row['peak_mb']:.0f} MB resident, {row['clusters']} clusters of {row['members']} memories")
+        return
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    uri = argv[0] if argv else "bolt://127.0.0.1:7687"
-    sizes = [int(a) for a in argv[1:]] or [1_000, 10_000]
+    uri = args.args[0] if args.args else "bolt://127.0.0.1:7687"
+    sizes = [int(a) for a in args.args[1:]] or [1_000, 10_000]
     with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
         for row in run(driver, None, sizes):
             print(f"{row['size']:>7,} memories: {row['seconds']:.2f} s (clustering {row['clustering_seconds']:.2f} s), "

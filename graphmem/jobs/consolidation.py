@@ -5,8 +5,9 @@
 1. read the candidates (``cypher/jobs/consolidate_candidates.cypher``): live memories (active, warm, archived)
    that are not summaries, not flashbulbs and not in an open conflict;
 2. split them into groups that state the same kind of fact (:func:`consolidation_key`), cluster each group's
-   embeddings (:func:`graphmem.jobs.clustering.clusters`: average linkage, cosine distance below
-   ``parameters.consolidation.distance_threshold``) and keep clusters of ``min_cluster_size`` or more;
+   embeddings (:func:`graphmem.jobs.clustering.clusters`, scikit-learn's ``AgglomerativeClustering``: average
+   linkage, cosine distance below ``parameters.consolidation.distance_threshold``) and keep clusters of
+   ``min_cluster_size`` or more;
 3. plan one summary per cluster (:func:`plan_summary`, pure): text from the :class:`Summariser`,
    ``E0 = min(1, strongest member's current strength + strength_boost)``, ``S = stability_factor * largest
    member S``, type semantic, uid ``{game}/summary/{owner}/{sha1(sorted member uids)[:16]}``;
