@@ -14,7 +14,7 @@ ON CREATE SET m += r {.game, .owner, .event, .kind, .type, .text, .template, .de
                       .emotion_peak, .emotion_json, .surprise, .consequence, .flashbulb, .flashbulb_score, .floor,
                       .e0, .s_enc, .decay_rate, .e_ref, .t_ref, .s, .n, .strength, .decayed_to, .state, .threshold,
                       .source_type, .teller, .c0, .source_k, .source_confidence, .source_belief, .believed_teller,
-                      .misattributed}
+                      .misattributed, .own}
 MERGE (owner)-[:REMEMBERS]->(m)
 MERGE (m)-[:OF_EVENT]->(e)
 MERGE (src:Source {uid: r.source_uid})

@@ -1,6 +1,8 @@
 // Decay every live memory (state active, warm or archived) of a game encoded by phase $to to that phase,
 // in closed form (SPEC 4, 4.1, 10): strength = max(floor, e_ref * R(to - t_ref, s)); source_confidence =
-// c0 * R(to - t_enc, s_enc)^source_k on the source's own clock; source_belief "unknown" below $unknown_below;
+// c0 * R(to - t_enc, s_enc)^source_k on the source's own clock; source_belief "unknown" below $unknown_below,
+// except for flashbulbs and the owner's own statements and actions (`own`; a memory stored before `own` existed is
+// own when its kind is one of $own_kinds and its event's actor is the owner), which keep their source (SPEC 4.1, 5);
 // state active / warm / archived by the band $active and the memory's own threshold; decayed_to = $to.
 // R is exp(-dt / S) ("exponential") or (1 + 3 dt / (S ln 2))^(-1/2) ("power"). A memory reinforced after $to
 // (t_ref > $to) keeps e_ref (dt is clamped at 0). Candidate, consolidated and tombstoned memories are untouched.
@@ -16,6 +18,7 @@
 // @param curve: STRING  the game's forgetting curve, "exponential" or "power"
 // @param active: FLOAT  lifecycle band: a memory is active at strength >= this (parameters.lifecycle.active, 0.40)
 // @param unknown_below: FLOAT  the source belief becomes "unknown" below this confidence (parameters.source.unknown_below, 0.3)
+// @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS)
 // @param batch: INTEGER  memories per transaction
 // @returns state, memories
 MATCH (m:Memory {game: $game})
@@ -37,7 +40,11 @@ CALL (m) {
        CASE WHEN strength >= $active THEN 'active' WHEN strength >= m.threshold THEN 'warm' ELSE 'archived' END AS state
   SET m.strength = strength,
       m.source_confidence = confidence,
-      m.source_belief = CASE WHEN confidence < $unknown_below THEN 'unknown' ELSE m.source_type END,
+      m.source_belief = CASE
+        WHEN confidence >= $unknown_below OR coalesce(m.flashbulb, false) THEN m.source_type
+        WHEN m.own IS NOT NULL THEN CASE WHEN m.own THEN m.source_type ELSE 'unknown' END
+        WHEN m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = m.owner } THEN m.source_type
+        ELSE 'unknown' END,
       m.state = state,
       m.decayed_to = $to
   RETURN state

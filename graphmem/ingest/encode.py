@@ -40,7 +40,7 @@ from graphmem.model.details import details_to_json, search_keywords
 from graphmem.model.encoding import classify_type, decay_rate, encoding_strength, stability
 from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
 from graphmem.model.salience import appraise, personal_relevance, salience
-from graphmem.model.source import initial_source_confidence, source_exponent
+from graphmem.model.source import OWN_KINDS, initial_source_confidence, source_exponent
 from graphmem.store.keys import (
     automatic_thought_id,
     event_uid,
@@ -152,7 +152,7 @@ class Encoder:
         factual = any(c[1] == "role" for c in claims)
         mtype = classify_type(kind, emotion_peak=peak, flashbulb=flashbulb, factual=factual, params=p)
         e0 = encoding_strength(sal, profile, flashbulb, p)
-        s = stability(sal, 0, profile, mtype, flashbulb, p)
+        s = stability(sal, profile, mtype, flashbulb, p)
         c0 = initial_source_confidence(percept.source_type, p)
         about = [name for name in about_of(logged.event, list(self.state.roles)) if name != owner]
         uid = memory_uid(self.game, owner, logged.id, lesson)
@@ -175,7 +175,8 @@ class Encoder:
             channel=getattr(logged.event, "channel", None), owner_uid=player_uid(self.game, owner),
             event_uid=event, source_uid=source_uid(self.game, owner, logged.id, lesson),
             teller_uid=player_uid(self.game, percept.teller) if percept.teller else None,
-            about_uids=[player_uid(self.game, name) for name in about])
+            about_uids=[player_uid(self.game, name) for name in about],
+            own=kind in OWN_KINDS and actor_of(logged.event) == owner)
         self.memories.append(row)
         self.memory_order[uid] = order
         self.memory_claims[uid] = claims

@@ -38,7 +38,7 @@ from graphmem.jobs.clustering import clusters
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.jobs.summarise import ExtractiveSummariser, Member, Summariser, TemplatingSummariser
 from graphmem.model.clarity import lifecycle_state
-from graphmem.model.details import details_from_json, n_lost
+from graphmem.model.details import any_fabricated, details_from_json, n_lost
 from graphmem.model.params import Parameters
 from graphmem.model.source import initial_source_confidence, source_belief, source_confidence
 from graphmem.model.vocabulary import MemoryType, SourceType
@@ -171,7 +171,7 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
     props: dict[str, Any] = {
         "uid": uid, "game": game, "owner": owner, "event": None, "kind": "summary", "type": MemoryType.SEMANTIC.value,
         "text": text, "template": template, "details_json": details_json, "n_lost": n_lost(details),
-        "fabricated": any(d.fabricated for d in details), "about": about, "keywords": keywords,
+        "fabricated": any_fabricated(details), "about": about, "keywords": keywords,
         "scope": scope_token(game, owner), "claims_json": medoid_claims, "embedding": embedding,
         "t_enc": latest.t_enc, "day": latest.day, "phase_name": latest.phase_name,
         "salience": max(m.salience for m in ordered), "relevance": max(m.relevance for m in ordered),
@@ -183,7 +183,7 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
         "threshold": strongest.threshold, "source_type": source_type, "teller": teller, "c0": c0,
         "source_k": strongest.source_k, "source_confidence": confidence,
         "source_belief": source_belief(source_type, confidence, params), "believed_teller": teller,
-        "misattributed": False, "last_recalled": None, "tombstone_reason": None, "tombstone_phase": None,
+        "misattributed": False, "own": False, "last_recalled": None, "tombstone_reason": None, "tombstone_phase": None,
         "summary": None, "members": len(ordered), "day_first": min(m.day for m in ordered),
         "day_last": latest.day,
     }

@@ -8,11 +8,13 @@ from the stored state:
 - ``strength`` = max(floor, e_ref * R(to - t_ref, s)) with the game's curve (``Game.curve``);
 - ``source_confidence`` = c0 * R(to - t_enc, s_enc)^source_k, on its own clock (never reset by retrieval);
 - ``source_belief`` = "unknown" below ``parameters.source.unknown_below``, else the provenance ``source_type``;
+  flashbulbs and the owner's own statements and actions (``own``) always keep their ``source_type``;
 - ``state`` = active (>= ``parameters.lifecycle.active``), warm (>= the memory's ``threshold``) or archived;
 - ``decayed_to`` = the target phase.
 
 The same formulas live in :mod:`graphmem.model` (``forgetting.strength_at``, ``source.source_confidence``,
-``source.source_belief``, ``clarity.lifecycle_state``); an integration test holds Cypher and Python equal to 1e-9.
+``source.source_belief`` with ``source.keeps_source``, ``clarity.lifecycle_state``); an integration test holds Cypher
+and Python equal to 1e-9.
 Working memory (Thought nodes) is computed per player in Python with
 :func:`graphmem.model.working_memory.active_items` (thoughts are few; pushes of one phase are ordered by the
 Thought's ``seq``, 0 when absent) and written back with one UNWIND.
@@ -36,6 +38,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 from graphmem.errors import Neo4jUnavailable, UsageProblem, unknown_game
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
+from graphmem.model.source import OWN_KINDS
 from graphmem.model.vocabulary import LifecycleState
 from graphmem.model.working_memory import WorkingMemoryItem, active_items
 from graphmem.store.games import stored_game_ids
@@ -112,7 +115,7 @@ def _decay_memories(driver: neo4j.Driver, database: str | None, game: str, to: i
                     params: Parameters, batch_size: int) -> dict[str, int]:
     """Run the batched memory update; returns {state: count} over the updated memories."""
     values = {"game": game, "to": to, "curve": curve, "active": params.lifecycle.active,
-              "unknown_below": params.source.unknown_below}
+              "unknown_below": params.source.unknown_below, "own_kinds": list(OWN_KINDS)}
     # CALL { } IN CONCURRENT TRANSACTIONS commits its own batches, so it runs in an auto-commit transaction, which
     # the driver does not retry. The update is closed-form, so a retryable failure is retried from the start here.
     for attempt in range(1, RETRIES + 1):

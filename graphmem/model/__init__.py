@@ -1,4 +1,4 @@
-"""The cognitive memory model: pure functions and frozen dataclasses, no I/O and no Neo4j (SPEC 3-8, 10, 13).
+"""The cognitive memory model: pure functions and frozen dataclasses, no I/O and no Neo4j (SPEC 3-8, 10, 13, 18).
 
 Modules, one job each:
 
@@ -8,15 +8,16 @@ Modules, one job each:
 - ``vocabulary``: the enums (situations, memory and source types, detail kinds, markers, lifecycle states)
 - ``salience``: appraisal table and salience at encoding (SPEC 3.3, 3.5)
 - ``encoding``: E0, stability, memory type (SPEC 3.4)
-- ``forgetting``: retention curves and closed-form strength (SPEC 4)
+- ``forgetting``: retention curves, closed-form strength, the stability a recall adds (SPEC 4, 4.0)
 - ``source``: source confidence and belief (SPEC 4.1)
 - ``flashbulb``: flashbulb criteria, floor, emotional context (SPEC 5)
 - ``details``: structured details, rendering, JSON (SPEC 6.1)
 - ``distortion``: rehearsal, distortion risk, probabilities, seeded RNG (SPEC 6 step 3)
-- ``reconsolidation``: one recall's effect on a memory (SPEC 6 step 3)
+- ``reconsolidation``: one recall's effect on a memory (SPEC 4.0, 6 step 3)
 - ``clarity``: clarity markers and lifecycle bands (SPEC 6 step 4, 10)
 - ``retrieval``: cued recall, whether a memory can be retrieved from its strength and the cue's match (SPEC 6 step 2)
 - ``working_memory``: active thoughts (SPEC 7)
+- ``findings``: the nine published findings of SPEC 18 as seeded simulations over the modules above
 
 Every function that uses a number of the SPEC takes ``params`` (a :class:`Parameters`; None means the shipped
 defaults). Pass the game's parameters so that the user's overrides apply.

@@ -151,8 +151,9 @@ def n_lost(details: Iterable[Detail]) -> int:
 
 
 def any_fabricated(details: Iterable[Detail]) -> bool:
-    """Whether any detail was imported (the graph's ``fabricated``)."""
-    return any(d.fabricated for d in details)
+    """Whether the memory holds an imported detail now (the graph's ``fabricated``, SPEC 6 step 3): an imported
+    detail that was lost again no longer counts (its ``fabricated`` and ``origin`` stay, for analysis)."""
+    return any(d.fabricated and not d.lost for d in details)
 
 
 def details_to_json(details: Iterable[Detail]) -> str:

@@ -4,6 +4,11 @@ Retrieval makes a memory labile again before it is re-stored (reconsolidation, N
 recalling strengthens it a little (rehearsal) and gives it a chance to change. The chance grows with how much
 it has faded since encoding, how often it has been retrieved and how aroused the owner is now, and is scaled
 by the profile's ConfabulationRisk. The seed's risk was unbounded (SPEC 12.4); here it is clipped to [0, 1].
+
+What the risk then drives: the loss of details (omission), the import of a detail from a similar memory that came
+from another person (the misinformation effect, Loftus 2005; co-witness contamination, Gabbert et al. 2003),
+spontaneous confabulation from the owner's own memories (only at high risk and arousal), and the misattribution of
+a teller, which grows as the source fades (Johnson, Hashtroudi & Lindsay 1993).
 """
 
 from __future__ import annotations
@@ -13,12 +18,12 @@ import math
 import random
 
 from graphmem.model._checks import check_nonnegative, check_unit
-from graphmem.model.forgetting import retention
+from graphmem.model.forgetting import DEFAULT_CURVE, retention
 from graphmem.model.params import Parameters, Profile, resolve
 from graphmem.model.vocabulary import DetailKind
 
-__all__ = ["access_load", "distortion_risk", "faded_since_encoding", "loss_probability",
-           "misattribution_probability", "recall_rng", "rehearse"]
+__all__ = ["access_load", "confabulation_probability", "distortion_risk", "faded_since_encoding", "loss_probability",
+           "misattribution_probability", "misinformation_probability", "recall_rng", "rehearse"]
 
 
 def rehearse(m: float, params: Parameters | None = None) -> float:
@@ -26,8 +31,12 @@ def rehearse(m: float, params: Parameters | None = None) -> float:
     return m + resolve(params).reconsolidation.rehearsal * (1.0 - check_unit("m", m))
 
 
-def faded_since_encoding(now: float, t_enc: float, s_enc: float, curve: str = "exponential") -> float:
-    """a = 1 - R(now - t_enc, S_enc), in [0, 1): how much the memory has faded since encoding (SPEC 6)."""
+def faded_since_encoding(now: float, t_enc: float, s_enc: float, curve: str = DEFAULT_CURVE) -> float:
+    """a = 1 - R(now - t_enc, S_enc), in [0, 1): how much the memory has faded since encoding (SPEC 6).
+
+    s_enc : the stability at encoding of an ordinary memory of this salience and type; for a flashbulb that is not
+    its own (SPEC 5: its details drift like an everyday memory's, Talarico & Rubin 2003).
+    """
     return 1.0 - retention(now - t_enc, s_enc, curve)
 
 
@@ -52,8 +61,10 @@ def distortion_risk(a: float, b: float, c: float, profile: Profile, params: Para
 def loss_probability(rho: float, kind: DetailKind | str, profile: Profile, params: Parameters | None = None) -> float:
     """Chance that one kept detail is lost at this recall, in [0, 1] (SPEC 6 step 3).
 
-    0 when rho <= 0.3; else (rho - 0.3) / 0.7 * (1 - 0.5 * bias), where bias is TemporalMemoryBias for the
-    ``when`` detail and DetailMemoryBias for the others. The ``what`` gist is the memory's content itself and
+    0 when rho <= 0.3; else (rho - 0.3) / 0.7 * (1 - w * bias), where bias is TemporalMemoryBias for the
+    ``when`` detail and DetailMemoryBias for the others, and w is ``reconsolidation.detail_bias_weight``: the
+    SPEC's 0.5, tuned to 1.0 in defaults.toml so that a balanced memory keeps 40-80% of its details over 10
+    recalls (SPEC 18; a bias of 1 then keeps every detail). The ``what`` gist is the memory's content itself and
     is never lost (SPEC 6.1 gives it no vague rendering).
     """
     r = resolve(params).reconsolidation
@@ -64,11 +75,55 @@ def loss_probability(rho: float, kind: DetailKind | str, profile: Profile, param
     return (rho - r.loss_onset) / (1.0 - r.loss_onset) * (1.0 - r.detail_bias_weight * bias)
 
 
-def misattribution_probability(rho: float, profile: Profile, params: Parameters | None = None) -> float:
-    """SuggestibilityFactor * (rho - 0.3), clipped to [0, 1] (SPEC 6 step 3; Johnson et al. 1993,
-    co-witness contamination: Gabbert et al. 2003)."""
-    onset = resolve(params).reconsolidation.loss_onset
-    return min(1.0, max(0.0, profile.suggestibility_factor * (check_unit("rho", rho) - onset)))
+def misinformation_probability(rho: float, c_src: float, similarity: float, profile: Profile,
+                               params: Parameters | None = None) -> float:
+    """Chance that a detail of a similar memory from another source (someone told, overheard or said it at the
+    table) replaces or joins this memory's at this recall (SPEC 6 step 3, as changed for SPEC 18: see below):
+    min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * (similarity - 0.5) / (1 - 0.5), in [0, 1], no
+    emotion gate.
+
+    rho : float in [0, 1], distortion risk; c_src : float in [0, 1], this memory's source confidence now;
+    similarity : float, the cosine of the other memory (0 at ``parameters.similarity.detail_import``, 0.5, and
+    below; 1 for an identical account). The misinformation effect is a source-monitoring error (Johnson,
+    Hashtroudi & Lindsay 1993; Loftus 2005): the fainter the owner's sense of where the memory came from, and the
+    closer the other account, the less they can tell what they perceived from what they were told. So a calm
+    witness who discussed an event with a co-witness picks up the co-witness's details too (Gabbert et al. 2003:
+    71% did), while a loosely similar remark rarely lends one. The first factor is the SPEC's misattribution rule
+    (SuggestibilityFactor * max(rho, 1 - c_src)) with the distortion risk's scale 0.5 + ConfabulationRisk. The
+    SPEC's ConfabulationRisk * (rho - 0.3) / 0.7 cannot exceed ConfabulationRisk (0.3 balanced) per recall and is
+    0 for a calm owner soon after the event (rho < 0.3), so no two recalls reach the 0.50-0.85 of SPEC 18.
+    0 for an owner whose ConfabulationRisk and SuggestibilityFactor are both 0 (the ``perfect`` control profile,
+    SPEC 13: no distortion): taking on another's account is what those two measure.
+    """
+    p = resolve(params)
+    if profile.confabulation_risk == 0.0 and profile.suggestibility_factor == 0.0:
+        return 0.0  # neither confabulates nor is suggestible: takes nothing from another account (``perfect``)
+    onset = p.similarity.detail_import
+    closeness = min(1.0, max(0.0, (similarity - onset) / (1.0 - onset))) if onset < 1.0 else float(similarity >= 1.0)
+    chance = (p.reconsolidation.risk_base + profile.confabulation_risk) \
+        * max(check_unit("rho", rho), 1.0 - check_unit("c_src", c_src))
+    return min(1.0, chance) * closeness
+
+
+def confabulation_probability(rho: float, emotion_now: float, profile: Profile,
+                              params: Parameters | None = None) -> float:
+    """Chance of spontaneous confabulation from the owner's own memories (first-hand or worked out) at this
+    recall: ConfabulationRisk when rho > 0.5 and the owner's emotional intensity now > 0.6, else 0 (SPEC 6 step 3,
+    the stricter gate)."""
+    r = resolve(params).reconsolidation
+    if check_unit("rho", rho) > r.import_onset and check_unit("emotion_now", emotion_now) > r.import_emotion:
+        return profile.confabulation_risk
+    return 0.0
+
+
+def misattribution_probability(rho: float, c_src: float, profile: Profile) -> float:
+    """SuggestibilityFactor * max(rho, 1 - c_src), in [0, SuggestibilityFactor] (SPEC 6 step 3).
+
+    rho : float in [0, 1], distortion risk; c_src : float in [0, 1], the source confidence now. The fainter the
+    source, the easier it is confused with another teller of a similar memory (Johnson, Hashtroudi & Lindsay
+    1993). The gates (a teller, a known source belief, c_src < 0.7, another teller) are the caller's.
+    """
+    return profile.suggestibility_factor * max(check_unit("rho", rho), 1.0 - check_unit("c_src", c_src))
 
 
 def recall_rng(seed: int, uid: str, n: int) -> random.Random:

@@ -2,8 +2,9 @@
 1885 and Murre & Dros 2015, in phases), and its memory type (SPEC 3.4).
 
 Stability S is the time constant of the forgetting curve (``forgetting.retention``): the half-life is
-``S ln 2`` phases. It grows with salience and with retrieval practice (ln(1 + n)), shrinks with the profile's
-decay rate, and differs by memory system (semantic and procedural knowledge outlast episodes).
+``S ln 2`` phases. At encoding it grows with salience, shrinks with the profile's decay rate, and differs by
+memory system (semantic and procedural knowledge outlast episodes); recalls grow it afterwards (SPEC 4.0,
+``forgetting.stability_after_recall``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 
 from graphmem.errors import UsageProblem
-from graphmem.model._checks import check_nonnegative, check_unit
+from graphmem.model._checks import check_unit
 from graphmem.model.params import Parameters, Profile, resolve
 from graphmem.model.vocabulary import MemoryType
 
@@ -56,25 +57,25 @@ def encoding_strength(salience: float, profile: Profile, flashbulb: bool = False
     return b + (1.0 - b) * salience
 
 
-def stability(salience: float, n: int, profile: Profile, memory_type: MemoryType | str = MemoryType.EPISODIC,
+def stability(salience: float, profile: Profile, memory_type: MemoryType | str = MemoryType.EPISODIC,
               flashbulb: bool = False, params: Parameters | None = None) -> float:
-    """Stability S in phases, >= 1: max(1, (10 salience + 2 ln(1 + n)) * (0.15 / rate) * type_factor) (SPEC 3.4).
+    """S_enc, the stability at encoding in phases, >= 1: max(1, 10 salience (0.15 / rate) type_factor) (SPEC 3.4).
 
-    salience : float in [0, 1]; n : int >= 0, the access count (retrieval practice raises S); rate : the
-    profile's BaseDecayRate, or 0.05 for a flashbulb. A larger BaseDecayRate never gives a larger S (the seed's
-    ``retention *= 1 + rate * 0.2`` had this backwards, SPEC 12.1). The half-life is S ln 2. A rate of 0 (the
-    ``perfect`` profile, SPEC 13) gives S = inf: the memory never fades.
+    salience : float in [0, 1]; rate : the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 5). A larger
+    BaseDecayRate never gives a larger S (the seed's ``retention *= 1 + rate * 0.2`` had this backwards, SPEC
+    12.1). The half-life is S ln 2. Recalls then grow S (:func:`graphmem.model.forgetting.stability_after_recall`,
+    SPEC 4.0). ``flashbulb=False`` for a flashbulb gives the stability it would have as an ordinary memory of the
+    same salience and type, which its distortion risk uses (SPEC 5). A rate of 0 (the ``perfect`` profile, SPEC 13)
+    gives S = inf: the memory never fades.
     Source: SPEC 3.4; the stability reading of Ebbinghaus 1885 as fitted by Murre & Dros 2015.
-    Raises UsageProblem for salience outside [0, 1] or a negative n.
+    Raises UsageProblem for salience outside [0, 1].
     """
     p = resolve(params).encoding
     check_unit("salience", salience)
-    check_nonnegative("n", n)
-    raw = p.salience_weight * salience + p.rehearsal_weight * math.log1p(n)
     rate = decay_rate(profile, flashbulb, params)
     if rate == 0.0:
         return math.inf
-    scaled = raw * (p.reference_decay_rate / rate) * type_factor(memory_type, params)
+    scaled = p.salience_weight * salience * (p.reference_decay_rate / rate) * type_factor(memory_type, params)
     return max(p.min_stability, scaled)
 
 

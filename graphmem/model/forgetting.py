@@ -7,10 +7,14 @@ running product (SPEC 12.3). The Cypher decay query implements the same two curv
 
 Curves, both with retention 1/2 at the half-life ``S ln 2``:
 
+- ``power`` (the default): R = (1 + 3 dt / (S ln 2))^(-1/2), the heavier tail of human data (Wixted & Ebbesen
+  1991; the same shape as FSRS, Ye, Su & Cao 2022). The exponent -1/2 fixes the shape and the 3 = 2^2 - 1 puts
+  the half-life at S ln 2; they are the curve's definition, not tunable parameters.
 - ``exponential``: R = exp(-dt / S) (Ebbinghaus 1885; Murre & Dros 2015 replicated the curve).
-- ``power``: R = (1 + 3 dt / (S ln 2))^(-1/2), the heavier tail of human data (Wixted & Ebbesen 1991). The
-  exponent -1/2 fixes the shape and the 3 = 2^2 - 1 puts the half-life at S ln 2; they are the curve's
-  definition, not tunable parameters.
+
+A recall sets a new reference (``e_ref`` = the rehearsed strength, ``t_ref`` = now) and grows S
+(:func:`stability_after_recall`, SPEC 4.0) so that the memory is never weaker at any later phase than without
+the recall (the testing effect), and gains more the more it had faded (the spacing effect).
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ import math
 from graphmem.errors import UsageProblem
 from graphmem.model._checks import check_nonnegative, check_positive
 
-__all__ = ["CURVES", "half_life", "retention", "strength_at"]
+__all__ = ["CURVES", "half_life", "retention", "stability_after_recall", "stability_gain", "strength_at"]
 
 CURVES = ("exponential", "power")
+DEFAULT_CURVE = "power"
 
 
 def _check_stability(s: float) -> float:
@@ -38,7 +43,7 @@ def half_life(s: float) -> float:
     return _check_stability(s) * math.log(2.0)
 
 
-def retention(dt: float, s: float, curve: str = "exponential") -> float:
+def retention(dt: float, s: float, curve: str = DEFAULT_CURVE) -> float:
     """Retention R in [0, 1] (0 only by floating-point underflow) after ``dt`` phases at stability ``s`` (SPEC 4).
 
     dt : float >= 0, elapsed phases; s : float > 0, stability in phases (inf: a memory that never fades, R = 1);
@@ -59,7 +64,7 @@ def retention(dt: float, s: float, curve: str = "exponential") -> float:
     raise UsageProblem(f"unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
 
 
-def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = "exponential",
+def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = DEFAULT_CURVE,
                 floor: float = 0.0) -> float:
     """Strength m(t) = max(floor, e_ref * R(t - t_ref, s)), in [floor, e_ref] (SPEC 4, 5).
 
@@ -69,3 +74,42 @@ def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = "ex
     Raises UsageProblem for t < t_ref, s <= 0 or an unknown curve.
     """
     return max(floor, e_ref * retention(t - t_ref, s, curve))
+
+
+def stability_gain(r_now: float, curve: str = DEFAULT_CURVE, rehearsal_gain: float = 1.0) -> float:
+    """The factor S'/S of a recall, g(R) * (1 + rehearsal_gain * (1 - R)), >= 1 (SPEC 4.0).
+
+    r_now : float in [0, 1] (> 0 on the power curve), the retention since the last reinforcement at the moment of
+    recall, R(now - t_ref, S);
+    g = R^-2 on the power curve (the least growth that keeps the recalled memory at or above the unrecalled one
+    at every later phase: with it the recalled curve from ``now`` is the old curve from ``t_ref`` compressed in
+    time), g = 1 on the exponential curve (whose shape does not depend on where on the curve one stands);
+    rehearsal_gain : float >= 0, ``parameters.reconsolidation.rehearsal_gain`` (1.0).
+    Non-increasing in r_now: the more the memory had faded, the more a recall gains (the spacing effect, Cepeda
+    et al. 2006); 1 at r_now = 1, so a second recall in the same phase gains nothing more.
+    Source: SPEC 4.0; Roediger & Karpicke 2006 (testing effect); the stability update of FSRS (Ye, Su & Cao 2022)
+    has the same two properties. Raises UsageProblem for r_now outside [0, 1] (or 0 on the power curve), a negative
+    gain or an unknown curve.
+    """
+    if not (0.0 < r_now <= 1.0 or (r_now == 0.0 and curve == "exponential")):
+        raise UsageProblem(f"r_now must be in (0, 1] ([0, 1] on the exponential curve), got {r_now!r}")
+    if not rehearsal_gain >= 0.0:
+        raise UsageProblem(f"rehearsal_gain must be >= 0, got {rehearsal_gain!r}")
+    if curve == "power":
+        g = 1.0 / (r_now * r_now)
+    elif curve == "exponential":
+        g = 1.0
+    else:
+        raise UsageProblem(f"unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
+    return g * (1.0 + rehearsal_gain * (1.0 - r_now))
+
+
+def stability_after_recall(s: float, dt: float, curve: str = DEFAULT_CURVE, rehearsal_gain: float = 1.0) -> float:
+    """S' = S * g(R) * (1 + rehearsal_gain * (1 - R)) with R = R(dt, S), phases, >= S (SPEC 4.0).
+
+    s : float > 0, stability before the recall; dt : float >= 0, phases since the last reinforcement (t_ref);
+    see :func:`stability_gain`. With the new reference ``e_ref = m' >= m`` at ``now``, the strength at every
+    later phase is at least what it would have been without the recall (law (a) of SPEC 4.0).
+    Raises UsageProblem for s <= 0, dt < 0, a negative gain or an unknown curve.
+    """
+    return s * stability_gain(retention(dt, s, curve), curve, rehearsal_gain)

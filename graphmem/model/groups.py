@@ -49,11 +49,11 @@ class AppraisalRow:
 
 @dataclass(frozen=True)
 class EncodingParams:
-    """SPEC 3.4: S = max(min_stability, (salience_weight * salience + rehearsal_weight * ln(1 + n))
-    * (reference_decay_rate / decay rate) * type_factors[type]); emotional type at peak >= emotional_peak."""
+    """SPEC 3.4: S_enc = max(min_stability, salience_weight * salience * (reference_decay_rate / decay rate)
+    * type_factors[type]); emotional type at peak >= emotional_peak. Recalls grow S by SPEC 4.0
+    (:attr:`ReconsolidationParams.rehearsal_gain`)."""
 
     salience_weight: float = field(metadata=spec(POSITIVE))
-    rehearsal_weight: float = field(metadata=spec(Num(0.0)))
     reference_decay_rate: float = field(metadata=spec(RATE))
     min_stability: float = field(metadata=spec(POSITIVE))
     emotional_peak: float = field(metadata=IN_UNIT)
@@ -89,9 +89,11 @@ class FlashbulbParams:
 
 @dataclass(frozen=True)
 class ReconsolidationParams:
-    """SPEC 6 step 3 (Nader et al. 2000; Loftus 2005): rehearsal, distortion-risk weights, onsets."""
+    """SPEC 4.0 and 6 step 3 (Nader et al. 2000; Loftus 2005): rehearsal and the stability gain of a recall
+    (``rehearsal_gain`` >= 0 in S' = S g(R) (1 + rehearsal_gain (1 - R))), distortion-risk weights, onsets."""
 
     rehearsal: float = field(metadata=IN_UNIT)
+    rehearsal_gain: float = field(metadata=spec(Num(0.0)))
     risk_base: float = field(metadata=IN_UNIT)
     weight_faded: float = field(metadata=IN_UNIT)
     weight_accesses: float = field(metadata=IN_UNIT)

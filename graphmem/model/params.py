@@ -5,7 +5,7 @@ from a :class:`Parameters` and a :class:`Profile`, never from constants. A user'
 override any of them::
 
     [parameters]                    # overrides, same layout as defaults.toml
-    curve = "power"
+    curve = "exponential"
     [parameters.flashbulb]
     threshold = 0.65
     [profiles.analytical]           # override some fields of a shipped profile
@@ -80,7 +80,8 @@ class Profile:
     temporal_memory_bias : float in [0, 1], protects the `when` detail (SPEC 6)
     confabulation_risk : float in [0, 1], raises distortion risk and the chance of importing details (SPEC 6)
     suggestibility_factor : float in [0, 1], chance of misattributing the teller (SPEC 6)
-    working_memory_capacity : int in 4..7, items held in working memory (SPEC 7)
+    working_memory_capacity : int in 3..7, items held in working memory (SPEC 7; every shipped profile within
+        Cowan's 4 +/- 1)
     """
 
     name: str
@@ -93,14 +94,15 @@ class Profile:
     temporal_memory_bias: float = field(metadata=IN_UNIT)
     confabulation_risk: float = field(metadata=IN_UNIT)
     suggestibility_factor: float = field(metadata=IN_UNIT)
-    working_memory_capacity: int = field(metadata=spec(Num(4, 7, integer=True)))
+    working_memory_capacity: int = field(metadata=spec(Num(3, 7, integer=True)))
 
 
 @dataclass(frozen=True)
 class Parameters:
     """Every model parameter, grouped by SPEC section, and the known profiles.
 
-    curve : "exponential" or "power", the forgetting curve (SPEC 4)
+    curve : "power" (the shipped default) or "exponential", the forgetting curve of newly ingested games (SPEC 4;
+        a stored game keeps the curve it was ingested with, ``Game.curve``)
     default_profile : str, the profile of players whose log names none
     appraisal : mapping situation name -> AppraisalRow (SPEC 3.5)
     profiles : mapping profile name -> Profile (SPEC 13 plus the user's)

@@ -3,9 +3,11 @@
 A recalled memory is strengthened and re-stored, and may come back changed (Nader, Schafe & LeDoux 2000):
 details fade out (omission), a person, place or day from a similar memory slips in (commission, the
 misinformation effect of Loftus 2005), or the owner comes to believe another player told them (source
-misattribution, Johnson et al. 1993). Flashbulbs go through the same steps: their strength stays above the
-floor while their details drift (Talarico & Rubin 2003). All chance comes from one generator seeded by
-(seed, uid, access count), so a replay of the same recalls gives the same memories.
+misattribution, Johnson et al. 1993). A recall also makes the memory last longer: it grows the stability so
+that the memory is never weaker afterwards than without the recall, more after a long gap (SPEC 4.0: the testing
+and spacing effects). Flashbulbs go through the same steps: their strength stays above the floor while their
+details drift as much as an ordinary memory's (Talarico & Rubin 2003). All chance comes from one generator
+seeded by (seed, uid, access count), so a replay of the same recalls gives the same memories.
 """
 
 from __future__ import annotations
@@ -18,22 +20,24 @@ from graphmem.model._checks import check_unit
 from graphmem.model.details import Detail, any_fabricated, n_lost
 from graphmem.model.distortion import (
     access_load,
+    confabulation_probability,
     distortion_risk,
     faded_since_encoding,
     loss_probability,
     misattribution_probability,
+    misinformation_probability,
     recall_rng,
     rehearse,
 )
 from graphmem.model.encoding import stability
 from graphmem.model.flashbulb import strength_floor
-from graphmem.model.forgetting import strength_at
+from graphmem.model.forgetting import stability_after_recall, strength_at
 from graphmem.model.params import Parameters, Profile, resolve
-from graphmem.model.source import source_belief, source_confidence
+from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import DetailKind, MemoryType, SourceType
 
 __all__ = ["Change", "MemoryState", "RecallInput", "Reconsolidation", "SimilarMemory", "distortion_risk",
-           "reconsolidate", "rehearse"]
+           "distortion_stability", "recall_risks", "reconsolidate", "rehearse", "with_result"]
 
 IMPORTABLE = {DetailKind.WHO: "person", DetailKind.WHOM: "person", DetailKind.WHERE: "place",
               DetailKind.WHEN: "day"}
@@ -48,7 +52,9 @@ class MemoryState:
     t_enc : int, phase of encoding; s_enc : float > 0, stability at encoding (the source clock and the
     fading term of the distortion risk use t_enc and s_enc); c0 : float in [0, 1], source confidence at
     encoding; source_k : float >= 1, the source exponent; source_type : the provenance type; teller : who gave
-    it (None for first-hand); believed_teller : who the owner now believes gave it; details : tuple of Detail.
+    it (None for first-hand); believed_teller : who the owner now believes gave it; details : tuple of Detail;
+    own : the owner's own statement or action (its source belief never fades, SPEC 4.1). For a flashbulb, s_enc
+    is the flashbulb's stability at encoding (its source clock); its distortion risk uses the ordinary one.
     """
 
     uid: str
@@ -67,6 +73,7 @@ class MemoryState:
     teller: str | None = None
     believed_teller: str | None = None
     details: tuple[Detail, ...] = ()
+    own: bool = False
 
 
 RecallInput = MemoryState
@@ -77,7 +84,9 @@ class SimilarMemory:
     """Another memory of the same owner, as a donor of details and tellers.
 
     uid : str; similarity : float, cosine similarity of the embeddings; details : its details;
-    teller : the teller the owner believes gave it (None for first-hand).
+    teller : the teller the owner believes gave it (None for first-hand or worked out: the owner's own memory).
+    A donor with a teller came from another source (misinformation); one without is the owner's own
+    (spontaneous confabulation, the stricter gate).
     """
 
     uid: str
@@ -111,8 +120,9 @@ class Reconsolidation:
     """The memory after one recall at phase ``t_ref`` (the new reference phase).
 
     e_ref = strength : float in [0, 1], m' after rehearsal (>= the floor for flashbulbs); strength_before : m
-    before; s : float, new stability (n grew); n : int, access count + 1; rho : float in [0, 1], distortion
-    risk; source_confidence : float, c at this phase (its clock is not reset); details : the new details;
+    before; s : float, the stability grown by SPEC 4.0 (>= the old); n : int, access count + 1; rho : float in
+    [0, 1], distortion risk; source_confidence : float, c at this phase (its clock is not reset); details : the
+    new details;
     believed_teller, misattributed : the owner's belief about the teller and whether it is wrong;
     changes : tuple of Change, in the order they happened.
     """
@@ -138,7 +148,7 @@ class Reconsolidation:
 
     @property
     def fabricated(self) -> bool:
-        """Whether any detail is imported."""
+        """Whether the memory holds an imported detail (one lost again no longer counts)."""
         return any_fabricated(self.details)
 
 
@@ -171,10 +181,30 @@ def _implant(details: list[Detail], donor: SimilarMemory, new: Detail) -> Change
     return Change("imported", new.kind, before, new.value, donor.uid)
 
 
+def distortion_stability(state: MemoryState, profile: Profile, params: Parameters | None = None) -> float:
+    """The stability at encoding the distortion risk's ``a`` uses, phases: ``state.s_enc``, or for a flashbulb the
+    S_enc of 3.4 it would have as an ordinary memory of the same salience and type (SPEC 5: its details drift like
+    an everyday memory's, Talarico & Rubin 2003)."""
+    if state.flashbulb:
+        return stability(state.salience, profile, state.memory_type, False, params)
+    return state.s_enc
+
+
+def recall_risks(state: MemoryState, now: int, emotion_now: float, profile: Profile,
+                 params: Parameters | None = None) -> tuple[float, float]:
+    """(rho, c_src) of a recall of ``state`` at phase ``now``: the distortion risk (SPEC 6 step 3, with the access
+    count after the recall and :func:`distortion_stability`) and the source confidence c0 * R(now - t_enc,
+    S_enc)^k (SPEC 4.1, its clock never reset). emotion_now : float in [0, 1]."""
+    p = resolve(params)
+    a = faded_since_encoding(now, state.t_enc, distortion_stability(state, profile, p), p.curve)
+    rho = distortion_risk(a, access_load(state.n + 1, p), check_unit("emotion_now", emotion_now), profile, p)
+    return rho, source_confidence(state.c0, now, state.t_enc, state.s_enc, state.source_k, p.curve)
+
+
 def reconsolidate(state: MemoryState, now: int, emotion_now: float,
                   similar: Sequence[SimilarMemory] | Callable[[], Sequence[SimilarMemory]],
                   profile: Profile, params: Parameters | None = None, seed: int = 0) -> Reconsolidation:
-    """Recall ``state`` at phase ``now`` and return it re-stored (SPEC 6 step 3).
+    """Recall ``state`` at phase ``now`` and return it re-stored (SPEC 4.0, 6 step 3).
 
     emotion_now : float in [0, 1], the owner's emotional intensity now (``flashbulb.emotional_peak`` of the
     current state); similar : other memories of the same owner (only those with cosine >= 0.5 are used, most
@@ -182,15 +212,22 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
     misattribution has been drawn (steps 4 and 5), so that a caller can look them up only then; seed : the
     configured seed.
 
-    1. rehearsal: m' = m + 0.05 (1 - m) from m = strength now (floored for flashbulbs); n + 1; S becomes the
-       larger of S and the stability of 3.4 at the new n (so S grows, and a summary's S never shrinks).
-    2. rho from a = 1 - R(now - t_enc, S_enc), b = 1 - exp(-n'/10) with the new access count, c = emotion_now.
+    1. rehearsal: m' = m + 0.05 (1 - m) from m = strength now (floored for flashbulbs); n + 1; S grows to
+       S * g(R) * (1 + RehearsalGain * (1 - R)) with R = R(now - t_ref, S), g = R^-2 on the power curve and 1 on
+       the exponential one (SPEC 4.0: the memory is never weaker at a later phase than without this recall).
+    2. rho from a = 1 - R(now - t_enc, S_enc) (a flashbulb's ordinary S_enc, :func:`distortion_stability`),
+       b = 1 - exp(-n'/10) with the new access count, c = emotion_now.
     3. if rho > 0.3, each kept detail but the gist is lost with ``distortion.loss_probability``.
-    4. if rho > 0.5 and c > 0.6, with probability ConfabulationRisk one who/whom/where/when value of a similar
-       memory that is not in this event replaces a lost detail of its kind, else a kept one, else is added.
-    5. if the memory has a teller, the source belief is still known (c_src >= 0.3), c_src < 0.5, and a similar
-       memory has another teller: with probability SuggestibilityFactor * (rho - 0.3) the believed teller
-       becomes the most similar such memory's teller.
+    4. import, at most one per recall: misinformation, with ``distortion.misinformation_probability``
+       ((0.5 + ConfabulationRisk) * max(rho, 1 - c_src) * (cos - 0.5) / 0.5, no emotion gate), a who/whom/where/when
+       value not in this event from the most similar memory that came from another source (a donor with a teller)
+       and holds such a value; failing that,
+       spontaneous confabulation from the owner's own memories (donors without a teller) with
+       ``distortion.confabulation_probability`` (rho > 0.5 and c > 0.6).
+       The value replaces a lost detail of its kind, else a kept one, else is added.
+    5. if the memory has a teller, the source belief is known (c_src >= 0.3, or a memory that keeps its source),
+       c_src < 0.7, and a similar memory has another teller: with probability SuggestibilityFactor *
+       max(rho, 1 - c_src) the believed teller becomes the most similar such memory's teller.
     Raises UsageProblem for now < t_ref or inputs out of range.
     """
     p = resolve(params)
@@ -201,8 +238,8 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
     m = strength_at(state.e_ref, state.t_ref, state.s, now, p.curve, floor)
     m_new = rehearse(m, p)
     n_new = state.n + 1
-    a = faded_since_encoding(now, state.t_enc, state.s_enc, p.curve)
-    rho = distortion_risk(a, access_load(n_new, p), emotion_now, profile, p)
+    s_new = stability_after_recall(state.s, now - state.t_ref, p.curve, r.rehearsal_gain)
+    rho, c_src = recall_risks(state, now, emotion_now, profile, p)
 
     changes: list[Change] = []
     details = list(state.details)
@@ -218,30 +255,44 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
         return tuple(sorted((x for x in given if x.uid != state.uid and x.similarity >= p.similarity.detail_import),
                             key=lambda x: (-x.similarity, x.uid)))
 
-    if rho > r.import_onset and emotion_now > r.import_emotion and rng.random() < profile.confabulation_risk:
-        candidates = _import_candidates(details, donors())
-        if candidates:
-            donor, detail = candidates[rng.randrange(len(candidates))]
-            changes.append(_implant(details, donor, detail))
+    def import_from(candidates: Sequence[tuple[SimilarMemory, Detail]]) -> bool:
+        if not candidates:
+            return False
+        donor, detail = candidates[rng.randrange(len(candidates))]
+        changes.append(_implant(details, donor, detail))
+        return True
 
-    c_src = source_confidence(state.c0, now, state.t_enc, state.s_enc, state.source_k, p.curve)
+    # Misinformation: one draw against the chance an identical account would have, so that the donors are looked
+    # up only when it succeeds; then the closest other-source memory with a new detail decides the actual chance.
+    imported = False
+    closest = misinformation_probability(rho, c_src, 1.0, profile, p)
+    if closest > 0.0:
+        u = rng.random()
+        if u < closest:
+            told = next(((x, found) for x in donors() if x.teller is not None
+                         for found in [_import_candidates(details, [x])] if found), None)
+            if told is not None and u < misinformation_probability(rho, c_src, told[0].similarity, profile, p):
+                imported = import_from(told[1])
+    confabulation = 0.0 if imported else confabulation_probability(rho, emotion_now, profile, p)
+    if confabulation > 0.0 and rng.random() < confabulation:
+        import_from(_import_candidates(details, [x for x in donors() if x.teller is None]))
+
     believed = state.believed_teller if state.believed_teller is not None else state.teller
-    known = source_belief(state.source_type, c_src, p) != SourceType.UNKNOWN.value
-    # The draw comes before the search for a donor: it is the generator's last use, so drawing it also when no
-    # donor exists changes no outcome, and the donors are looked up only when a misattribution is drawn.
+    known = source_belief(state.source_type, c_src, p, keep=keeps_source(state.own, state.flashbulb)) \
+        != SourceType.UNKNOWN.value
+    # The draw comes before the search for a donor, so the donors are looked up only when a misattribution is
+    # drawn; it is the generator's last use, so drawing it also when no donor exists changes no outcome.
     if state.teller is not None and known and c_src < r.misattribution_confidence \
-            and rng.random() < misattribution_probability(rho, profile, p):
+            and rng.random() < misattribution_probability(rho, c_src, profile):
         other = next((x for x in donors() if x.teller is not None and x.teller != believed), None)
         if other is not None:
             changes.append(Change("misattributed", None, believed, other.teller, other.uid))
             believed = other.teller
 
     return Reconsolidation(
-        uid=state.uid, e_ref=m_new, t_ref=now,
-        s=max(state.s, stability(state.salience, n_new, profile, state.memory_type, state.flashbulb, p)),
-        n=n_new, strength=m_new, strength_before=m, rho=rho, source_confidence=c_src,
-        details=tuple(details), believed_teller=believed, misattributed=believed != state.teller,
-        changes=tuple(changes))
+        uid=state.uid, e_ref=m_new, t_ref=now, s=s_new, n=n_new, strength=m_new, strength_before=m, rho=rho,
+        source_confidence=c_src, details=tuple(details), believed_teller=believed,
+        misattributed=believed != state.teller, changes=tuple(changes))
 
 
 def with_result(state: MemoryState, result: Reconsolidation) -> MemoryState:

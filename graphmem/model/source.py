@@ -5,7 +5,12 @@ confidence therefore follows the content's own forgetting curve raised to a powe
 ``c(t) = c0 * R(t - t_enc, S_enc)^k``, on its own clock: it is measured from encoding with the stability at
 encoding and is never reset by retrieval. With the exponential curve ``R^k = exp(-k dt / S)``, so the source
 fades exactly k times faster than the content (k = 1.5 for the analytical profile, as the seed intended).
-Below 0.3 the owner's belief about the source becomes "unknown"; the provenance in the graph stays.
+Below 0.3 the owner's belief about the source becomes "unknown"; the provenance in the graph stays. Two kinds of
+memory keep their source whatever the confidence (:func:`keeps_source`): the owner's own statements and actions
+(people tell what they said or did from what they perceived far better than one outside source from another:
+Johnson & Raye 1981, reality monitoring; the self-reference effect), and flashbulbs, whose circumstances, who told
+one included, are part of what stays vivid (Brown & Kulik 1977). A flashbulb's source confidence follows the
+flashbulb's own stability, and it can still be misattributed.
 """
 
 from __future__ import annotations
@@ -14,11 +19,12 @@ import math
 
 from graphmem.errors import UsageProblem
 from graphmem.model._checks import check_unit
-from graphmem.model.forgetting import retention
+from graphmem.model.forgetting import DEFAULT_CURVE, retention
 from graphmem.model.params import Parameters, Profile, resolve
 from graphmem.model.vocabulary import SourceType
 
-__all__ = ["SourceType", "initial_source_confidence", "source_belief", "source_confidence", "source_exponent"]
+__all__ = ["OWN_KINDS", "SourceType", "initial_source_confidence", "keeps_source", "source_belief", "source_confidence",
+           "source_exponent"]
 
 
 def _source_type(source_type: SourceType | str) -> SourceType:
@@ -50,7 +56,7 @@ def source_exponent(profile: Profile, params: Parameters | None = None) -> float
 
 
 def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
-                      curve: str = "exponential") -> float:
+                      curve: str = DEFAULT_CURVE) -> float:
     """Source confidence c(t) = c0 * R(t - t_enc, S_enc)^k, in [0, c0] (SPEC 4.1).
 
     c0 : float in [0, 1], confidence at encoding; t : phase now, >= t_enc; t_enc : phase of encoding;
@@ -64,12 +70,26 @@ def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
     return c0 * math.pow(retention(t - t_enc, s_enc, curve), k)
 
 
-def source_belief(source_type: SourceType | str, c: float, params: Parameters | None = None) -> str:
+OWN_KINDS = ("say", "vote", "recruit")
+"""The event kinds whose actor's memory is the owner's own statement or action (the speaker's memory of saying it,
+the voter's of voting, the recruiter's of recruiting): with the owner as the event's actor, such a memory is
+``own`` and keeps its source (SPEC 4.1)."""
+
+
+def keeps_source(own: bool, flashbulb: bool) -> bool:
+    """Whether the source belief never fades to "unknown" (SPEC 4.1, 5): the owner's own statement or action
+    (own), or a flashbulb."""
+    return own or flashbulb
+
+
+def source_belief(source_type: SourceType | str, c: float, params: Parameters | None = None, *,
+                  keep: bool = False) -> str:
     """The owner's belief about the source: the provenance type's name, or "unknown" when c < 0.3 (SPEC 4.1).
 
-    c : float in [0, 1], the current source confidence.
+    c : float in [0, 1], the current source confidence; keep : the memory keeps its source whatever c
+    (:func:`keeps_source`: the owner's own statements and actions, flashbulbs).
     """
     st = _source_type(source_type)
-    if check_unit("c", c) < resolve(params).source.unknown_below:
+    if check_unit("c", c) < resolve(params).source.unknown_below and not keep:
         return SourceType.UNKNOWN.value
     return st.value

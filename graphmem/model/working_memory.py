@@ -1,9 +1,10 @@
 """Working memory: the few thoughts a player holds in mind right now (SPEC 7).
 
-Capacity is small (Cowan 2001: about 4 chunks; profiles allow 4-7). Each item lives for ``persistence`` phases
-from the phase it was pushed: it expires at ``expires_phase = pushed_phase + persistence``, so the state at any
-phase is a pure function of the pushes (idempotent, like decay). Beyond capacity the lowest-priority item is
-displaced, the oldest first among equals; a displaced item does not come back when others expire.
+Capacity is small (Cowan 2001: about 4 chunks; every shipped profile holds 4 +/- 1, a user's profile 3-7). Each
+item lives for ``persistence`` phases from the phase it was pushed: it expires at ``expires_phase = pushed_phase +
+persistence``, so the state at any phase is a pure function of the pushes (idempotent, like decay). Beyond
+capacity the lowest-priority item is displaced, the oldest first among equals; a displaced item does not come
+back when others expire.
 """
 
 from __future__ import annotations

@@ -21,10 +21,9 @@ Pipeline, one call:
    the first time or after a reconsolidation changed the memory; the scores are one pass over that matrix;
 4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical and the participant boost,
    score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full (``recall/memories``);
-5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). The model asks for similar
-   memories (cosine >= 0.5, among the memories free recall could bring back) only once it has drawn a detail
-   import or a misattribution; those memories are read in one query and reconsolidated again (same seed, same
-   draws);
+5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
+   tellers are the other memories recalled with it whose text embeddings have cosine >= 0.5 with its own (from the
+   vectors the cache holds): memories that come to mind together blend. No second query;
 6. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
    ``at``; then working memory (:mod:`.working`) and the flashbulb for the VIVID MEMORY section.
 

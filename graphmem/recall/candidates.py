@@ -21,6 +21,7 @@ import numpy.typing as npt
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
+from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
@@ -111,12 +112,14 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
 
 def read_memories(driver: neo4j.Driver, database: str | None, player: str,
                   uids: Sequence[str]) -> list[Mapping[str, Any]]:
-    """The full properties of the memories ``uids`` (``recall/memories``), in that order, in a read transaction."""
+    """The full properties of the memories ``uids`` (``recall/memories``), in that order, in a read transaction,
+    with ``own`` (derived from the event's actor for a memory stored before the property existed)."""
     if not uids:
         return []
 
     def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
-        return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=list(uids), player=player)]
+        return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=list(uids), player=player,
+                                            own_kinds=list(OWN_KINDS))]
 
     with _session(driver, database) as session:
         return session.execute_read(work)

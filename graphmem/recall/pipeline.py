@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -19,21 +19,13 @@ from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
-from graphmem.model.reconsolidation import Reconsolidation, SimilarMemory, reconsolidate
+from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker
 from graphmem.recall.candidates import Context, check_context, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, score_candidates, top_k
-from graphmem.recall.reconsolidate import (
-    belief_at,
-    can_import,
-    memory_state,
-    read_similar,
-    skips_archived,
-    update_row,
-    write_updates,
-)
+from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
@@ -111,13 +103,15 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         lexical=r.lexical, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
-        witnesses=c.witnesses)
+        witnesses=c.witnesses, own=c.own)
 
 
 def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
                  vector: Vectors | None) -> npt.NDArray[np.float64] | None:
-    """The raw dense score of each candidate, cos(topic, text) + cos(topic, context) in [-2, 2], float64, shape
-    (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic.
+    """The raw dense score of each candidate, max(cos(topic, text), cos(topic, context)) in [-1, 1], float64, shape
+    (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic. A cue retrieves a
+    memory by whichever it matches better, what happened or the circumstances it happened in (who, where, when:
+    :mod:`graphmem.recall.vectors` has the reasons and the measurements).
 
     vectors, rows : the game's kept vectors (text embedding plus context embedding, :mod:`graphmem.recall.vectors`)
     and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
@@ -134,8 +128,30 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     scores = np.full(len(rows), np.nan)
     found = rows >= 0
     if found.any():
-        scores[found] = np.einsum("ij,j->i", vectors.matrix[rows[found]], topic).astype(np.float64)
+        picked = rows[found]
+        text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
+        context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
+        scores[found] = np.maximum(text, context)
     return scores
+
+
+def similar_pairs(vectors: GameVectors, rows: Sequence[int], uids: Sequence[str],
+                  min_cosine: float) -> dict[str, tuple[tuple[str, float], ...]]:
+    """For each of ``uids`` (memories recalled together; their rows in ``vectors``), the others whose text
+    embeddings have cosine >= ``min_cosine`` with it: {uid: ((other uid, cosine), ...)}, the donors of details and
+    tellers of SPEC 6 step 3 (:func:`graphmem.recall.reconsolidate.recalled_together`). The text embeddings alone:
+    sharing a day or a place does not make two memories tell the same thing. Each cosine depends only on the two
+    vectors (one einsum per pair, k (k - 1) / 2 of them)."""
+    out: dict[str, list[tuple[str, float]]] = {u: [] for u in uids}
+    for i, (a, ra) in enumerate(zip(uids, rows)):
+        for b, rb in zip(uids[i + 1:], rows[i + 1:]):
+            if ra < 0 or rb < 0:
+                continue
+            cosine = float(np.einsum("j,j->", vectors.texts[ra], vectors.texts[rb]))
+            if cosine >= min_cosine:
+                out[a].append((b, cosine))
+                out[b].append((a, cosine))
+    return {u: tuple(v) for u, v in out.items()}
 
 
 def about_flags(vectors: GameVectors, rows: npt.NDArray[np.intp],
@@ -176,8 +192,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     n = context.count
     dense: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
+    kept = cache if cache is not None else EmbeddingCache(0)
     if n and (vector is not None or request.participants):
-        kept = cache if cache is not None else EmbeddingCache(0)
         vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns,
                                    embedder if vector is not None else None)
         dense = dense_scores(vectors, rows, vector)
@@ -204,28 +220,17 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    asked: list[str] = []
-
-    def none_yet(uid: str) -> Callable[[], Sequence[SimilarMemory]]:
-        def lookup() -> Sequence[SimilarMemory]:
-            asked.append(uid)
-            return ()
-        return lookup
-
-    # The model asks for similar memories only once it has drawn a detail import or a misattribution; those
-    # memories are reconsolidated again with their donors, read in one query (the same seed gives the same draws).
-    results = {uid: reconsolidate(states[uid], now, emotion_now, none_yet(uid), profile, p, request.seed)
+    # the donors of details and tellers: the other memories recalled with each one (SPEC 6 step 3), by the cosine
+    # of their text embeddings (kept by the cache; read now for a recall that needed none)
+    together = [r.uid for r in recalled]
+    vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,
+                               [by_uid[u].n for u in together], None)
+    pairs = similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import)
+    donors = recalled_together([replace(by_uid[u], similar=pairs[u]) for u in together])
+    lap("similar")
+    results = {uid: reconsolidate(states[uid], now, emotion_now, donors.get(uid, ()), profile, p, request.seed)
                for uid in states}
     lap("reconsolidate")
-    if asked:
-        full = [uid for uid in asked if can_import(states[uid], now, emotion_now, profile, p)]
-        fallback = params.profile(params.default_profile).retrieval_threshold  # as recall/context's $threshold
-        similar = read_similar(driver, database, request.game, request.player, now, asked, full,
-                               p.similarity.detail_import, stored=skips_archived(now, context.decayed_to, params),
-                               curve=p.curve, threshold=fallback if context.threshold is None else context.threshold)
-        results.update({uid: reconsolidate(states[uid], now, emotion_now, similar.get(uid, ()), profile, p,
-                                           request.seed) for uid in asked})
-    lap("similar")
 
     writable = not request.dry_run and now == context.decayed_to
     written = 0

@@ -19,9 +19,10 @@ Layout (sections separated by one blank line; an empty section is left out)::
 
     1. [FLASHBULB] [Day 3] Thomas voted to banish you: "..."
     2. [CLEAR] [Day 3] [You witnessed] Thomas was whispering with Sarah before breakfast.
-    3. [FUZZY] [Day 2] [Someone told you] Marcus has medical training. (You cannot remember who.)
+    3. [CLEAR] [Day 3] You said at the round table: "Marcus is hiding something."
+    4. [FUZZY] [Day 2] [Someone told you] Marcus has medical training. (You cannot remember who.)
     (You have conflicting memories about Marcus.)
-    4. [VAGUE] [Source unclear] There was something about "Marcus has been far too quiet"... you think it involved Marcus.
+    5. [VAGUE] [Source unclear] There was something about "Marcus has been far too quiet"... you think it involved Marcus.
 
     === END MEMORIES ===
 
@@ -38,6 +39,10 @@ Decisions the SPEC leaves open, fixed here:
   never from the provenance. A lost ``who`` turns the teller into "someone" (``[Someone told you]``). A flashbulb
   line carries no label when the owner believes they witnessed it (as in the SPEC's example: the vivid first-hand
   moment speaks for itself); any other belief is shown, so a told flashbulb keeps ``[NAME told you]``.
+- **The owner's own statements and actions** (``own``: what they said, how they voted, whom they recruited) carry
+  no source label: the line itself says it, "You said ...", "You voted ..." (SPEC 4.1), never "[Source unclear]"
+  nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said something about
+  "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish Riley...``.
 - **[FUZZY] with a lost who** ends with ``(You cannot remember who.)``.
 - **[VAGUE] lines** keep only a fragment: ``There was something about "<first six words of the gist>"... you think
   it involved A, B and C.`` (the kept who/whom names and the players the memory is about, the owner excluded, at
@@ -131,8 +136,11 @@ def source_label(memory: RecalledMemory) -> str:
 
     first_hand [You witnessed]; direct_told [NAME told you]; overheard [You overheard NAME]; group_discuss
     [Said at the round table by NAME]; inferred [You worked it out]; unknown [Source unclear]. NAME is the teller
-    the owner believes in, "someone" when the ``who`` detail is lost or no teller is known.
+    the owner believes in, "someone" when the ``who`` detail is lost or no teller is known. "" for the owner's own
+    statements and actions, whose line says it ("You said ...", SPEC 4.1).
     """
+    if memory.own:
+        return ""
     name = "someone" if memory.who_lost or not memory.teller else memory.teller
     belief = memory.source_belief
     if belief == SourceType.FIRST_HAND:
@@ -160,7 +168,12 @@ def vague_text(memory: RecalledMemory, owner: str | None = None) -> str:
     gist = what.value if what is not None and not what.lost else full_text(memory)
     words = gist.replace('"', "").split()
     fragment = " ".join(words[:VAGUE_WORDS]).rstrip(" ,;:.!?-") or "something"
-    text = f'There was something about "{fragment}"...'
+    if memory.own and memory.kind == "say":
+        text = f'You said something about "{fragment}"...'
+    elif memory.own and fragment.startswith("You "):
+        text = f"{fragment}..."
+    else:
+        text = f'There was something about "{fragment}"...'
     names = _names(memory, owner)
     if names:
         shown = names[:VAGUE_NAMES] + (["others"] if len(names) > VAGUE_NAMES else [])
@@ -183,7 +196,8 @@ def _labels(memory: RecalledMemory) -> list[str]:
     labels = [f"[{memory.marker}]"]
     if memory.day is not None:
         labels.append(day_label(memory.day))
-    if not (memory.marker is Marker.FLASHBULB and memory.source_belief == SourceType.FIRST_HAND):
+    if not (memory.marker is Marker.FLASHBULB and memory.source_belief == SourceType.FIRST_HAND) \
+            and source_label(memory):
         labels.append(source_label(memory))
     return labels
 
@@ -298,7 +312,7 @@ def _check_memories(body: list[str], problems: list[str]) -> set[str]:
         if band < last_band:
             problems.append(f"[{marker}] after a later band: {line!r}")
         last_band = band
-        if marker != "FLASHBULB" and match["source"] is None:
+        if marker != "FLASHBULB" and match["source"] is None and not match["text"].startswith("You "):
             problems.append(f"no source label: {line!r}")
     if expected == 1:
         problems.append("the memories section holds no memory")
@@ -310,7 +324,8 @@ def check_block(block: str) -> list[str]:
 
     Checks: sections in the order thoughts, vivid memory, memories, note, each at most once, never empty, closed
     by its END line and separated by exactly one blank line; memory lines ``N. [MARKER] [Day N] [SOURCE] text``
-    numbered from 1, bands in order, a source label on every line but a first-hand flashbulb's; conflict lines
+    numbered from 1, bands in order, a source label on every line but a first-hand flashbulb's and the owner's own
+    statements and actions (a text beginning "You "); conflict lines
     only after a memory; the note exactly when a [FUZZY] or [VAGUE] memory is shown; one final newline.
     The empty block "" is valid.
     """

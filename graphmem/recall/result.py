@@ -24,7 +24,7 @@ def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, A
         "strength": memory.strength, "strength_after": memory.strength_after, "score": memory.score,
         "relevance": memory.relevance, "dense": memory.dense, "lexical": memory.lexical,
         "flags": {"flashbulb": memory.flashbulb, "summary": memory.summary, "lost_details": list(memory.lost),
-                  "fabricated": memory.fabricated, "misattributed": memory.misattributed,
+                  "fabricated": memory.fabricated, "misattributed": memory.misattributed, "own": memory.own,
                   "conflict": list(memory.conflicts)},
         "changes": list(memory.changes),
     }

@@ -69,12 +69,16 @@ def _int(row: Mapping[str, Any], key: str, default: int) -> int:
 class Candidate:
     """One of the owner's live memories as the recall query reads it (docs/graph-model.md property names).
 
-    dense : float in [-2, 2] or None, the raw dense score cos(topic, text) + cos(topic, context)
+    dense : float in [-1, 1] or None, the raw dense score max(cos(topic, text), cos(topic, context))
         (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
-    labelled Summary. Missing numeric properties (a summary written without them) fall back to neutral values:
-    e0 = e_ref, s_enc = s, t_ref = t_enc, n = 0.
+    labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source); similar : (uid,
+    cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the memories recalled
+    together lend each other details and tellers, :func:`graphmem.recall.reconsolidate.recalled_together`). Missing
+    numeric
+    properties (a summary written without them) fall back to neutral values: e0 = e_ref, s_enc = s, t_ref = t_enc,
+    n = 0.
     """
 
     uid: str
@@ -109,6 +113,8 @@ class Candidate:
     dense: float | None
     lexical: float
     witnesses: tuple[str, ...]
+    own: bool = False
+    similar: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], player_threshold: float) -> Candidate:
@@ -132,7 +138,8 @@ class Candidate:
             believed_teller=row.get("believed_teller"), threshold=_float(row, "threshold", player_threshold),
             state=str(row.get("state") or "active"), emotion_json=str(row.get("emotion_json") or "{}"),
             dense=None if row.get("dense") is None else float(row["dense"]), lexical=_float(row, "lexical", 0.0),
-            witnesses=tuple(sorted(row.get("witnesses") or ())))
+            witnesses=tuple(sorted(row.get("witnesses") or ())), own=bool(row.get("own")),
+            similar=tuple((str(s["uid"]), float(s["cosine"])) for s in row.get("similar") or ()))
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,8 @@ class RecalledMemory:
     the marker); strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
-    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs).
+    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
+    own : the owner's own statement or action, shown without a source label ("You said ...", SPEC 4.1).
     """
 
     uid: str
@@ -192,6 +200,7 @@ class RecalledMemory:
     changes: tuple[str, ...]
     emotion_json: str
     witnesses: tuple[str, ...]
+    own: bool = False
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""

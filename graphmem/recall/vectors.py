@@ -2,14 +2,17 @@
 
 **Content and context.** A cue retrieves a memory by how it was encoded, its context included (Tulving & Thomson
 1973, encoding specificity): "what did Fletcher tell you in private on day 2" names who, where and when, not what
-was said. So a memory's dense vector is the sum of two L2-normalised embeddings: of its text (what happened, the
-embedding ingest stores) and of its context, the words it can be found by besides its text (its ``keywords``:
-the names it holds, the place and the day, :func:`graphmem.model.details.search_keywords`). Dense relevance is the
-topic's dot product with that sum, cos(topic, text) + cos(topic, context), min-max normalised over the candidates
-(:func:`graphmem.recall.pipeline.dense_scores`). On the real games this took the recall@10 of the ``perfect``
-profile from 0.62 to 0.78 where the text alone gave 0.61 and the full-text index 0.68 (bench/bench_retrieval.py,
-bench/README.md). The text embedding alone still serves rumour chains, consolidation and contradictions: there
-a place and a day in common make two memories no more alike.
+was said. So a memory has two embeddings: of its text (what happened, the embedding ingest stores) and of its
+context, the words it can be found by besides its text (its ``keywords``: the names it holds, the place and the
+day, :func:`graphmem.model.details.search_keywords`). Dense relevance is the better of the two matches,
+max(cos(topic, text), cos(topic, context)), min-max normalised over the candidates
+(:func:`graphmem.recall.pipeline.dense_scores`): a cue reaches a memory through whichever aspect it shares with it,
+its content or its circumstances, and a question about one of them is not diluted by the other. On the 40 real
+games (bench/bench_retrieval.py, questions whose answers the player witnessed) the ``perfect`` profile's recall@10
+was 0.62 with the text alone, 0.81 with the sum of the two cosines and 0.89 with the better of them, against 0.76
+for the full-text index alone and 0.62 for plain cosine (bench/README.md). The text embedding alone still serves
+rumour chains, consolidation, contradictions and the donors of reconsolidation: there a place and a day in common
+make two memories no more alike.
 
 **Kept, not stored.** Neo4j reads a 384-float embedding from the property store in ~10 us and computes its cosine
 in ~4 us, so an owner with 10,000 candidates cost ~140 ms per recall in Cypher; numpy does the same product over a
@@ -51,42 +54,55 @@ __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_MEMORIES = 200_000
-"""Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions."""
+DEFAULT_MAX_MEMORIES = 100_000
+"""Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions (two vectors each)."""
 
 Matrix = npt.NDArray[np.float32]
 
 
 @dataclass
 class GameVectors:
-    """The memories read so far of one stored game: ``rows[uid]`` indexes ``matrix`` (shape (capacity, dim), the
-    first ``size`` rows in use: the text embedding plus the context embedding, float32), ``about``, ``keywords``
-    and ``n`` (the access count the keywords belong to)."""
+    """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` and ``contexts`` (shape
+    (capacity, dim), the first ``size`` rows in use: the L2-normalised embeddings of the text and of the context,
+    float32; a context row is zero until an embedder has embedded it), ``about``, ``keywords`` and ``n`` (the
+    access count the keywords belong to; -1 while the context is missing)."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     n: list[int] = field(default_factory=list)
-    matrix: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    contexts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     size: int = 0
 
-    def put(self, uid: str, vector: npt.NDArray[np.float32], about: tuple[str, ...], keywords: str, n: int) -> None:
-        """Set the row of ``uid`` (appended when new)."""
+    def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
+            about: tuple[str, ...], keywords: str, n: int) -> None:
+        """Set the row of ``uid`` (appended when new); ``context`` None leaves it zero and ``n`` -1."""
         row = self.rows.get(uid)
+        dim = text.shape[0]
         if row is None:
-            if self.matrix.shape[0] <= self.size or self.matrix.shape[1] != vector.shape[0]:
-                grown = np.zeros((max(64, 2 * self.matrix.shape[0]), vector.shape[0]), dtype=np.float32)
-                if self.size and self.matrix.shape[1] == vector.shape[0]:
-                    grown[:self.size] = self.matrix[:self.size]
-                self.matrix = grown
+            if self.texts.shape[0] <= self.size or self.texts.shape[1] != dim:
+                capacity = max(64, 2 * self.texts.shape[0])
+                texts = np.zeros((capacity, dim), dtype=np.float32)
+                contexts = np.zeros((capacity, dim), dtype=np.float32)
+                if self.size and self.texts.shape[1] == dim:
+                    texts[:self.size] = self.texts[:self.size]
+                    contexts[:self.size] = self.contexts[:self.size]
+                self.texts, self.contexts = texts, contexts
             row = self.rows[uid] = self.size
             self.size += 1
             self.about.append(about)
             self.keywords.append(keywords)
             self.n.append(n)
         else:
-            self.about[row], self.keywords[row], self.n[row] = about, keywords, n
-        self.matrix[row] = vector
+            self.about[row], self.keywords[row] = about, keywords
+        self.texts[row] = text
+        if context is None:
+            self.contexts[row] = 0.0
+            self.n[row] = -1
+        else:
+            self.contexts[row] = context
+            self.n[row] = n
 
 
 class EmbeddingCache:
@@ -117,8 +133,8 @@ class EmbeddingCache:
         each uid in its matrix, in order; -1 for a memory stored without an embedding).
 
         Reads the memories not held, or held at another access count, in one query (``recall/embeddings``), and
-        embeds their keywords with ``embedder`` (None: only ``about`` is wanted, as for a recall without a topic;
-        the rows then hold the text embedding alone and are read again by the next call with an embedder). A game
+        embeds their keywords with ``embedder`` (None: only the texts and ``about`` are wanted, as for a recall
+        without a topic; rows read then hold no context, and the next call with an embedder reads them again). A game
         without an ``incarnation`` (stored by a graphmem without it; ``graphmem init`` gives it one) is read every
         time and not kept.
         """
@@ -127,7 +143,10 @@ class EmbeddingCache:
         if vectors is None:
             vectors = GameVectors()
         rows, held = vectors.rows, vectors.n
-        stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
+        if embedder is None:  # only the text and `about`, which never change, are wanted
+            stale = [u for u in uids if u not in rows]
+        else:
+            stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
         if stale:
             self._read(driver, database, vectors, list(dict.fromkeys(stale)), embedder)
         if incarnation and self.max_memories > 0:
@@ -146,13 +165,10 @@ class EmbeddingCache:
         raw = np.array([r["embedding"] for r in found], dtype=np.float32)
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
-        if embedder is None:
-            summed, partial = texts, True
-        else:
-            summed, partial = texts + embedder.encode([str(r["keywords"]) for r in found]).astype(np.float32), False
+        contexts = None if embedder is None else embedder.encode([str(r["keywords"]) for r in found])
         for i, r in enumerate(found):
-            vectors.put(str(r["uid"]), summed[i], tuple(r["about"] or ()), str(r["keywords"]),
-                        -1 if partial else int(r["n"]))
+            vectors.put(str(r["uid"]), texts[i], None if contexts is None else contexts[i].astype(np.float32),
+                        tuple(r["about"] or ()), str(r["keywords"]), int(r["n"]))
         self.read += len(found)
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:

@@ -148,6 +148,7 @@ class MemoryRow(_Row):
     source_uid: str
     teller_uid: str | None
     about_uids: list[str] = field(default_factory=list)
+    own: bool = False
 
 
 @dataclass(frozen=True)

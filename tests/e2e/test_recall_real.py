@@ -69,7 +69,13 @@ def test_a_faithfuls_final_block_follows_the_spec_layout_and_shows_sources(
                 continue
             numbered = [line for line in block.splitlines() if line[:1].isdigit()]
             assert len(numbered) == len(result.memories)
-            assert all(any(label in line for label in SOURCE_LABELS) or "[FLASHBULB]" in line for line in numbered)
+            # every line shows where it came from: a source label, a flashbulb, or the owner's own words or deed
+            # ("You said ...", "You voted ...", SPEC 4.1), which carry no label and never "[Source unclear]"
+            for line, memory in zip(numbered, result.memories):
+                if memory.own:
+                    assert "] You " in line and "[Source unclear]" not in line and "[You witnessed]" not in line, line
+                else:
+                    assert any(label in line for label in SOURCE_LABELS) or "[FLASHBULB]" in line, line
             checked += 1
     assert checked >= 10
 

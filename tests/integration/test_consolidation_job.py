@@ -4,7 +4,6 @@ examples/small-game.jsonl under fresh game ids."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from click.testing import Result
 from graphmem.jobs.consolidation import consolidate
 from graphmem.jobs.decay import advance
 from graphmem.model import Parameters
+from graphmem.model.forgetting import strength_at
 from graphmem.store.keys import scope_token, summary_uid
 
 pytestmark = pytest.mark.neo4j
@@ -147,7 +147,7 @@ def test_the_decay_job_moves_summaries_on_and_leaves_members_alone(driver: neo4j
     advance(driver, None, game, phase + 3, params)
     for after in summaries(driver, game):
         s, old = after["s"], before[after["s"]["uid"]]["s"]
-        assert s["strength"] == pytest.approx(s["e_ref"] * math.exp(-3 / s["s"]))
+        assert s["strength"] == pytest.approx(strength_at(s["e_ref"], 0, s["s"], 3, params.curve))
         assert s["decayed_to"] == phase + 3 and old["strength"] > s["strength"]
         assert all(m["state"] == "consolidated" for m in after["members"])
 

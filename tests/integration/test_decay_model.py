@@ -2,7 +2,9 @@
 
 Random memories are written directly as Memory nodes of a throw-away game, decayed in Neo4j by
 :func:`graphmem.jobs.decay.advance`, and compared with ``forgetting.strength_at``, ``source.source_confidence``,
-``source.source_belief`` and ``clarity.lifecycle_state``.
+``source.source_belief`` (with ``source.keeps_source`` for flashbulbs and the owner's own statements and actions,
+stored as ``own`` or, for a memory stored before ``own`` existed, derived from its event's actor) and
+``clarity.lifecycle_state``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from graphmem.jobs.decay import advance
 from graphmem.model import default_parameters
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.forgetting import strength_at
-from graphmem.model.source import source_belief, source_confidence
+from graphmem.model.source import OWN_KINDS, keeps_source, source_belief, source_confidence
 
 pytestmark = pytest.mark.neo4j
 
@@ -44,6 +46,10 @@ def memories(draw: st.DrawFn) -> dict[str, Any]:
         "source_type": draw(st.sampled_from(SOURCE_TYPES)),
         "threshold": draw(st.floats(0.0, 0.4, exclude_max=True)),
         "state": draw(st.sampled_from(LIVE)),
+        "flashbulb": draw(st.booleans()),
+        "own": draw(st.sampled_from([True, False, None])),  # None: stored before `own` existed
+        "kind": draw(st.sampled_from(["say", "vote", "recruit", "observe", "murder"])),
+        "actor": draw(st.sampled_from(["p", "q", None])),  # the actor of its event ("p" is the owner)
     }
 
 
@@ -51,15 +57,20 @@ def _write(driver: neo4j.Driver, game: str, curve: str, rows: list[dict[str, Any
     driver.execute_query("CREATE (:Game {uid: $game, game: $game, curve: $curve, decayed_to: 0, last_phase: 0})",
                          game=game, curve=curve)
     driver.execute_query(
-        "UNWIND $rows AS r CREATE (m:Memory {uid: r.uid, game: $game, owner: 'p', decayed_to: 0}) SET m += r",
-        rows=[{**r, "uid": f"{game}/memory/p/{i}"} for i, r in enumerate(rows)], game=game)
+        "UNWIND $rows AS r CREATE (m:Memory {uid: r.uid, game: $game, owner: 'p', decayed_to: 0}) SET m += r.props "
+        "CREATE (m)-[:OF_EVENT]->(:Event {uid: r.uid + '/event', game: $game, actor: r.actor})",
+        rows=[{"uid": f"{game}/memory/p/{i}", "actor": r["actor"],
+               "props": {k: v for k, v in r.items() if k != "actor"}} for i, r in enumerate(rows)], game=game)
 
 
 def _expected(r: dict[str, Any], to: int, curve: str) -> dict[str, Any]:
     # a memory reinforced after `to` keeps e_ref (the job clamps dt at 0: strength at its own reference phase)
     m = strength_at(r["e_ref"], r["t_ref"], r["s"], max(to, r["t_ref"]), curve, r["floor"])
     c = source_confidence(r["c0"], to, r["t_enc"], r["s_enc"], r["source_k"], curve)
-    return {"strength": m, "source_confidence": c, "source_belief": source_belief(r["source_type"], c, PARAMS),
+    own = r["own"] if r["own"] is not None else r["kind"] in OWN_KINDS and r["actor"] == "p"
+    keep = keeps_source(own, r["flashbulb"])
+    return {"strength": m, "source_confidence": c, "source_belief": source_belief(r["source_type"], c, PARAMS,
+                                                                                   keep=keep),
             "state": lifecycle_state(m, r["threshold"], PARAMS).value, "decayed_to": to}
 
 

@@ -17,12 +17,12 @@ from graphmem.cli import main
 from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
+from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor, retrieval_floor
 from graphmem.recall import EmbeddingCache, RecallResult, recall
-from graphmem.recall.pipeline import dense_scores
+from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
-from graphmem.recall.reconsolidate import read_similar
 from graphmem.store.games import delete_game
 from tests.integration.conftest import FreshGame
 
@@ -243,7 +243,7 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     assert not any("medical" in m.text for m in changed.memories)
 
 
-def test_dense_scores_are_the_cosines_with_the_text_and_the_context(driver: neo4j.Driver, embedder: Any,
+def test_dense_scores_are_the_better_cosine_with_the_text_or_the_context(driver: neo4j.Driver, embedder: Any,
                                                                      game: str) -> None:
     topic = "who voted against Thomas"
     records = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.uid AS uid, m.n AS n, m.keywords AS kw "
@@ -257,7 +257,7 @@ def test_dense_scores_are_the_cosines_with_the_text_and_the_context(driver: neo4
         "UNWIND $uids AS uid MATCH (m:Memory {uid: uid}) RETURN vector.similarity.cosine($v, m.embedding) AS score",
         uids=uids, v=[float(x) for x in vector]).records]
     context = [float(embedder.encode_one(r["kw"]) @ vector) for r in records]
-    assert list(ours) == pytest.approx([t + c for t, c in zip(text, context)], abs=1e-5)
+    assert list(ours) == pytest.approx([max(t, c) for t, c in zip(text, context)], abs=1e-5)
 
 
 @pytest.fixture()
@@ -317,7 +317,15 @@ def _strengths(driver: neo4j.Driver, game: str, owner: str) -> dict[str, tuple[f
 def test_an_archived_memory_comes_back_only_for_a_cue_that_matches_it(
         driver: neo4j.Driver, run: Recall, game: str, params: Parameters) -> None:
     then = run("Marcus", topic="medical training", dry_run=True, k=50)  # at the game's decayed_to, 7
-    advance(driver, None, game, 12, params)
+    stored = driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) WHERE NOT m.flashbulb "
+                                  "RETURN m.e_ref AS e, m.t_ref AS t, m.s AS s, m.threshold AS th", game=game).records
+
+    def split(phase: int) -> tuple[int, int]:  # (archived but within a cue's reach, beyond any cue) at ``phase``
+        ms = [(strength_at(r["e"], r["t"], r["s"], phase, params.curve), r["th"]) for r in stored]
+        return (sum(cue_floor(th, params) <= m < th for m, th in ms), sum(m < cue_floor(th, params) for m, th in ms))
+
+    phase = next(p for p in range(8, 2000) if all(split(p)))  # the first phase with memories of both kinds
+    advance(driver, None, game, phase, params)
     memories = _strengths(driver, game, "Marcus")
     archived = {u: v for u, v in memories.items() if v[1] == "archived"}
     faded = {u: v for u, v in archived.items() if v[0] >= cue_floor(v[3], params)}  # a cue can still reach them
@@ -343,25 +351,31 @@ def test_an_archived_memory_comes_back_only_for_a_cue_that_matches_it(
     assert past.memories == then.memories and past.candidates == then.candidates
 
 
-def test_donors_come_from_the_free_recall_candidates_only(driver: neo4j.Driver, run: Recall, game: str,
-                                                          params: Parameters) -> None:
-    advance(driver, None, game, 30, params)
-    threshold = driver.execute_query("MATCH (p:Player {uid: $uid}) RETURN p.threshold AS t",
-                                     uid=f"{game}/player/Marcus").records[0]["t"]
-    assert threshold >= params.clarity.vague_floor  # so free recall returns exactly the memories not archived
-    archived = {r["uid"] for r in driver.execute_query(
-        "MATCH (m:Memory {game: $game, owner: 'Marcus', state: 'archived'}) RETURN m.uid AS uid", game=game).records}
-    for at, stored in ((None, True), (7, False)):
-        free = run("Marcus", at=at, dry_run=True, k=50)
-        target = free.memories[0].uid
-        # every cosine passes -1: the donors are then all the other memories free recall could bring back
-        donors = read_similar(driver, None, game, "Marcus", free.phase, [target], [target], -1.0, stored=stored,
-                              curve=params.curve, threshold=threshold)[target]
-        assert {d.uid for d in donors} == {m.uid for m in free.memories} - {target}
-        if at is None:
-            assert not archived & {d.uid for d in donors}
-        else:
-            assert archived & {d.uid for d in donors}  # archived by phase 30, but not at phase 7
+def test_the_donors_are_the_memories_recalled_together_by_the_cosine_of_their_texts(driver: neo4j.Driver,
+                                                                                   run: Recall, game: str) -> None:
+    """The donors of a recall are the memories recalled together (SPEC 6 step 3) whose text embeddings have cosine
+    >= 0.5, computed from the stored embeddings (the context, which recall also embeds, plays no part)."""
+    stored = {r["uid"]: r["e"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.embedding AS e", game=game).records}
+
+    def cosine(a: str, b: str) -> float:
+        x, y = [float(v) for v in stored[a]], [float(v) for v in stored[b]]
+        return float(sum(p * q for p, q in zip(x, y)) / (sum(p * p for p in x) * sum(q * q for q in y)) ** 0.5)
+
+    together = [m.uid for m in run("Marcus", topic="medical training votes", dry_run=True, k=50).memories]
+    assert len(together) > 3
+    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, together, [0] * len(together), None)
+    pairs = similar_pairs(vectors, [int(r) for r in rows], together, 0.5)
+    found = 0
+    for uid in together:
+        similar = dict(pairs[uid])
+        expected = {o for o in together if o != uid and cosine(uid, o) >= 0.5 + 1e-6}
+        near = {o for o in together if o != uid and cosine(uid, o) >= 0.5 - 1e-6}
+        assert expected <= set(similar) <= near
+        for other, cos in similar.items():
+            assert cos == pytest.approx(cosine(uid, other), abs=1e-5)
+        found += len(similar)
+    assert found > 0
 
 
 def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Recall, game: str) -> None:
@@ -377,8 +391,8 @@ def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Rec
                                                     for m in result.memories]
 
 
-def test_donors_are_read_once_a_distortion_is_drawn_and_lend_from_candidates(driver: neo4j.Driver, run: Recall,
-                                                                             game: str, params: Parameters) -> None:
+def test_donors_are_the_memories_recalled_together(driver: neo4j.Driver, run: Recall, game: str,
+                                                   params: Parameters) -> None:
     advance(driver, None, game, 25, params)
     driver.execute_query("MATCH (p:Player {uid: $uid}) SET p.emotion_json = $emotion", uid=f"{game}/player/Marcus",
                          emotion=json.dumps({"fear": 0.95}))
@@ -392,9 +406,8 @@ def test_donors_are_read_once_a_distortion_is_drawn_and_lend_from_candidates(dri
         result = run("Marcus", seed=seed, dry_run=True, k=20, params=confabulating)
         assert result.to_json() == run("Marcus", seed=seed, dry_run=True, k=20, params=confabulating).to_json()
         origins = {d.origin for m in result.memories for d in m.details if d.fabricated and d.origin}
-        assert origins <= live  # donors are candidates: never archived, never another owner's
-        if origins:
-            assert result.timings["similar"] > 0.0
+        assert origins <= live  # never archived, never another owner's
+        assert origins <= {m.uid for m in result.memories}  # ... and recalled together with the memory they lent to
         imported += [m for m in result.memories if any(c.startswith("imported") for c in m.changes)]
     assert imported and all(m.fabricated for m in imported)
 

@@ -40,7 +40,7 @@ def test_each_kind_has_the_evidence_its_question_names() -> None:
 
 
 def test_only_what_the_player_witnessed_is_asked_and_the_draw_is_seeded() -> None:
-    seen = {name: set() for name in EVERYONE}
+    seen: dict[str, set[str]] = {name: set() for name in EVERYONE}
     seen["Marcus"] = {e for e, logged in EVENTS.items() if logged.kind in ("vote", "banish")}
     asked = questions(LOG, seen, per_kind=50)
     assert asked and all(q.owner == "Marcus" and set(q.evidence) <= seen["Marcus"] for q in asked)

@@ -47,9 +47,9 @@ def test_json_curve_of_the_analytical_profile(run: Any) -> None:
 
 
 def test_phases_and_power_curve(run: Any) -> None:
-    exp = json.loads(run("model", "curve", "--profile", "balanced", "--json", "--phases", "3").output)
-    pw = json.loads(run("model", "curve", "--profile", "balanced", "--json", "--phases", "3",
-                        "--curve", "power").output)
+    pw = json.loads(run("model", "curve", "--profile", "balanced", "--json", "--phases", "3").output)
+    exp = json.loads(run("model", "curve", "--profile", "balanced", "--json", "--phases", "3",
+                         "--curve", "exponential").output)
     assert len(exp) == len(pw) == 4 * 4
     moderate_exp, moderate_pw = _series(exp, "moderate"), _series(pw, "moderate")
     assert moderate_exp[0]["strength"] == moderate_pw[0]["strength"]

@@ -68,7 +68,7 @@ def test_score_is_bounded_and_monotone(p: float, s: float, r: float, c: float, b
 def test_the_floor_holds_and_the_marker_stays_flashbulb(profile: Profile, sal: float, t: int, curve: str) -> None:
     e0 = encoding_strength(sal, profile, flashbulb=True)
     assert e0 == 1.0
-    m = strength_at(e0, 0, stability(sal, 0, profile, flashbulb=True), t, curve, strength_floor(True))
+    m = strength_at(e0, 0, stability(sal, profile, flashbulb=True), t, curve, strength_floor(True))
     assert 0.8 <= m <= 1.0
     assert clarity_marker(m, True, profile.retrieval_threshold) == "FLASHBULB"
 

@@ -30,7 +30,7 @@ BALANCED = PARAMS.profile("balanced")
 def test_strength_stays_at_one_forever(salience: float, flashbulb: bool, memory_type: MemoryType, curve: str,
                                        phases: int) -> None:
     e0 = encoding_strength(salience, PERFECT, flashbulb)
-    s = stability(salience, 0, PERFECT, memory_type, flashbulb)
+    s = stability(salience, PERFECT, memory_type, flashbulb)
     assert e0 == 1.0 and s == math.inf and half_life(s) == math.inf
     assert strength_at(e0, 0, s, phases, curve) == 1.0
     assert lifecycle_state(1.0, PERFECT.retrieval_threshold) is LifecycleState.ACTIVE
@@ -40,7 +40,7 @@ def test_strength_stays_at_one_forever(salience: float, flashbulb: bool, memory_
 def test_the_source_never_fades(source_type: SourceType, curve: str, phases: int) -> None:
     c0 = PARAMS.source.initial_confidence[source_type.value]
     k = source_exponent(PERFECT)
-    c = source_confidence(c0, phases, 0, stability(0.3, 0, PERFECT), k, curve)
+    c = source_confidence(c0, phases, 0, stability(0.3, PERFECT), k, curve)
     assert c == c0 and source_belief(source_type, c) == source_type.value
 
 
@@ -87,6 +87,6 @@ def test_only_long_term_memory_differs_from_balanced() -> None:
 
 def test_a_decay_rate_of_zero_means_never_and_rates_below_flashbulbs_stay_refused() -> None:
     mine = load_parameters({"profiles": {"mine": {"base_decay_rate": 0.0}}})
-    assert stability(0.5, 0, mine.profile("mine")) == math.inf
+    assert stability(0.5, mine.profile("mine")) == math.inf
     with pytest.raises(ConfigError, match=r"profiles\.mine\.base_decay_rate.*must be 0 \(never forgets\)"):
         load_parameters({"profiles": {"mine": {"base_decay_rate": 0.01}}})

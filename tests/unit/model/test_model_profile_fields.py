@@ -44,14 +44,14 @@ THOUGHTS = [WorkingMemoryItem(f"t{i}", 0.1 * i, 5, "api", 0, i) for i in range(8
 def outputs(p: Profile) -> dict[str, Any]:
     return {
         "e0": encoding_strength(0.3, p),
-        "stability": stability(0.3, 2, p),
+        "stability": stability(0.3, p),
         "lifecycle_at_0.2": lifecycle_state(0.2, p.retrieval_threshold),
         "salience": salience(0.3, False, {"fear": 0.6}, p),
         "loss_who": loss_probability(0.8, "who", p),
         "loss_when": loss_probability(0.8, "when", p),
         "source_k": source_exponent(p),
         "rho": distortion_risk(0.5, 0.5, 0.5, p),
-        "misattribution": misattribution_probability(0.8, p),
+        "misattribution": misattribution_probability(0.8, 0.5, p),
         "thoughts_held": len(active_items(THOUGHTS, 0, p.working_memory_capacity)),
         "recalls": [(details_to_json(r.details), r.believed_teller)
                     for r in (reconsolidate(STATE, 5, 0.9, (DONOR,), p, PARAMS, seed) for seed in range(40))],

@@ -45,12 +45,12 @@ def test_source_never_outlasts_content(st_: SourceType, profile: Profile, s_enc:
 
 @given(stabilities, st.integers(0, 300))
 def test_analytical_source_fades_exactly_one_and_a_half_times_faster(s_enc: float, dt: int) -> None:
-    c = source_confidence(1.0, dt, 0, s_enc, source_exponent(ANALYTICAL))
-    r = retention(dt, s_enc)
+    c = source_confidence(1.0, dt, 0, s_enc, source_exponent(ANALYTICAL), "exponential")
+    r = retention(dt, s_enc, "exponential")
     if r > 1e-300 and c > 0.0:
         assert math.log(c) == pytest.approx(1.5 * math.log(r), rel=1e-9, abs=1e-12)
-    # the source reaches one half at two thirds of the content's half-life
-    assert source_confidence(1.0, half_life(s_enc) / 1.5, 0, s_enc, 1.5) == pytest.approx(0.5, rel=1e-9)
+    # with the exponential curve the source reaches one half at two thirds of the content's half-life
+    assert source_confidence(1.0, half_life(s_enc) / 1.5, 0, s_enc, 1.5, "exponential") == pytest.approx(0.5, rel=1e-9)
 
 
 @given(encoded_types, st.floats(0.0, 1.0))

@@ -10,6 +10,7 @@ from graphmem.model.details import Detail
 from graphmem.model.vocabulary import Marker
 from graphmem.recall.prompt import (
     DISPLAY_LIMIT,
+    check_block,
     display_order,
     memory_lines,
     render_block,
@@ -194,8 +195,6 @@ def test_vivid_shows_exact_words_only_when_kept_and_not_in_the_line() -> None:
 
 
 def test_the_grammar_check_accepts_the_spec_layout_and_names_each_violation() -> None:
-    from graphmem.recall.prompt import check_block
-
     assert check_block(EXPECTED) == []
     assert check_block("") == []
     assert check_block(render_block(result((CLEAR,)))) == []
@@ -215,3 +214,31 @@ def test_the_grammar_check_accepts_the_spec_layout_and_names_each_violation() ->
     }
     for name, block in broken.items():
         assert check_block(block), name
+
+
+SAID = memory("g/memory/Anna/2", Marker.FUZZY, "You said {where}: {content}",
+              (Detail("where", "at the round table"), Detail("when", "1"),
+               Detail("quote", "I'm voting for Beef, he has been too quiet"),
+               Detail("what", "I'm voting for Beef, he has been too quiet")),
+              day=1, own=True)
+VOTED = memory("g/memory/Anna/10", Marker.CLEAR, "You voted to banish {whom}",
+               (Detail("whom", "Beef"), Detail("when", "1"), Detail("what", "You voted to banish Beef")),
+               day=1, kind="vote", own=True)
+
+
+def test_the_owners_own_statements_and_votes_keep_their_source() -> None:
+    """SPEC 4.1: "You said ..." / "You voted ...", never "[Source unclear]" nor "[You witnessed] You said"."""
+    assert source_label(SAID) == ""
+    assert memory_lines(SAID, 1, "Anna") == ['1. [FUZZY] [Day 1] You said at the round table: "I\'m voting for Beef, '
+                                             'he has been too quiet"']
+    assert memory_lines(VOTED, 2, "Anna") == ["2. [CLEAR] [Day 1] You voted to banish Beef"]
+    vague_said = memory("g/memory/Anna/2", Marker.VAGUE, SAID.template, SAID.details, day=1, own=True)
+    assert memory_lines(vague_said, 3, "Anna") == [
+        '3. [VAGUE] [Day 1] You said something about "I\'m voting for Beef, he has"...']
+    vague_vote = memory("g/memory/Anna/10", Marker.VAGUE, VOTED.template, VOTED.details, day=1, kind="vote",
+                        own=True)
+    assert memory_lines(vague_vote, 4, "Anna") == ["4. [VAGUE] [Day 1] You voted to banish Beef... you think it "
+                                                   "involved Beef."]
+    block = render_block(result((VOTED, SAID, vague_said)))
+    assert "[Source unclear]" not in block and "[You witnessed] You" not in block
+    assert check_block(block) == []
