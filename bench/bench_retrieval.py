@@ -33,7 +33,9 @@ age, next to two single rankings of the same memories in the same run:
   cosine of the question's and the memory text's embeddings (plain cosine, as a vector store ranks), computed in
   Neo4j; ``lexical only``: the owner's memories by Neo4j's full-text score of the question (the Lucene query recall
   uses, scoped to the owner, over the text and keywords). Both single rankings see every memory of the owner,
-  whatever its strength.
+  whatever its strength. For transparency a third one, ``graphmem's dense lane only``, ranks the same memories by
+  recall's own dense relevance (the better of the question's cosine with the memory's text and with its context)
+  without the full-text lane or strength.
 
 The target (issue 13): the ``perfect`` profile's recall@10 beats both single rankings by at least 10% relative.
 ``--figure PATH`` draws the default profile's recall by age (with and without cued recall, with ``perfect`` and the
@@ -68,6 +70,7 @@ from graphmem.logs.writer import dumps_line, game_log_lines
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
 from graphmem.recall.lucene import lucene_query
+from graphmem.recall.pipeline import dense_scores
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game, stored_game_ids
 from graphmem.store.keys import scope_token
@@ -82,6 +85,9 @@ RECENT = 4
 shipped profile against plain cosine)."""
 DENSE = "dense only"
 LEXICAL = "lexical only"
+CONTEXT = "graphmem's dense lane only"
+"""The owner's memories by max(cos(question, text), cos(question, context)), recall's dense relevance alone (no
+full-text lane, no strength): how much of recall's lead comes from matching the context."""
 FREE = "{} without cued recall"
 """The default profile with recall.cue_support = 0 (free recall: strength alone decides what can come back), the
 rule before issue 13, on the same copy: what cued recall changes."""
@@ -90,6 +96,9 @@ WHERE NOT m.state IN ['consolidated', 'tombstoned']
 WITH m, vector.similarity.cosine($v, m.embedding) AS score
 ORDER BY score DESC, m.uid LIMIT $k
 RETURN m.event AS event"""
+MEMORIES_QUERY = """MATCH (m:Memory {game: $game, owner: $owner})
+WHERE NOT m.state IN ['consolidated', 'tombstoned']
+RETURN m.uid AS uid, m.n AS n, m.event AS event"""
 LEXICAL_QUERY = """CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score
 WHERE NOT node.state IN ['consolidated', 'tombstoned']
 WITH node, score ORDER BY score DESC, node.uid LIMIT $k
@@ -231,6 +240,22 @@ def ask_dense(session: neo4j.Session, question: Question, game: str, embedder: E
     return _hits(question, (r["event"] for r in records))
 
 
+def ask_context(driver: neo4j.Driver, database: str | None, question: Question, game: str, embedder: Embedder,
+                cache: EmbeddingCache, k: int) -> list[bool]:
+    """The same for the owner's k memories with the best dense relevance of recall (the text or the context
+    embedding, whichever matches the question better; :func:`graphmem.recall.pipeline.dense_scores`)."""
+    records, _, _ = driver.execute_query(MEMORIES_QUERY, game=game, owner=question.owner, database_=database,
+                                         routing_=neo4j.RoutingControl.READ)
+    incarnation = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.incarnation AS i", game=game,
+                                       database_=database).records[0]["i"]
+    uids = [str(r["uid"]) for r in records]
+    vectors, rows = cache.fetch(driver, database, game, incarnation, uids, [int(r["n"]) for r in records], embedder)
+    scores = dense_scores(vectors, rows, embedder.encode_one(question.text))
+    assert scores is not None
+    order = sorted(range(len(uids)), key=lambda i: (-float(scores[i]), uids[i]))[:k]
+    return _hits(question, (records[i]["event"] for i in order))
+
+
 def ask_lexical(session: neo4j.Session, question: Question, game: str, k: int) -> list[bool]:
     """The same for the owner's k memories with the best full-text score of the question (every memory)."""
     query = lucene_query(question.text, scope_token(game, question.owner))
@@ -316,6 +341,8 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
                                        for q in asked])
         results[LEXICAL] = score(asked, [ask_lexical(session, q, copy_id(q.game, reference), k) for q in asked])
         steps["single rankings"] = round(time.perf_counter() - t0, 1)
+    results[CONTEXT] = score(asked, [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
+                                     for q in asked])
     counts = {kind: sum(q.kind == kind for q in asked) for kind in KINDS}
     report = {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "questions": counts,
               "evidence": sum(len(q.evidence) for q in asked), "results": results, "steps": steps,
