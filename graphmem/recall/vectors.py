@@ -20,7 +20,7 @@ matrix held in memory in well under a millisecond. A memory's text embedding and
 change once written (ingest and consolidation set them only when missing; reconsolidation rewrites the text, not the
 embedding); its keywords change only when a reconsolidation rewrites them, which also raises its access count
 ``n``. So an :class:`EmbeddingCache` keeps, per stored game, each memory's uid, its ``about``, its keywords with the
-``n`` they belong to, and its summed vector:
+``n`` they belong to, and its two vectors:
 
 - a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
   game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
@@ -28,8 +28,12 @@ embedding); its keywords change only when a reconsolidation rewrites them, which
   ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
   memories written or reconsolidated since; context embeddings come from the embedding model (its own content
   cache embeds each distinct keywords string once per process: a game has a few per player and day);
-- at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions, while a context is being
-  added); beyond that the games used least recently are dropped whole.
+- at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions); beyond that the games
+  used least recently are dropped whole.
+
+The first recall of an owner in a process therefore reads every candidate's embedding and embeds its distinct
+keywords (on a real game, ~50 memories and ~25 strings: tens of milliseconds); ``graphmem recall`` on the command
+line is such a first recall every time. A long-running process (a game engine, ``graphmem serve``) pays it once.
 
 It holds no game state: whatever it holds can be read again, a restart loses nothing, and several processes serving
 one Neo4j each keep their own. One cache belongs to one driver and database (a :class:`graphmem.MemoryService`
@@ -106,8 +110,8 @@ class GameVectors:
 
 
 class EmbeddingCache:
-    """Each memory's summed content and context vector and its ``about`` list, by game incarnation and uid (see the
-    module docstring).
+    """Each memory's text and context vectors and its ``about`` list, by game incarnation and uid (see the module
+    docstring).
 
     max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
     candidates again).

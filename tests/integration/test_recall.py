@@ -234,12 +234,19 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     again = call(cache=cache)
     assert cache.read == first.candidates and again.to_json() == first.to_json()
     assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
+    # a recall that writes raises the access count of the memories it recalls (and may rewrite their keywords):
+    # the next recall reads those again, and only those
+    written = recall(driver, None, game, "Marcus", topic="medical training", k=5, params=params, embedder=embedder,
+                     cache=cache)
+    assert written.written == 5
+    call(cache=cache)
+    assert cache.read == first.candidates + 5
     # the same id stored again from another log is another incarnation: nothing of the old one is used
     delete_game(driver, None, game)
     fresh_game(SMALL, game=game, edit=lambda lines: [line.replace("medical training", "a pilot licence")
                                                      for line in lines])
     changed = call(cache=cache)
-    assert cache.read == first.candidates + changed.candidates
+    assert cache.read == first.candidates + 5 + changed.candidates
     assert not any("medical" in m.text for m in changed.memories)
 
 
