@@ -44,7 +44,8 @@ CALL (now) {
   WHERE coalesce(c.detected_phase, 0) <= now
     AND (c.status = 'open' OR (c.resolved_phase IS NOT NULL AND c.resolved_phase > now))
   WITH c, cm ORDER BY c.uid, cm.uid
-  RETURN collect(CASE WHEN c IS NULL THEN null ELSE {uid: c.uid, subject: c.subject, kind: c.kind, memory: cm.uid} END) AS conflicts
+  RETURN collect(CASE WHEN c IS NULL THEN null ELSE {uid: c.uid, subject: c.subject, kind: c.kind, text: c.text,
+                                                      memory: cm.uid} END) AS conflicts
 }
 CALL (now, curve) {
   CALL (now, curve) {

@@ -83,37 +83,65 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
 
 
 @click.command("contradictions")
-@click.option("--game", required=True, help="The game id.")
+@click.option("--game", "games", multiple=True, help="The game id (repeat for several games).")
+@click.option("--all-games", is_flag=True, help="Every stored game.")
 @click.option("--player", default=None, help="Only this player's memories (default: every player's).")
 @click.option("--dry-run", is_flag=True, help="Report the conflicts that would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def contradictions(ctx: click.Context, game: str, player: str | None, dry_run: bool, as_json: bool) -> None:
+def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, player: str | None, dry_run: bool,
+                   as_json: bool) -> None:
     """Find conflicting memories of each player and store them as Conflict nodes (SPEC 9).
 
-    Claims on role and voted_for are compared exactly; similar memories (cosine >= similarity.contradiction)
-    are compared for role words and polarity. Identity conflicts (a player's role) stay open until the player
-    witnesses a reveal of that role: then they are resolved and the wrong memory is tombstoned (never deleted).
-    Running it again adds nothing and reopens nothing.
+    Claims are compared exactly: roles (identity), votes per ballot round (a statement about a vote the player saw
+    cast otherwise is a lie caught; votes of different rounds never conflict), stances (a speaker who trusted a
+    player and later suspected them, or the other way round; two players telling one opposite things about a
+    third); similar memories (cosine >= similarity.contradiction) are compared for role words and polarity.
+    Identity conflicts stay open until the player witnesses a reveal of that role: then they are resolved and the
+    wrong memory is tombstoned (never deleted). Running it again adds nothing and reopens nothing. Prints one
+    line per game with the conflicts by kind; one game also lists the notable ones.
     """
+    if not games and not all_games:
+        raise click.UsageError("give --game GAME (one or more) or --all-games")
     with _job(ctx, "comparing", None, as_json) as (memory, progress):
-        report = memory.contradictions(game, player, dry_run=dry_run, progress=progress)
+        ids = list(games) + [g for g in (str(x["game"]) for x in memory.games()) if all_games and g not in games]
+        reports = [memory.contradictions(game, player, dry_run=dry_run, progress=progress) for game in ids]
     if as_json:
-        click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
+        if len(reports) == 1:
+            click.echo(json.dumps(json_safe(reports[0].as_dict()), indent=2, allow_nan=False))
+        else:
+            totals: dict[str, int] = {}
+            for r in reports:
+                for kind, n in r.by_kind.items():
+                    totals[kind] = totals.get(kind, 0) + n
+            click.echo(json.dumps(json_safe({"games": [r.as_dict() for r in reports],
+                                             "by_kind": dict(sorted(totals.items()))}), indent=2, allow_nan=False))
         return
-    kinds = ", ".join(f"{kind} {n}" for kind, n in report.by_kind.items()) or "none"
     would = "would be " if dry_run else ""
-    click.echo(f"game {game} (phase {report.phase}): {_count(report.detected, 'conflict', 'conflicts')} ({kinds}), "
-               f"{report.new} new"
-               + ("" if dry_run else f" ({report.created} created)") + f", {report.open} open; "
-               f"{report.resolved} {would}resolved by a known truth, "
-               f"{_count(report.tombstoned, 'memory', 'memories')} {would}"
-               f"tombstoned, in {report.seconds:.1f} s")
+    for report in reports:
+        kinds = ", ".join(f"{kind} {n} ({', '.join(f'{s} {c}' for s, c in report.by_status.get(kind, {}).items())})"
+                          for kind, n in report.by_kind.items()) or "none"
+        click.echo(f"game {report.game} (phase {report.phase}): "
+                   f"{_count(report.detected, 'conflict', 'conflicts')} ({kinds}), {report.new} new"
+                   + ("" if dry_run else f" ({report.created} created)") + f", {report.open} open; "
+                   f"{report.resolved} {would}resolved by a known truth, "
+                   f"{_count(report.tombstoned, 'memory', 'memories')} {would}"
+                   f"tombstoned, in {report.seconds:.1f} s")
+    if len(reports) != 1:
+        totals = {}
+        for r in reports:
+            for kind, n in r.by_kind.items():
+                totals[kind] = totals.get(kind, 0) + n
+        click.echo(f"{len(reports)} games: {sum(r.detected for r in reports)} conflicts ("
+                   + (", ".join(f"{k} {n}" for k, n in sorted(totals.items())) or "none") + ")")
+        return
+    report = reports[0]
     notable = [c for c in report.conflicts if c.get("kind") != "temporal" or c.get("status") == "open"
                or c.get("losers")]
     for c in notable[:SHOWN]:
         resolution = f" -> {c['resolution']}" if c.get("resolution") else ""
-        click.echo(f"  {c['owner']}: {c.get('kind', 'identity')} {c['status']}{resolution}: {_short(c['reason'])}")
+        what = c.get("text") or c["reason"]
+        click.echo(f"  {c['owner']}: {c.get('kind', 'identity')} {c['status']}{resolution}: {_short(what)}")
     if len(notable) > SHOWN:
         click.echo(f"  ... and {len(notable) - SHOWN} more (--json lists them all)")
 

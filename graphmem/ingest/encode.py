@@ -10,8 +10,10 @@ emotion state from ``emotion`` events (the larger intensity of each emotion stan
 
 The claims an event is encoded with (perception, memory type, rumour chains, ``claims_json`` of its Event and
 Memory nodes) are its own, or for a statement with no ``claims`` key in a log written natively or sent live the
-claims the extractor derives from its text (:func:`graphmem.logs.claims.derived_claims`). The log itself, and so
-its hash, stays as written.
+claims the extractor derives from its text (:func:`graphmem.logs.claims.derived_claims`, stances included); every
+``voted_for`` claim then names the ballot round it is about (:func:`graphmem.logs.claims.with_rounds`: a vote's
+own claim its day, any other without one the latest ballot before the statement). The log itself, and so its hash,
+stays as written.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from dataclasses import dataclass, field, replace
 from graphmem.errors import LogProblem
 from graphmem.ingest import texts
 from graphmem.ingest.perception import Percept, about_of, actor_of, perceive, targets_of
-from graphmem.logs.claims import claim_extractor_for, derived_claims
+from graphmem.logs.claims import claim_extractor_for, derived_claims, with_rounds
 from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
 from graphmem.logs.schema import (
     BanishEvent,
+    Claim,
     EmotionEvent,
     GameHeader,
     PhaseEvent,
@@ -57,19 +60,23 @@ LISTENER_SOURCES = (SourceType.DIRECT_TOLD, SourceType.GROUP_DISCUSS)
 """Sources that count as being told (a TOLD edge); overhearing is not being told."""
 
 
+ClaimTuple = tuple[str, str, str, bool, int | None]
+"""A claim as rows and rumour chains keep it: (subject, predicate, object, polarity, round or None)."""
+
+
 @dataclass(frozen=True)
 class Statement:
     """A ``say`` event as rumour chains need it (SPEC 3.2).
 
     order : int, position of the event in the log; speaker : str; text : the statement's content (the text of
-    its listeners' memories); claims : tuple of (subject, predicate, object, polarity); listeners : uids of the
+    its listeners' memories); claims : tuple of ClaimTuple; listeners : uids of the
     memories of everyone who heard it (told, overheard, group)
     """
 
     order: int
     speaker: str
     text: str
-    claims: tuple[tuple[str, str, str, bool], ...]
+    claims: tuple[ClaimTuple, ...]
     listeners: tuple[str, ...]
 
 
@@ -84,17 +91,18 @@ class EncodedGame(GameRows):
 
     statements: list[Statement] = field(default_factory=list)
     memory_order: dict[str, int] = field(default_factory=dict)
-    memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = field(default_factory=dict)
+    memory_claims: dict[str, tuple[ClaimTuple, ...]] = field(default_factory=dict)
 
 
-def _claims(logged: LoggedEvent) -> tuple[tuple[str, str, str, bool], ...]:
-    return tuple((c.subject, c.predicate, c.object, c.polarity) for c in getattr(logged.event, "claims", ()))
+def _claims(logged: LoggedEvent) -> tuple[ClaimTuple, ...]:
+    return tuple((c.subject, c.predicate, c.object, c.polarity, c.round) for c in getattr(logged.event, "claims", ()))
 
 
-def _claims_json(claims: Sequence[tuple[str, str, str, bool]]) -> str:
-    """``claims_json`` of a Memory or Event: names as written (not \\u-escaped), so that the claim queries, which
-    look for a player's name in it, find every player."""
-    return json.dumps([list(c) for c in claims], ensure_ascii=False)
+def _claims_json(claims: Sequence[ClaimTuple]) -> str:
+    """``claims_json`` of a Memory or Event: a list of ``[subject, predicate, object, polarity]``, with the round as
+    a fifth item for a ``voted_for`` claim that names one; names as written (not \\u-escaped), so that the claim
+    queries, which look for a player's name in it, find every player."""
+    return json.dumps([list(c[:4]) + ([c[4]] if c[4] is not None else []) for c in claims], ensure_ascii=False)
 
 
 def _emotions(logged: LoggedEvent, owner: str, appraised: Mapping[str, float],
@@ -129,7 +137,7 @@ class Encoder:
         self.thoughts: list[ThoughtRow] = []
         self.statements: list[Statement] = []
         self.memory_order: dict[str, int] = {}
-        self.memory_claims: dict[str, tuple[tuple[str, str, str, bool], ...]] = {}
+        self.memory_claims: dict[str, tuple[ClaimTuple, ...]] = {}
         self.seq = 0
         self._taken = (0, 0, 0, 0, 0)
         self.extractor = claim_extractor_for(header)
@@ -222,11 +230,16 @@ class Encoder:
         self.state.apply(event, logged.line, logged.phase, logged.day, logged.phase_name)
 
     def with_claims(self, logged: LoggedEvent) -> LoggedEvent:
-        """``logged`` with the claims it is encoded with: its own, or those derived from its text."""
-        claims = derived_claims(logged.event, self.extractor) if self.extractor is not None else None
-        if claims is None:
+        """``logged`` with the claims it is encoded with: its own, or those derived from its text, each
+        ``voted_for`` claim naming its ballot round."""
+        event = logged.event
+        rounds = self.state.ballots.at(logged.day, table=getattr(event, "channel", None) == "roundtable")
+        derived = derived_claims(event, self.extractor, rounds) if self.extractor is not None else None
+        given: tuple[Claim, ...] = derived if derived is not None else tuple(getattr(event, "claims", ()))
+        claims = with_rounds(event, given, rounds, logged.day)
+        if derived is None and claims == given:
             return logged
-        return replace(logged, event=logged.event.model_copy(update={"claims": claims}))
+        return replace(logged, event=event.model_copy(update={"claims": claims}))
 
     def _thought_event(self, logged: LoggedEvent, order: int, event: ThoughtEvent) -> None:
         self.thought(event.player, logged.id, event.text, event.priority, event.persistence, logged.phase,

@@ -2,8 +2,9 @@
 
 For every statement, the candidates are the speaker's memories of earlier events. The origin is the candidate
 most similar to the statement (cosine of embeddings) among those with cosine >= the rumour-chain threshold (0.75)
-or holding the same claim (subject, predicate, object, polarity). Every listener's memory of the statement gets a
-``DERIVED_FROM {similarity, via}`` edge to it; ``via`` is "embedding" or "claim" (when only the claim matched).
+or holding the same claim (subject, predicate, object, polarity, ballot round). Every listener's memory of the
+statement gets a ``DERIVED_FROM {similarity, via}`` edge to it; ``via`` is "embedding" or "claim" (when only the
+claim matched).
 
 Cost: one matrix product per speaker (statements x memories: n^2 multiply-adds for a speaker of n memories, which
 BLAS does in well under a second at thousands of memories), and for the shared claims an index from each claim to
@@ -17,7 +18,7 @@ from collections import defaultdict
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.ingest.encode import EncodedGame, Statement
+from graphmem.ingest.encode import ClaimTuple, EncodedGame, Statement
 from graphmem.store.records import DerivedRow
 
 Vectors = npt.NDArray[np.float32]
@@ -42,7 +43,7 @@ def link_rumours(encoded: EncodedGame, vectors: dict[str, Vectors], threshold: f
         matrix = np.stack([vectors[uid] for uid in candidates])
         probes = np.stack([vectors[s.listeners[0]] for s in statements])
         similarity = probes @ matrix.T  # (statements, candidates)
-        holding: dict[tuple[str, str, str, bool], list[int]] = defaultdict(list)  # claim -> candidates holding it
+        holding: dict[ClaimTuple, list[int]] = defaultdict(list)  # claim -> candidates holding it
         for j, uid in enumerate(candidates):
             for claim in set(encoded.memory_claims[uid]):
                 holding[claim].append(j)

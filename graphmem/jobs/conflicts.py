@@ -1,14 +1,12 @@
 """Which memories of one owner contradict each other, and how a known truth settles it (SPEC 9). Pure: no I/O.
 
-Two detectors, both per owner:
+Three detectors, all per owner (:func:`detect` runs them in this order; a pair of memories is in one conflict at
+most):
 
-1. **Claims** (SPEC 2.3) on the functional predicates ``role`` and ``voted_for``. A memory's claims about one
-   subject and predicate allow a set of values: "X is a traitor" allows {traitor}, "X is not a traitor" allows
-   every other value. Two memories conflict when no value satisfies both. The values range over a *universe*:
-   for ``role`` the game's role words (its players' roles, the claimed and the revealed ones), for
-   ``voted_for`` the game's players. So in The Traitors "X is faithful" and "X is not a traitor" agree, "X is a
-   traitor" and "X is not a traitor" disagree (opposite polarity), "X is faithful" and "X is a traitor" disagree
-   (different objects), and "X is not a traitor" and "X is not faithful" disagree (nothing is left).
+1. **Claims** (SPEC 2.3; :mod:`graphmem.jobs.conflict_claims`): role claims that admit no common role
+   (``identity``); statements about a vote that the vote the owner saw contradicts (``lie``), or two accounts of
+   one ballot round that cannot both be true (``temporal``; votes of different rounds never conflict); a speaker's
+   stance on a player that reversed, or two players telling the owner opposite stances on a third (``preference``).
 2. **Texts**: two memories with cosine similarity >= ``parameters.similarity.contradiction`` (0.75), about a
    common player (not the owner), that disagree about that player: one predicates a role of them that the
    other's rules out ("Braxton might be a traitor" / "Braxton wasn't a traitor": identity), or a sentence
@@ -17,21 +15,18 @@ Two detectors, both per owner:
    Ellis": preference), or anything else (minor). Precision over recall: the texts of these games are long, and
    "one says 'not' somewhere and the other does not" flags nearly every pair.
 
-Claims about the owner are ignored: a player knows their own role and their own votes, so what others say about
-them (or their own lies) is not a conflict in their memory.
-
 Kinds, and their status when detected:
 
 - ``identity`` (a player's role): critical, ``open`` at once;
-- ``temporal`` (the same functional predicate other than role at different times, i.e. votes): the most recent is
-  preferred: ``resolved`` with ``keep_b`` (``b`` is the later memory), but ``open`` (flagged) when the two are
-  within one phase of each other (someone said they would vote for X and voted for Y);
-- ``preference`` (trust or suspicion) and ``minor``: both are kept: ``resolved`` with ``keep_both``.
+- ``lie`` (a statement about a vote the owner saw cast otherwise): critical, ``open``; never resolved;
+- ``temporal`` (two accounts of one ballot round): the most recent is preferred: ``resolved`` with ``keep_b``
+  (``b`` is the later memory), but ``open`` (flagged) when the two are within one phase of each other;
+- ``preference``: from stance claims (a reversal, conflicting reports) ``open`` with ``keep_both`` (shown to the
+  player; neither memory loses); from similar texts ``resolved`` with ``keep_both``;
+- ``minor``: both are kept: ``resolved`` with ``keep_both``.
 
-Pairs: within one subject and predicate, memories are ordered by (phase, uid); each memory is paired with the
-latest earlier memory it conflicts with, or, when there is none, with the earliest later one. Every memory that
-conflicts with any other is in at least one conflict, and there are fewer conflicts than memories (all pairs
-would grow quadratically with repeated statements).
+Every conflict of the claims carries ``text``, the conflict in a player's words from the owner's side
+(:mod:`graphmem.jobs.conflict_words`), which the prompt block shows.
 
 Resolution by the truth (SPEC 9): a role reveal the owner witnessed and still holds (a banishment with
 ``role_revealed`` or a ``reveal`` event) settles the identity conflicts about that player whose memories were
@@ -42,27 +37,41 @@ both encoded at or before the reveal's phase, or all of them when the player was
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
-from graphmem.logs.schema import FUNCTIONAL_PREDICATES
+from graphmem.jobs import conflict_words as words
+from graphmem.jobs.conflict_claims import role_conflicts, stance_conflicts, vote_conflicts
+from graphmem.jobs.conflict_model import (
+    CORRECT,
+    IDENTITY,
+    KEEP_A,
+    KEEP_B,
+    KEEP_BOTH,
+    LIE,
+    MINOR,
+    OPEN,
+    PREFERENCE,
+    RESOLVED,
+    ROLE,
+    ROLE_WORDS,
+    TEMPORAL,
+    ConflictPlan,
+    Known,
+    OwnerMemory,
+    Truth,
+    allowed,
+    norm,
+    role_universe,
+)
 from graphmem.store.keys import conflict_uid
 
-__all__ = ["ConflictPlan", "Known", "OwnerMemory", "Truth", "claim_conflicts", "detect",
-           "resolve", "role_universe", "text_conflicts"]
+__all__ = ["CORRECT", "IDENTITY", "KEEP_A", "KEEP_B", "KEEP_BOTH", "LIE", "MINOR", "OPEN", "PREFERENCE", "RESOLVED",
+           "ROLE", "TEMPORAL", "ConflictPlan", "Known", "OwnerMemory", "Truth", "claim_conflicts", "detect",
+           "polarity_flip", "resolve", "role_universe", "text_conflicts", "text_role_stance"]
 
-IDENTITY, TEMPORAL, PREFERENCE, MINOR = "identity", "temporal", "preference", "minor"
-OPEN, RESOLVED = "open", "resolved"
-KEEP_A, KEEP_B, KEEP_BOTH, CORRECT = "keep_a", "keep_b", "keep_both", "correct"
-ROLE = "role"
-
-ROLE_WORDS = {"traitor": "traitor", "traitors": "traitor", "faithful": "faithful", "faithfuls": "faithful"}
-"""Role words recognised in free text (The Traitors), mapped to the role they name."""
 NEGATIONS = re.compile(r"\b(?:not|no|never|nobody|none|neither|nor|cannot|isn't|wasn't|aren't|weren't|don't|"
                        r"doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't|hasn't|haven't|hadn't|ain't|"
                        r"n't)\b", re.IGNORECASE)
@@ -72,171 +81,15 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
-@dataclass(frozen=True)
-class OwnerMemory:
-    """One memory as the detectors need it.
-
-    uid : str; event : the event uid or None (summaries); phase : int, ``t_enc``; text : str;
-    claims : tuple of (subject, predicate, object, polarity) (``claims_json``); about : player names;
-    embedding : array of shape (dimension,) or None
-    """
-
-    uid: str
-    event: str | None
-    phase: int
-    text: str
-    claims: tuple[tuple[str, str, str, bool], ...] = ()
-    about: tuple[str, ...] = ()
-    embedding: npt.NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
-
-    @staticmethod
-    def parse_claims(claims_json: str | None) -> tuple[tuple[str, str, str, bool], ...]:
-        """The claims of a ``claims_json`` value; malformed items are skipped."""
-        try:
-            data = json.loads(claims_json or "[]")
-        except ValueError:
-            return ()
-        out = []
-        for item in data if isinstance(data, list) else []:
-            if isinstance(item, list) and len(item) == 4 and all(isinstance(x, str) for x in item[:3]):
-                out.append((item[0], item[1], item[2], bool(item[3])))
-        return tuple(out)
-
-
-@dataclass(frozen=True)
-class Truth:
-    """A role reveal the owner witnessed and holds: ``subject`` is a ``role`` at ``phase``; ``final`` when the
-    subject was eliminated by then (the role can no longer change); ``memory`` is the uid of the reveal's
-    memory (for the reason text)."""
-
-    subject: str
-    role: str
-    phase: int
-    final: bool
-    memory: str
-
-
-@dataclass(frozen=True)
-class Known:
-    """A conflict already stored: its uid, kind, status, subject, predicate and its two memories (a, b)."""
-
-    uid: str
-    kind: str
-    status: str
-    subject: str | None
-    predicate: str | None
-    a: str
-    b: str
-
-
-@dataclass
-class ConflictPlan:
-    """One conflict between memories ``a`` and ``b`` (``a`` encoded first) of one owner.
-
-    uid, kind, status, resolution (or None), subject (a player, or None), predicate ("role", "voted_for",
-    "trust", "text"), detected_phase (the later memory's phase: when the owner came to hold both),
-    resolved_phase (or None), reason (one sentence), losers (memory uids the resolution tombstones)
-    """
-
-    uid: str
-    kind: str
-    status: str
-    resolution: str | None
-    subject: str | None
-    predicate: str
-    a: str
-    b: str
-    detected_phase: int
-    resolved_phase: int | None
-    reason: str
-    losers: tuple[str, ...] = ()
-
-    def props(self, game: str, owner: str) -> dict[str, object]:
-        """The Conflict node's properties (docs/graph-model.md), with ``memory_a``/``memory_b``."""
-        return {"uid": self.uid, "game": game, "owner": owner, "kind": self.kind, "status": self.status,
-                "resolution": self.resolution, "subject": self.subject, "predicate": self.predicate,
-                "detected_phase": self.detected_phase, "resolved_phase": self.resolved_phase,
-                "reason": self.reason, "memory_a": self.a, "memory_b": self.b}
-
-
-# -- values and universes -----------------------------------------------------------------------------------------
-
-def _norm(value: str) -> str:
-    word = " ".join(value.split()).casefold()
-    return ROLE_WORDS.get(word, word)
-
-
-def role_universe(roles: Iterable[str]) -> frozenset[str]:
-    """The role values a ``role`` claim ranges over: the given role words (players' roles, claimed and revealed
-    roles), normalised (lower case; "traitors" -> "traitor"), plus The Traitors' two roles."""
-    return frozenset({_norm(r) for r in roles} | {"traitor", "faithful"})
-
-
-def _allowed(constraints: Sequence[tuple[str, bool]], universe: frozenset[str]) -> frozenset[str]:
-    values = universe | {v for v, _ in constraints}
-    return frozenset(v for v in values if all((v == c) == polarity for c, polarity in constraints))
-
-
-def _describe(constraints: Sequence[tuple[str, bool]]) -> str:
-    return " and ".join(f"{'' if polarity else 'not '}{value}" for value, polarity in constraints)
-
-
-# -- claims -------------------------------------------------------------------------------------------------------
-
-def _pairs(order: Sequence[str], conflicting: Mapping[tuple[str, str], bool]) -> list[tuple[str, str]]:
-    """Pairs (earlier, later) by the rule of the module docstring; ``order`` is sorted by (phase, uid)."""
-    found: list[tuple[str, str]] = []
-    for j, uid in enumerate(order):
-        earlier = [order[i] for i in range(j - 1, -1, -1) if conflicting.get((order[i], uid))]
-        if earlier:
-            pair = (earlier[0], uid)
-        else:
-            later = [order[i] for i in range(j + 1, len(order)) if conflicting.get((uid, order[i]))]
-            if not later:
-                continue
-            pair = (uid, later[0])
-        if pair not in found:
-            found.append(pair)
-    return found
-
-
 def claim_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str],
                     players: frozenset[str], within: int = 1) -> list[ConflictPlan]:
-    """Conflicts between the claims of one owner's memories on functional predicates (detector 1).
+    """Conflicts between the claims of one owner's memories on the functional predicates: roles (identity) and
+    votes (lies caught, accounts of one round), as :mod:`graphmem.jobs.conflict_claims` says.
 
     roles : the role universe (:func:`role_universe`); players : the game's player names (the ``voted_for``
-    universe); within : int, phases within which a temporal conflict stays open (1: "within one phase").
+    universe); within : int, phases within which two accounts of one round stay open ("within one phase").
     """
-    groups: dict[tuple[str, str], dict[str, list[tuple[str, bool]]]] = {}
-    phase = {m.uid: m.phase for m in memories}
-    for m in memories:
-        for subject, predicate, obj, polarity in m.claims:
-            if predicate not in FUNCTIONAL_PREDICATES or subject == owner:
-                continue
-            value = _norm(obj) if predicate == ROLE else obj
-            groups.setdefault((subject, predicate), {}).setdefault(m.uid, []).append((value, polarity))
-    plans: list[ConflictPlan] = []
-    for (subject, predicate), by_memory in sorted(groups.items()):
-        universe = roles if predicate == ROLE else players
-        allowed = {uid: _allowed(c, universe) for uid, c in by_memory.items()}
-        order = sorted((uid for uid in by_memory if allowed[uid]), key=lambda u: (phase[u], u))
-        conflicting = {(x, y): not (allowed[x] & allowed[y]) for i, x in enumerate(order) for y in order[i + 1:]}
-        for a, b in _pairs(order, conflicting):
-            said = (f"{subject} {predicate}: {_describe(by_memory[a])} (phase {phase[a]}) vs "
-                    f"{_describe(by_memory[b])} (phase {phase[b]})")
-            detected = max(phase[a], phase[b])
-            if predicate == ROLE:
-                plans.append(ConflictPlan(conflict_uid(game, owner, (a, b)), IDENTITY, OPEN, None, subject,
-                                          predicate, a, b, detected, None, f"conflicting claims: {said}"))
-            elif phase[b] - phase[a] <= within:
-                plans.append(ConflictPlan(conflict_uid(game, owner, (a, b)), TEMPORAL, OPEN, None, subject,
-                                          predicate, a, b, detected, None,
-                                          f"conflicting claims within {within} phase: {said}"))
-            else:
-                plans.append(ConflictPlan(conflict_uid(game, owner, (a, b)), TEMPORAL, RESOLVED, KEEP_B, subject,
-                                          predicate, a, b, detected, detected,
-                                          f"claims changed over time, the most recent is preferred: {said}"))
-    return plans
+    return role_conflicts(game, owner, memories, roles) + vote_conflicts(game, owner, memories, players, within)
 
 
 # -- texts --------------------------------------------------------------------------------------------------------
@@ -343,10 +196,11 @@ def _text_pair(game: str, owner: str, a: OwnerMemory, b: OwnerMemory, similarity
     detected = max(a.phase, b.phase)
     for subject in sorted((set(a.about) & set(b.about)) - {owner}):
         ra, rb = text_role_stance(a.text, subject), text_role_stance(b.text, subject)
-        if ra is not None and rb is not None and not _allowed([ra], roles) & _allowed([rb], roles):
+        if ra is not None and rb is not None and not allowed([ra], roles) & allowed([rb], roles):
             return ConflictPlan(uid, IDENTITY, OPEN, None, subject, ROLE, a.uid, b.uid, detected, None,
                                 f"similar memories (cosine {similarity:.2f}) disagree on {subject}'s role: "
-                                f"{_describe([ra])} vs {_describe([rb])}")
+                                f"{words.role_phrase(*ra)} vs {words.role_phrase(*rb)}",
+                                text=words.similar_roles(owner, subject, ra, rb))
         flip = polarity_flip(_subject_sentences(a.text, subject), _subject_sentences(b.text, subject))
         if flip is None:
             continue
@@ -363,20 +217,31 @@ def _text_pair(game: str, owner: str, a: OwnerMemory, b: OwnerMemory, similarity
 # -- detection and resolution -------------------------------------------------------------------------------------
 
 def detect(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str], players: frozenset[str],
-           threshold: float) -> list[ConflictPlan]:
-    """Every conflict among one owner's memories: claim conflicts first, then text conflicts between pairs the
-    claims did not already put in conflict. Deterministic."""
-    claimed = claim_conflicts(game, owner, memories, roles, players)
-    texts = text_conflicts(game, owner, memories, threshold, roles, [frozenset((c.a, c.b)) for c in claimed])
-    return claimed + texts
+           threshold: float, *, traitor_roles: Iterable[str] = ("traitor",),
+           eliminated: Mapping[str, int] | None = None, allies: frozenset[str] = frozenset()) -> list[ConflictPlan]:
+    """Every conflict among one owner's memories: roles, votes, stances, then similar texts, each pair of memories
+    in one conflict at most (the first detector that pairs them). Deterministic.
+
+    traitor_roles : the game's traitor-side roles; eliminated : {player: phase of their elimination}; allies : the
+    owner's fellow traitors, when the owner is one (their stances are plans, see :func:`stance_conflicts`)
+    """
+    plans: list[ConflictPlan] = []
+    done: set[frozenset[str]] = set()
+    for found in (claim_conflicts(game, owner, memories, roles, players),
+                  stance_conflicts(game, owner, memories, traitor_roles, eliminated, allies)):
+        for plan in found:
+            if frozenset((plan.a, plan.b)) not in done:
+                done.add(frozenset((plan.a, plan.b)))
+                plans.append(plan)
+    return plans + text_conflicts(game, owner, memories, threshold, roles, done)
 
 
 def _stance(memory: OwnerMemory, subject: str, roles: frozenset[str]) -> frozenset[str] | None:
-    constraints = [(_norm(o), p) for s, pred, o, p in memory.claims if s == subject and pred == ROLE]
+    constraints = [(norm(o), p) for s, pred, o, p, _ in memory.claims if s == subject and pred == ROLE]
     if not constraints:
         stance = text_role_stance(memory.text, subject)
         constraints = [stance] if stance else []
-    return _allowed(constraints, roles) if constraints else None
+    return allowed(constraints, roles) if constraints else None
 
 
 def resolve(plan: ConflictPlan | Known, memories: Mapping[str, OwnerMemory], truths: Sequence[Truth],
@@ -394,7 +259,7 @@ def resolve(plan: ConflictPlan | Known, memories: Mapping[str, OwnerMemory], tru
     stance_a, stance_b = _stance(a, plan.subject, roles), _stance(b, plan.subject, roles)
     if stance_a is None or stance_b is None:
         return None
-    role = _norm(truth.role)
+    role = norm(truth.role)
     right_a, right_b = role in stance_a, role in stance_b
     phase = max(truth.phase, latest)
     why = f"{plan.subject} was revealed as a {role} (phase {truth.phase})"

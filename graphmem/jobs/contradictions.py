@@ -72,7 +72,8 @@ class ContradictionReport:
     game : str; phase : int, the game's ``decayed_to``; dry_run : bool
     detected : conflicts found now (stored or not); new : those not stored before (created, or to be created);
     created : Conflict nodes the database created (0 on a re-run and with dry_run)
-    by_kind : {kind: detected}; open : detected conflicts left open after resolution
+    by_kind : {kind: detected}; by_status : {kind: {status: n}}, the detected conflicts by kind and by their status
+    after this run (open, resolved, dismissed); open : detected conflicts left open after resolution
     resolved : open conflicts settled by a known truth now; tombstoned : memories tombstoned now (with dry_run:
     that would be)
     owners : per-owner results; conflicts : the new and the newly resolved conflicts (uid, owner, kind, status,
@@ -86,6 +87,7 @@ class ContradictionReport:
     new: int = 0
     created: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
+    by_status: dict[str, dict[str, int]] = field(default_factory=dict)
     open: int = 0
     resolved: int = 0
     tombstoned: int = 0
@@ -107,7 +109,9 @@ def _memory(row: Mapping[str, Any]) -> OwnerMemory:
     return OwnerMemory(uid=str(row["uid"]), event=row["event"], phase=int(row["phase"] or 0), text=str(row["text"]),
                        claims=OwnerMemory.parse_claims(row["claims_json"]),
                        about=tuple(str(a) for a in row["about"]),
-                       embedding=np.asarray(embedding, dtype=np.float64) if embedding is not None else None)
+                       embedding=np.asarray(embedding, dtype=np.float64) if embedding is not None else None,
+                       kind=str(row["kind"] or ""), speaker=row["speaker"], source=row["source"], day=row["day"],
+                       line=int(row["line"] or 0), ballot=row["ballot"])
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,9 @@ def plan_owner(scope: Scope, owner: str, memories: Sequence[OwnerMemory], truths
     """
     claimed_roles = [c[2] for m in memories for c in m.claims if c[1] == ROLE]
     roles = role_universe([*scope.roles, *claimed_roles, *(t.role for t in truths)])
-    plans = detect(scope.game, owner, memories, roles, frozenset(scope.players), params.similarity.contradiction)
+    plans = detect(scope.game, owner, memories, roles, frozenset(scope.players), params.similarity.contradiction,
+                   traitor_roles=scope.traitor_roles, eliminated=scope.eliminated,
+                   allies=frozenset(scope.traitors) - {owner} if owner in scope.traitors else frozenset())
     by_uid = {m.uid: m for m in memories}
     stored = {k.uid: k for k in known}
     candidates: list[ConflictPlan | Known] = [p for p in plans if p.status == OPEN and p.uid not in stored]
@@ -184,6 +190,7 @@ def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, p
     scope = resolve_scope(driver, database, game, player, params)
     report = ContradictionReport(game=game, phase=scope.phase, dry_run=dry_run)
     kinds: Counter[str] = Counter()
+    statuses: Counter[tuple[str, str]] = Counter()
     for owner in scope.owners:
         memories = [_memory(r) for r in _read(driver, database, "contradictions_memories", game=game, owner=owner)]
         truths = [Truth(str(r["subject"]), str(r["role"]), int(r["phase"]), bool(r["final"]), str(r["memory"]))
@@ -201,6 +208,7 @@ def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, p
             result.created, result.resolved, result.tombstoned = _write(driver, database, game, owner, plans,
                                                                         resolutions)
         kinds.update(p.kind for p in plans)
+        statuses.update((p.kind, "resolved" if p.uid in settled else stored.get(p.uid, p.status)) for p in plans)
         report.open += sum(1 for p in plans if p.uid not in settled and stored.get(p.uid, p.status) == OPEN)
         new = [p for p in plans if p.uid not in stored]
         report.new += len(new)
@@ -223,6 +231,8 @@ def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, p
         if progress:
             progress(owner, result.detected)
     report.by_kind = dict(sorted(kinds.items()))
+    for (kind, status), n in sorted(statuses.items()):
+        report.by_status.setdefault(kind, {})[status] = n
     report.seconds = time.perf_counter() - started
     log.info("game %s: %d conflicts detected (%d new, %d created, %d open), %d resolved, %d memories tombstoned "
              "in %.2f s%s", game, report.detected, report.new, report.created, report.open, report.resolved,

@@ -8,7 +8,8 @@ driver logs as a warning. Those are expected here, so the jobs' sessions ask for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import neo4j
@@ -29,7 +30,9 @@ SHOWN = 20
 class Scope:
     """game : str; phase : int, ``Game.decayed_to`` (the phase the stored state describes); curve : the game's
     forgetting curve; owners : the players the job works on (one, or every player of the game in name order);
-    players : every player of the game; roles : the roles they hold (ground truth)."""
+    players : every player of the game; roles : the roles they hold (ground truth); traitor_roles : the game's
+    traitor-side roles; traitors : the players on the traitor side (their role at the end); eliminated : {player:
+    the phase they left the game in}, for the players who left."""
 
     game: str
     phase: int
@@ -37,6 +40,9 @@ class Scope:
     owners: tuple[str, ...]
     players: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
+    traitor_roles: tuple[str, ...] = ("traitor",)
+    traitors: tuple[str, ...] = ()
+    eliminated: Mapping[str, int] = field(default_factory=dict)
 
 
 def session(driver: neo4j.Driver, database: str | None, read_only: bool = False) -> neo4j.Session:
@@ -78,4 +84,5 @@ def resolve_scope(driver: neo4j.Driver, database: str | None, game: str, player:
     curve = row["curve"] if row["curve"] in CURVES else params.curve
     phase = row["decayed_to"] if row["decayed_to"] is not None else row["last_phase"]
     return Scope(game, int(phase or 0), str(curve), (player,) if player is not None else tuple(players),
-                 tuple(players), tuple(str(r) for r in row["roles"]))
+                 tuple(players), tuple(str(r) for r in row["roles"]), tuple(str(r) for r in row["traitor_roles"]),
+                 tuple(str(t) for t in row["traitors"]), {str(name): int(left) for name, left in row["eliminated"]})

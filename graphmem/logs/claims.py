@@ -26,18 +26,29 @@ Conservative by construction:
 - role claims must end their clause (allowing "too", "here", "myself", "for sure"): "I'm a traitor hunter" and
   "I am faithful to the group" give none;
 - reported speech in double quotes is removed first (it is someone else's claim);
-- pronouns and "you" are never resolved.
+- pronouns and "you" are never resolved in role and vote claims.
+
+Stances (``suspects``, ``trusts``) come after them, from :mod:`graphmem.logs.stances` (which does resolve "you" and
+pronouns, its own way); a player given a role claim in the statement gets no stance beside it.
+
+Vote claims name the ballot round they are about (SPEC 2.3; :class:`VoteRounds`, :class:`BallotRounds`): a round is
+the day of its banish ballot. Given the rounds at the statement, a past vote ("X voted for Y", "I voted for Y") is
+about the latest ballot before it (:meth:`VoteRounds.past`), a vote to come ("I'm voting for Y") and the speaker's
+own vote said at the round table before the round ended are about the coming one.
 
 Encoding runs the extractor too (:func:`derived_claims`): a statement of a log written natively or sent live that
-has no ``claims`` key gets the claims of its text; ``"claims": []`` means "none" and is kept as given.
+has no ``claims`` key gets the claims of its text; ``"claims": []`` means "none" and is kept as given; every
+``voted_for`` claim then gets its round (:func:`with_rounds`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from graphmem.logs.schema import Claim, Event, GameHeader, SayEvent, VoteEvent
+from graphmem.logs.stances import StanceExtractor
 
 DEFAULT_ROLES: tuple[str, ...] = ("traitor", "faithful")
 """Role words of The Traitors."""
@@ -65,6 +76,9 @@ _ADVERBS = r"(?:(?:definitely|actually|clearly|really|truly|honestly|absolutely|
 _ARTICLE = r"(?:(?:a|an|the|one of the)\s+)?(?:(?:loyal|true|real|genuine|fellow)\s+)?"
 _TAIL = r"(?:\s+(?:too|here|myself|for sure|through and through))?[\s.!]*$"
 _VOTE_PREP = r"(?:for|to eliminate|to banish|to get rid of|against)"
+_EARLIER = re.compile(r"\b(?:yesterday|last\s+(?:round|time|vote|night|day)|(?:the\s+)?previous\s+(?:round|vote|day)|"
+                      r"earlier|before|first\s+round|on\s+day\s+\d+|the\s+other\s+day|back\s+then)\b", re.IGNORECASE)
+"""Words that put one's own vote in an earlier round: "I voted for Bob yesterday" is not today's vote."""
 
 
 class ClaimExtractor:
@@ -88,25 +102,43 @@ class ClaimExtractor:
             rf"^(?P<subj>{name})\s+(?P<verb>is|was|isn't|wasn't|is not|was not)\s+{_ADVERBS}(?P<neg>not\s+)?"
             rf"{_ARTICLE}(?P<role>{role})s?{_TAIL}", flags)
         self._self_vote = re.compile(
-            rf"^(?:I(?:'m| am|'ve| have|'ll| will| did)?\s+(?:(?:going to|gonna|also|still|definitely|now)\s+)*"
-            rf"(?:vote|voted|voting|cast my vote|casting my vote)\s+(?:{_VOTE_PREP}\s+)?"
+            rf"^(?:I(?P<aux>'m| am|'ve| have|'ll| will| did)?\s+(?:(?:going to|gonna|also|still|definitely|now)\s+)*"
+            rf"(?P<verb>vote|voted|voting|cast my vote|casting my vote)\s+(?:{_VOTE_PREP}\s+)?"
             rf"|my vote (?:goes to|is going to|will go to|is for|is on)\s+){obj}", flags)
         self._self_vote_neg = re.compile(
-            rf"^(?:I\s+(?:didn't|did not|don't|do not|won't|will not|wouldn't|would not|never)\s+(?:vote|voted)"
+            rf"^(?:I\s+(?P<aux>didn't|did not|don't|do not|won't|will not|wouldn't|would not|never)\s+(?:vote|voted)"
             rf"|I(?:'m| am)\s+not\s+(?:going to vote|gonna vote|voting))\s+{_VOTE_PREP}\s+{obj}", flags)
         self._other_vote = re.compile(
             rf"^(?P<subj>{name})\s+(?P<neg>didn't vote|did not vote|voted|has voted|had voted)\s+{_VOTE_PREP}\s+{obj}",
             flags)
 
+        self._stances = StanceExtractor(names)
+
     def _name(self, text: str) -> str:
         return self._canonical[text.casefold()]
 
-    def extract(self, text: str, speaker: str | None = None) -> list[Claim]:
-        """The claims of one statement, in order of appearance, without duplicates.
+    def extract(self, text: str, speaker: str | None = None, *, rounds: VoteRounds | None = None,
+                stances: bool = True, addressee: str | None = None) -> list[Claim]:
+        """The claims of one statement, in order of appearance, without duplicates: role and vote claims, then
+        the speaker's stances (:mod:`graphmem.logs.stances`).
 
         text : str, the statement
-        speaker : str or None, who said it (the subject of "I ..." claims; None: those are skipped)
+        speaker : str or None, who said it (the subject of "I ..." claims and of stances; None: those are skipped)
+        rounds : VoteRounds or None, the ballot rounds at the statement: each ``voted_for`` claim gets the round it
+            is about (a past vote: :meth:`VoteRounds.past`; "I'm voting for", "I will vote for": the coming one).
+            None: no round (the encoder fills it in as "the latest ballot before the statement")
+        stances : bool, also extract ``suspects``/``trusts`` stances (False for the traitors' murder talk)
+        addressee : str or None, the one player the statement is told to ("you" in a stance means them)
         """
+        claims = self._claims(text, speaker, rounds)
+        if stances:
+            # A role claim about a player says more than a stance on them (and the contradiction job reads it as
+            # one): "Zoë is a traitor" gives the role claim only.
+            named = {c.subject for c in claims if c.predicate == "role"}
+            claims += [c for c in self._stances.extract(text, speaker, addressee) if c.object not in named]
+        return claims
+
+    def _claims(self, text: str, speaker: str | None, rounds: VoteRounds | None) -> list[Claim]:
         claims: list[Claim] = []
         text = _QUOTED.sub(" ", text.translate(_APOSTROPHES))
         for sentence in _SENTENCE.split(text):
@@ -118,7 +150,7 @@ class ClaimExtractor:
             for clause, end in _clauses(sentence):
                 if end > cut:
                     break  # this clause and the rest of the sentence are hypothetical
-                claim = self._clause_claim(self._strip_lead(clause), speaker)
+                claim = self._clause_claim(self._strip_lead(clause), speaker, rounds)
                 if claim is not None and claim not in claims:
                     claims.append(claim)
         return claims
@@ -132,23 +164,104 @@ class ClaimExtractor:
                 return clause
             clause = stripped
 
-    def _clause_claim(self, clause: str, speaker: str | None) -> Claim | None:
+    def _clause_claim(self, clause: str, speaker: str | None, rounds: VoteRounds | None) -> Claim | None:
         if speaker is not None:
             if m := self._self_role.match(clause):
                 return Claim(subject=speaker, predicate="role", object=self._roles[m["role"].casefold()],
                              polarity=not m["neg"])
+            earlier = bool(_EARLIER.search(clause))
             if m := self._self_vote_neg.match(clause):
-                return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]), polarity=False)
+                past = (m["aux"] or "").casefold() in ("didn't", "did not", "never")
+                return _vote(speaker, self._name(m["obj"]), False, past, rounds, own=not earlier)
             if m := self._self_vote.match(clause):
-                return Claim(subject=speaker, predicate="voted_for", object=self._name(m["obj"]))
+                past = (m["verb"] or "").casefold() == "voted" or (m["aux"] or "").strip().casefold() in (
+                    "'ve", "have", "did")
+                return _vote(speaker, self._name(m["obj"]), True, past, rounds, own=not earlier)
         if m := self._other_role.match(clause):
             negated = bool(m["neg"]) != ("n't" in m["verb"] or " not" in m["verb"].casefold())
             return Claim(subject=self._name(m["subj"]), predicate="role", object=self._roles[m["role"].casefold()],
                          polarity=not negated)
         if m := self._other_vote.match(clause):
-            return Claim(subject=self._name(m["subj"]), predicate="voted_for", object=self._name(m["obj"]),
-                         polarity="not" not in m["neg"] and "n't" not in m["neg"])
+            return _vote(self._name(m["subj"]), self._name(m["obj"]), "not" not in m["neg"] and "n't" not in m["neg"],
+                         True, rounds)
         return None
+
+
+def _vote(subject: str, target: str, polarity: bool, past: bool, rounds: VoteRounds | None, *,
+          own: bool = False) -> Claim:
+    """A ``voted_for`` claim with the round it is about (none without ``rounds``): the speaker's own vote while a
+    ballot is being held is that ballot's, whatever the tense ("I voted for Fletcher because ..." said at the round
+    table just before voting); otherwise a past vote is :meth:`VoteRounds.past`'s and a vote to come the coming
+    round's."""
+    if rounds is None:
+        round_ = None
+    elif own and rounds.voting or not past:
+        round_ = rounds.coming
+    else:
+        round_ = rounds.past(subject, target)
+    return Claim(subject=subject, predicate="voted_for", object=target, polarity=polarity, round=round_)
+
+
+@dataclass(frozen=True)
+class VoteRounds:
+    """The banish ballot rounds as they stand at one statement (SPEC 2.3: a claim about a vote names its round).
+
+    A round is the day of its ballot. ``open`` : the day of the round in progress (votes cast, no banishment yet)
+    or None; ``finished`` : the day of the last round that ended (by a banishment, or because its day is over) or
+    None; ``coming`` : the round a statement of intent is about ("I'm voting for X", "I will vote for X"): the
+    round of the statement's day unless that round has ended, else the next day's; ``voting`` : the statement is
+    made where the coming round's ballot is held (at the round table, before that round ended); ``votes`` :
+    {round: {voter: target}}, the votes cast so far.
+    """
+
+    open: int | None
+    finished: int | None
+    coming: int
+    voting: bool = False
+    votes: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+
+    def past(self, subject: str, target: str) -> int | None:
+        """The round a claim that ``subject`` voted (or did not vote) for ``target`` is about: the latest ballot
+        before the statement. That is the round in progress when ``subject`` has already voted in it (a reason
+        given after the vote), else the last finished round; when both are candidates ("Gwendolyn voted to
+        eliminate Riley" said after her vote of today, about yesterday's), the one in which ``subject`` voted for
+        ``target``, if either. None before any ballot."""
+        candidates = [r for r in (self.open, self.finished) if r is not None
+                      and (r != self.open or subject in self.votes.get(r, {}))]
+        for r in candidates:
+            if self.votes.get(r, {}).get(subject) == target:
+                return r
+        return candidates[0] if candidates else None
+
+
+class BallotRounds:
+    """Follows the banish ballots of a game as its events go by, to give each statement its :class:`VoteRounds`.
+
+    Call :meth:`vote` for each banish vote, :meth:`banished` for each banishment (both with the event's day), and
+    :meth:`at` (with the statement's day) before a statement.
+    """
+
+    def __init__(self) -> None:
+        self._votes: dict[int, dict[str, str]] = {}
+        self._ended: set[int] = set()
+
+    def vote(self, day: int, voter: str, target: str) -> None:
+        """Record a banish vote of ``day``'s round."""
+        self._votes.setdefault(day, {})[voter] = target
+
+    def banished(self, day: int) -> None:
+        """Record that ``day``'s round ended with a banishment."""
+        self._ended.add(day)
+
+    def at(self, day: int, *, table: bool = False) -> VoteRounds:
+        """The rounds as they stand for a statement on ``day``; ``table``: the statement is made at the round table
+        (where the ballot is held)."""
+        rounds = set(self._votes) | self._ended
+        finished = [r for r in rounds if r < day or r in self._ended]
+        open_ = day if day in self._votes and day not in self._ended else None
+        return VoteRounds(open=open_, finished=max(finished) if finished else None,
+                          coming=day + 1 if day in self._ended else day, voting=table and day not in self._ended,
+                          votes={r: dict(v) for r, v in self._votes.items()})
 
 
 def _clauses(sentence: str) -> list[tuple[str, int]]:
@@ -195,24 +308,58 @@ def claim_extractor_for(header: GameHeader) -> ClaimExtractor | None:
     return ClaimExtractor(header.player_names, game_roles(header))
 
 
-def derived_claims(event: Event, extractor: ClaimExtractor) -> tuple[Claim, ...] | None:
-    """The claims to encode for ``event`` in place of its own, or None to keep the event as it is.
+def statement_options(event: Event) -> tuple[str, bool, str | None] | None:
+    """(text, stances, addressee) of the statement an event makes, or None when it makes none: a ``say`` (stances
+    unless on the ``traitors`` channel, whose murder talk states reasons to kill, not suspicions; the addressee when
+    it is told privately to one other player) or a ``vote`` with a reason ``text`` (stances unless a murder vote)."""
+    if isinstance(event, SayEvent):
+        told = [p for p in event.to if p != event.speaker] if event.to != "all" else []
+        return event.text, event.channel != "traitors", told[0] if len(told) == 1 else None
+    if isinstance(event, VoteEvent) and event.text is not None:
+        return event.text, event.ballot != "murder", None
+    return None
+
+
+def derived_claims(event: Event, extractor: ClaimExtractor, rounds: VoteRounds | None = None) -> tuple[Claim, ...] | None:
+    """The claims derived from ``event`` for an event that has no ``claims`` key, or None to keep the event as it is.
 
     Only statements are read: a ``say`` (its ``text``, the speaker is ``speaker``) and a ``vote``: a banish vote
     claims its own ``voted_for`` (the voter voted for the target, as the traitors-plomp importer writes it), and a
-    reason ``text`` gives the claims of its words (the speaker is ``voter``). An event whose object has a ``claims``
-    key keeps its claims as given, ``"claims": []`` included (pydantic's ``model_fields_set`` tells an explicit
-    empty list from an absent key). None too when nothing is found. Deterministic: the same event and players
+    reason ``text`` gives the claims of its words (the speaker is ``voter``), stances included as
+    :func:`statement_options` says. An event whose object has a ``claims`` key keeps its claims as given,
+    ``"claims": []`` included (pydantic's ``model_fields_set`` tells an explicit empty list from an absent key).
+    None too when nothing is found. ``rounds``: the ballot rounds at the event (``voted_for`` claims get their
+    round; see :func:`with_rounds` for the vote's own claim). Deterministic: the same event, players and rounds
     always give the same claims.
     """
     if "claims" in event.model_fields_set:
         return None
     found: list[Claim] = []
-    if isinstance(event, SayEvent):
-        found = extractor.extract(event.text, event.speaker)
-    elif isinstance(event, VoteEvent):
-        if event.ballot == "banish" and event.target is not None:
-            found.append(Claim(subject=event.voter, predicate="voted_for", object=event.target))
-        if event.text is not None:
-            found.extend(c for c in extractor.extract(event.text, event.voter) if c not in found)
+    if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target is not None:
+        found.append(Claim(subject=event.voter, predicate="voted_for", object=event.target))
+    options = statement_options(event)
+    if options is not None:
+        text, stances, addressee = options
+        speaker = event.speaker if isinstance(event, SayEvent) else event.voter if isinstance(event, VoteEvent) \
+            else None
+        found.extend(c for c in extractor.extract(text, speaker, rounds=rounds, stances=stances, addressee=addressee)
+                     if c not in found)
     return tuple(found) or None
+
+
+def with_rounds(event: Event, claims: Sequence[Claim], rounds: VoteRounds, day: int) -> tuple[Claim, ...]:
+    """``claims`` with every ``voted_for`` claim naming its round (SPEC 2.3): a banish vote's own claim (the voter
+    voted for the target) is about the vote's ``day``; any other without a round is about the latest ballot before
+    the statement (:meth:`VoteRounds.past`). Claims that name a round keep it. A claim that then repeats an earlier
+    one is dropped."""
+    out = []
+    for c in claims:
+        if c.predicate == "voted_for" and c.round is None:
+            own = (isinstance(event, VoteEvent) and event.ballot == "banish" and c.subject == event.voter
+                   and c.object == event.target and c.polarity)
+            found = day if own else rounds.past(c.subject, c.object)
+            if found is not None:
+                c = c.model_copy(update={"round": found})
+        if c not in out:
+            out.append(c)  # "I'm voting for Zoë" as the reason of the vote for Zoë says what the vote says
+    return tuple(out)

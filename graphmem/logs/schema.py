@@ -9,8 +9,9 @@ phases never go back, event ids are unique) is checked by :mod:`graphmem.logs.re
 
 Player-valued fields (checked against the header's players by the reader): ``speaker``, ``to``, ``witnesses``,
 ``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, the keys of ``emotion``, and in
-claims (SPEC 2.3) the subject of the functional predicates ``role`` and ``voted_for`` and the object of
-``voted_for``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
+claims (SPEC 2.3) the subject of the functional predicates ``role`` and ``voted_for`` and of the stance predicates
+``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects`` and ``trusts``. Claim subjects and objects
+of other predicates are free text ("the murder", "Gwendolyn's vote").
 
 Player names, in the header and in every one of those fields, are normalised to Unicode NFC when read, so a name
 written with a combining accent ("Chloe\u0301", NFD) and the precomposed one ("Chlo\u00e9", NFC) are the same
@@ -56,10 +57,17 @@ CHANNELS = ("private", "public", "roundtable", "traitors")
 """The channels of a ``say`` event."""
 
 FUNCTIONAL_PREDICATES = frozenset({"role", "voted_for"})
-"""Claim predicates with one true object at a time (SPEC 2.3); their subjects must be players."""
+"""Claim predicates with one true object at a time (SPEC 2.3; ``voted_for`` one per ballot round); their subjects
+must be players."""
 
-PLAYER_PREDICATES = frozenset({"role", "voted_for"})
+STANCE_PREDICATES = frozenset({"suspects", "trusts"})
+"""Stance predicates (SPEC 2.3): the subject (the speaker) suspects or trusts the object (a player)."""
+
+PLAYER_PREDICATES = FUNCTIONAL_PREDICATES | STANCE_PREDICATES
 """Claim predicates whose subject must be a player of the game."""
+
+PLAYER_OBJECT_PREDICATES = frozenset({"voted_for"}) | STANCE_PREDICATES
+"""Claim predicates whose object must be a player of the game."""
 
 
 def _iso_timestamp(value: str) -> str:
@@ -172,24 +180,31 @@ class _Model(BaseModel):
 class Claim(_Model):
     """A claim carried by a statement (SPEC 2.3).
 
-    subject : str, a player name for the predicates ``role`` and ``voted_for``, otherwise free text
-    predicate : str, open set; ``role`` and ``voted_for`` are functional (one true object at a time)
-    object : str, the claimed value (a role name, a player name for ``voted_for``)
-    polarity : bool, False for a negated claim ("X is not a traitor"); default True
+    subject : str, a player name for the predicates ``role``, ``voted_for``, ``suspects`` and ``trusts``,
+        otherwise free text
+    predicate : str, open set; ``role`` and ``voted_for`` are functional (one true object at a time; for
+        ``voted_for`` one per ballot round); ``suspects`` and ``trusts`` are stances (subject: the speaker)
+    object : str, the claimed value (a role name; a player name for ``voted_for``, ``suspects`` and ``trusts``)
+    polarity : bool, False for a negated claim ("X is not a traitor", "I don't trust X"); default True
+    round : int >= 0 or None, only for ``voted_for``: the day of the banish ballot the claim is about. None (the
+        default) in a log means "the latest ballot before the statement"; encoding fills it in (SPEC 2.3)
     """
 
     subject: Text
     predicate: Text
     object: Text
     polarity: Annotated[bool, Strict()] = True
+    round: Annotated[int, Strict(), Field(ge=0)] | None = None
 
     @model_validator(mode="after")
     def _nfc_players(self) -> Claim:
         # The player-valued parts are player names: NFC like every other name (the model is frozen).
         if self.predicate in PLAYER_PREDICATES:
             object.__setattr__(self, "subject", nfc(self.subject))
-        if self.predicate == "voted_for":
+        if self.predicate in PLAYER_OBJECT_PREDICATES:
             object.__setattr__(self, "object", nfc(self.object))
+        if self.round is not None and self.predicate != "voted_for":
+            raise ValueError(f"round is only for voted_for claims (a ballot round), not {self.predicate!r}")
         return self
 
 
@@ -492,6 +507,6 @@ def player_references(event: _EventBase) -> list[tuple[str, str]]:
     for i, claim in enumerate(getattr(event, "claims", ())):
         if claim.predicate in PLAYER_PREDICATES:
             refs.append((f"claims[{i}].subject", claim.subject))
-        if claim.predicate == "voted_for":
+        if claim.predicate in PLAYER_OBJECT_PREDICATES:
             refs.append((f"claims[{i}].object", claim.object))
     return refs

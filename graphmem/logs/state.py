@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graphmem.errors import LogProblem
+from graphmem.logs.claims import BallotRounds
 from graphmem.logs.schema import (
     DEFAULT_TRAITOR_ROLES,
     BanishEvent,
@@ -127,7 +128,8 @@ class GameState:
     traitor_roles : the header's ``traitor_roles`` (a recruit's role: :func:`graphmem.logs.schema.recruit_role`)
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
-    of the current banishment round (cleared by each banishment), ``ended`` (line, winner) or None.
+    of the current banishment round (cleared by each banishment), ``ballots`` the banish ballot rounds by day (the
+    rounds claims about votes name, SPEC 2.3), ``ended`` (line, winner) or None.
     """
 
     def __init__(self, roles: Mapping[str, str], traitor_roles: Sequence[str] = DEFAULT_TRAITOR_ROLES) -> None:
@@ -136,6 +138,7 @@ class GameState:
         self.eliminated: dict[str, Elimination] = {}
         self.recruited: dict[str, int] = {}
         self.banish_votes: dict[str, str] = {}
+        self.ballots = BallotRounds()
         self.ended: tuple[int, str] | None = None
 
     def status(self, name: str) -> str:
@@ -199,11 +202,13 @@ class GameState:
         elimination, a recruitment, the end."""
         if isinstance(event, VoteEvent) and event.ballot == "banish" and event.target:
             self.banish_votes[event.voter] = event.target
+            self.ballots.vote(day, event.voter, event.target)
         elif isinstance(event, MurderEvent):
             self.eliminated[event.victim] = Elimination("murdered", line, phase, day, phase_name)
         elif isinstance(event, BanishEvent):
             self.eliminated[event.player] = Elimination("banished", line, phase, day, phase_name)
             self.banish_votes.clear()
+            self.ballots.banished(day)
         elif isinstance(event, RecruitEvent):
             self.roles[event.player] = recruit_role(self.roles.get(event.by), self.traitor_roles)
             self.recruited[event.player] = line

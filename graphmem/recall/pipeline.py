@@ -73,8 +73,11 @@ def _curve(context: Context, params: Parameters) -> Parameters:
     return params if curve == params.curve else replace(params, curve=curve)
 
 
-def _conflicts(context: Context, by_uid: Mapping[str, Candidate]) -> dict[str, tuple[str, ...]]:
+def _conflicts(context: Context, by_uid: Mapping[str, Candidate]
+               ) -> dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """{memory uid: (names of the players its open conflicts are about, (conflict uid, sentence) of each)}."""
     names: dict[str, list[str]] = {}
+    lines: dict[str, list[tuple[str, str]]] = {}
     for c in context.conflicts:
         uid = str(c.get("memory"))
         subject = c.get("subject")
@@ -84,11 +87,16 @@ def _conflicts(context: Context, by_uid: Mapping[str, Candidate]) -> dict[str, t
         names.setdefault(uid, [])
         if subject not in names[uid]:
             names[uid].append(str(subject))
-    return {uid: tuple(v) for uid, v in names.items()}
+        text = c.get("text")
+        line = (str(c.get("uid")), str(text)) if text else (f"{uid}/{subject}",
+                                                             f"You have conflicting memories about {subject}.")
+        if line not in lines.setdefault(uid, []):
+            lines[uid].append(line)
+    return {uid: (tuple(v), tuple(lines[uid])) for uid, v in names.items()}
 
 
 def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: str,
-                    conflicts: tuple[str, ...]) -> RecalledMemory:
+                    conflicts: tuple[str, ...], conflict_lines: tuple[tuple[str, str], ...] = ()) -> RecalledMemory:
     """The memory as the owner now remembers it: ranked as ``r`` (marker and score from the strength at recall),
     shown with the details and believed teller after this recall's reconsolidation ``result``; the day is the one
     the owner believes (None when the ``when`` detail is lost, a fabricated day when one was imported)."""
@@ -103,7 +111,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         lexical=r.lexical, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
-        witnesses=c.witnesses, own=c.own)
+        witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines)
 
 
 def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
@@ -240,7 +248,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     conflicts = _conflicts(context, by_uid)
     memories = display_order(
-        recalled_memory(by_uid[r.uid], r, results[r.uid], belief_at(by_uid[r.uid], now, p), conflicts.get(r.uid, ()))
+        recalled_memory(by_uid[r.uid], r, results[r.uid], belief_at(by_uid[r.uid], now, p),
+                        *conflicts.get(r.uid, ((), ())))
         for r in recalled)
     flashbulbs = [m for m in memories if m.marker is Marker.FLASHBULB]
     vivid = min(flashbulbs, key=lambda m: (-m.relevance, -m.score, m.uid)) if flashbulbs else None

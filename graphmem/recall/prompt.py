@@ -21,7 +21,7 @@ Layout (sections separated by one blank line; an empty section is left out)::
     2. [CLEAR] [Day 3] [You witnessed] Thomas was whispering with Sarah before breakfast.
     3. [CLEAR] [Day 3] You said at the round table: "Marcus is hiding something."
     4. [FUZZY] [Day 2] [Someone told you] Marcus has medical training. (You cannot remember who.)
-    (You have conflicting memories about Marcus.)
+    (Eleanor told you Marcus is faithful, but Sarah told you Marcus is a traitor.)
     5. [VAGUE] [Source unclear] There was something about "Marcus has been far too quiet"... you think it involved Marcus.
 
     === END MEMORIES ===
@@ -50,7 +50,10 @@ Decisions the SPEC leaves open, fixed here:
 - **Long quotes** (LLM messages run to thousands of characters) are cut for display to at most 300 characters at
   a word boundary, ending in "..." inside the quotation marks; thoughts and texts without a template likewise.
   The JSON keeps the full text as well (``text``) beside the displayed one (``line``).
-- **Conflicts**: each recalled memory that is part of an open conflict is followed by
+- **Conflicts**: each open conflict a recalled memory holds is shown once, in parentheses after the first memory
+  in the block that holds it, in the words the contradiction job stored for it (a player's words, from the
+  owner's side: "(Riley defended Casey on day 1 and accused Casey on day 3.)", "(Fletcher claimed to have voted
+  for Ellis on day 2, but you saw Fletcher vote for Sudz.)"); a conflict stored without words gives
   ``(You have conflicting memories about NAME.)``, one line per player it conflicts about.
 - The closing note appears only when some recalled memory is [FUZZY] or [VAGUE].
 
@@ -68,7 +71,8 @@ from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.vocabulary import DetailKind, Marker, SourceType
 from graphmem.recall.types import ActiveThought, RecalledMemory
 
-__all__ = ["BAND_ORDER", "check_block", "DISPLAY_LIMIT", "HEADER_NOTE", "UNCERTAINTY_NOTE", "day_label", "display_order",
+__all__ = ["BAND_ORDER", "check_block", "conflict_lines",
+           "DISPLAY_LIMIT", "HEADER_NOTE", "UNCERTAINTY_NOTE", "day_label", "display_order",
            "full_text", "memory_lines", "memory_text", "render_block", "shorten", "source_label", "thought_lines",
            "vague_text", "vivid_lines"]
 
@@ -202,10 +206,24 @@ def _labels(memory: RecalledMemory) -> list[str]:
     return labels
 
 
-def memory_lines(memory: RecalledMemory, number: int, owner: str | None = None) -> list[str]:
-    """``N. [MARKER] [Day D] [SOURCE] text`` and one conflict line per player the memory conflicts about."""
+def conflict_lines(memory: RecalledMemory) -> list[tuple[str, str]]:
+    """(conflict key, line) of each open conflict the memory holds: its stored words in parentheses, or
+    "(You have conflicting memories about NAME.)" per player for a memory that only names them."""
+    if memory.conflict_lines:
+        return [(key, f"({text})") for key, text in memory.conflict_lines]
+    return [(f"{memory.uid}/{name}", f"(You have conflicting memories about {name}.)") for name in memory.conflicts]
+
+
+def memory_lines(memory: RecalledMemory, number: int, owner: str | None = None,
+                 shown: set[str] | None = None) -> list[str]:
+    """``N. [MARKER] [Day D] [SOURCE] text`` and the line of each conflict the memory holds that is not in
+    ``shown`` (conflict keys already printed under an earlier memory; updated)."""
     lines = [f"{number}. " + " ".join([*_labels(memory), memory_text(memory, owner)])]
-    lines += [f"(You have conflicting memories about {name}.)" for name in memory.conflicts]
+    for key, line in conflict_lines(memory):
+        if shown is None or key not in shown:
+            lines.append(line)
+            if shown is not None:
+                shown.add(key)
     return lines
 
 
@@ -268,8 +286,9 @@ def render_block(result: Recollection) -> str:
         sections.append(["=== VIVID MEMORY ===", *vivid_lines(result.vivid), "=== END VIVID MEMORY ==="])
     if result.memories:
         body: list[str] = []
+        shown: set[str] = set()
         for number, memory in enumerate(result.memories, start=1):
-            body += memory_lines(memory, number, result.player)
+            body += memory_lines(memory, number, result.player, shown)
         sections.append(["=== YOUR MEMORIES ===", HEADER_NOTE, "", *body, "", "=== END MEMORIES ==="])
         if any(m.marker in (Marker.FUZZY, Marker.VAGUE) for m in result.memories):
             sections.append([UNCERTAINTY_NOTE])
@@ -282,7 +301,7 @@ _MEMORY_LINE = re.compile(
     r"^(?P<n>\d+)\. \[(?P<marker>FLASHBULB|CLEAR|FUZZY|VAGUE)\](?P<day> \[Day \d+\])?"
     r"(?P<source> \[(?:You witnessed|[A-Z][^\[\]]* told you|You overheard [^\[\]]+|"
     r"Said at the round table by [^\[\]]+|You worked it out|Source unclear)\])? (?P<text>\S.*)$")
-_CONFLICT_LINE = re.compile(r"^\(You have conflicting memories about [^()]+\.\)$")
+_CONFLICT_LINE = re.compile(r"^\([A-Z][^()]*\.\)$")
 _VIVID_HEADER = re.compile(r"^\[FLASHBULB\](?: \[(?:Day \d+(?:, [A-Z][^\[\]]*)?|[A-Z][^\[\]]*)\])? \S.*$")
 _VIVID_DETAIL = re.compile(r'^(?:Where: .+\.|Who was there: .+\.|Exact words: ".*"|'
                            r"Your emotional state at the time: [A-Z][\w ]* \(\d\.\d\d\)(?:, [A-Z][\w ]* \(\d\.\d\d\))*)$")

@@ -26,6 +26,7 @@ def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, A
         "flags": {"flashbulb": memory.flashbulb, "summary": memory.summary, "lost_details": list(memory.lost),
                   "fabricated": memory.fabricated, "misattributed": memory.misattributed, "own": memory.own,
                   "conflict": list(memory.conflicts)},
+        "conflicts": [line[1:-1] for _, line in prompt.conflict_lines(memory)],
         "changes": list(memory.changes),
     }
 

@@ -169,7 +169,10 @@ class RecalledMemory:
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
     emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
-    own : the owner's own statement or action, shown without a source label ("You said ...", SPEC 4.1).
+    own : the owner's own statement or action, shown without a source label ("You said ...", SPEC 4.1);
+    conflict_lines : (conflict uid, sentence) of each open conflict this memory holds, the sentence in a player's
+    words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one
+    "You have conflicting memories about NAME."
     """
 
     uid: str
@@ -201,6 +204,7 @@ class RecalledMemory:
     emotion_json: str
     witnesses: tuple[str, ...]
     own: bool = False
+    conflict_lines: tuple[tuple[str, str], ...] = ()
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""

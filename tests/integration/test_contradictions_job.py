@@ -1,6 +1,8 @@
 """The contradiction job against a real Neo4j and the real embedding model (SPEC 9), on small hand-written logs
 (tests/data/jobs/): Ava tells Cara that Dan is a traitor, Ben tells her that Dan is faithful; in one version Cara
-then sees Dan banished and revealed as faithful."""
+then sees Dan banished and revealed as faithful. And one crafted case per kind a player notices, each of which must
+give exactly one conflict in the whole game: a lie caught (lie.jsonl), a stance reversed (reversal.jsonl), two
+tellers at odds (tellers.jsonl), an identity conflict resolved by a reveal (dispute-revealed.jsonl)."""
 
 from __future__ import annotations
 
@@ -95,6 +97,61 @@ def test_the_conflict_resolves_and_the_wrong_memory_is_tombstoned_when_cara_sees
     assert snapshot(driver, game) == before
 
 
+@pytest.mark.parametrize(("log", "kind", "status", "resolution", "subject", "speaker", "text"), [
+    ("lie.jsonl", "lie", "open", None, "Ben", "Ben",
+     "Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan."),
+    ("reversal.jsonl", "preference", "open", "keep_both", "Dan", "Ava",
+     "Ava defended Dan on day 1 and accused Dan on day 2."),
+    ("tellers.jsonl", "preference", "open", "keep_both", "Dan", None,
+     "On day 1 Ava told you Dan can be trusted, but Ben told you Dan is suspicious."),
+    ("dispute-revealed.jsonl", "identity", "resolved", "keep_b", "Dan", None,
+     "Ava told you Dan is a traitor, but Ben told you Dan is faithful."),
+])
+def test_each_crafted_case_gives_exactly_one_conflict_in_caras_memory(
+        driver: neo4j.Driver, games: Ingest, params: Parameters, log: str, kind: str, status: str,
+        resolution: str | None, subject: str, speaker: str | None, text: str) -> None:
+    game = games(log)
+    report = find_contradictions(driver, None, game, params)
+    (c,) = conflicts_of(driver, game)
+    assert (c["owner"], c["kind"], c["status"], c.get("resolution"), c["subject"], c.get("speaker")) == \
+        ("Cara", kind, status, resolution, subject, speaker)
+    assert c["text"] == text
+    assert report.detected == 1 and report.by_kind == {kind: 1} and report.by_status == {kind: {status: 1}}
+
+
+def test_the_prompt_shows_a_caught_lie_in_a_players_words_once(driver: neo4j.Driver, games: Ingest, memory: Any,
+                                                                params: Parameters) -> None:
+    game = games("lie.jsonl")
+    find_contradictions(driver, None, game, params)
+    result = memory.recall(game, "Cara", "Ben's vote", k=20, dry_run=True)
+    line = "(Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan.)"
+    lines = result.prompt().splitlines()
+    assert lines.count(line) == 1
+    assert "You have conflicting memories" not in result.prompt()
+    holding = [m for m in result.as_dict()["memories"] if m["conflicts"]]
+    assert {m["event"] for m in holding} == {"vote-ben", "ben-tells-cara"}  # both memories carry it in the JSON
+
+
+def test_the_analysis_query_counts_lies_and_reversals_per_speaker_with_their_role(
+        driver: neo4j.Driver, games: Ingest, params: Parameters) -> None:
+    from graphmem.analysis import analysis_query, bind_params, run_read
+
+    def rows(game: str) -> list[dict[str, Any]]:
+        query = analysis_query("lies_and_reversals")
+        return run_read(driver, None, query, bind_params(query, {"game": game})).rows
+
+    lie, reversal = games("lie.jsonl"), games("reversal.jsonl")
+    assert rows(lie) == []  # nothing before the contradiction job ran
+    for game in (lie, reversal):
+        find_contradictions(driver, None, game, params)
+    assert rows(lie) == [{"speaker": "Ben", "role": "traitor", "side": "traitor", "lies": 1, "caught_by": 1,
+                          "reversals": 0, "reversed_on": [], "noticed_by": 0,
+                          "examples": ["Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan."]}]
+    assert rows(reversal) == [{"speaker": "Ava", "role": "traitor", "side": "traitor", "lies": 0, "caught_by": 0,
+                               "reversals": 1, "reversed_on": ["Dan"], "noticed_by": 1,
+                               "examples": ["Ava defended Dan on day 1 and accused Dan on day 2."]}]
+
+
 def test_agreeing_claims_in_other_words_give_no_conflict(driver: neo4j.Driver, games: Ingest,
                                                          params: Parameters) -> None:
     game = games("agree.jsonl")  # "Dan is faithful" and "Dan is not a traitor"
@@ -162,11 +219,19 @@ def test_cli(cli: Callable[..., Result], games: Ingest) -> None:
     assert json.loads(dry.output)["new"] == 1 and json.loads(dry.output)["created"] == 0
     done = cli("contradictions", "--game", game, "--player", "Cara")
     assert done.exit_code == 0, done.output
-    assert "1 conflict (identity 1), 1 new (1 created), 1 open" in done.output
-    assert "Cara: identity open" in done.output
+    assert "1 conflict (identity 1 (open 1)), 1 new (1 created), 1 open" in done.output
+    assert "Cara: identity open: Ava told you Dan is a traitor, but Ben told you Dan is faithful." in done.output
     unknown = cli("contradictions", "--game", game + "x")
     assert unknown.exit_code == 1 and f"no game '{game}x'" in unknown.output
     assert game in unknown.output.split("is stored (")[1]  # every stored id, or the closest
     nobody = cli("contradictions", "--game", game, "--player", "Zed")
     assert nobody.exit_code == 1 and "no player 'Zed'" in nobody.output and "Ava, Ben, Cara, Dan, Eve" in nobody.output
-    assert cli("contradictions").exit_code == 2  # --game is required
+    assert cli("contradictions").exit_code == 2  # --game or --all-games is required
+    other = games("lie.jsonl")
+    both = cli("contradictions", "--game", game, "--game", other, "--dry-run", "--json")
+    assert both.exit_code == 0, both.output
+    report = json.loads(both.output)
+    assert [g["game"] for g in report["games"]] == [game, other] and report["by_kind"] == {"identity": 1, "lie": 1}
+    lines = cli("contradictions", "--game", game, "--game", other, "--dry-run").output.splitlines()
+    assert lines[-1] == "2 games: 2 conflicts (identity 1, lie 1)"
+    assert any(line.startswith(f"game {other} ") and "lie 1 (open 1)" in line for line in lines)

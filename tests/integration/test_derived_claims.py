@@ -124,7 +124,9 @@ def test_memory_service_events_without_claims_get_them_and_empty_claims_stay_emp
                                "text": "I'm voting for Zoë."}])
     assert stored_claims(driver, game, "s1")[0] == [ZOE_TRAITOR]
     assert stored_claims(driver, game, "s2")[0] == []
-    assert stored_claims(driver, game, "v1")[0] == [["Bob", "voted_for", "Zoë", True]]
+    # the vote's own claim, of the round of its day, said once by the vote and its reason; and Bob's stance
+    assert stored_claims(driver, game, "v1")[0] == [["Bob", "voted_for", "Zoë", True, 1], ["Bob", "suspects", "Zoë",
+                                                                                             True]]
     assert ("Zoë", "flashbulb") in thoughts(driver, game) or ("Zoë", "accusation") in thoughts(driver, game)
 
 
@@ -136,7 +138,7 @@ def test_opposite_statements_without_claims_give_an_identity_conflict(
     assert cli("ingest", str(log)).exit_code == 0
     result = cli("contradictions", "--game", game, "--player", "Bob")
     assert result.exit_code == 0, result.output
-    assert "1 conflict (identity 1), 1 new (1 created), 1 open" in result.output
+    assert "1 conflict (identity 1 (open 1)), 1 new (1 created), 1 open" in result.output
     assert "Bob: identity open" in result.output
     found = driver.execute_query("MATCH (c:Conflict {game: $game, owner: 'Bob'}) RETURN properties(c) AS c",
                                  game=game).records
@@ -156,5 +158,6 @@ def test_a_lie_about_ones_own_vote_contradicts_the_vote(
     result = cli("contradictions", "--game", game, "--player", "Bob", "--json")
     assert result.exit_code == 0, result.output
     conflicts = json.loads(result.output)["conflicts"]
-    assert [(c["kind"], c["subject"], c["predicate"]) for c in conflicts] == [("temporal", "Zoë", "voted_for")]
-    assert "Ann" in conflicts[0]["reason"] and "Bob" in conflicts[0]["reason"]
+    # said at the next day's round table, "yesterday" puts it in day 1's round: a lie Bob catches
+    assert [(c["kind"], c["subject"], c["predicate"], c["round"]) for c in conflicts] == [("lie", "Zoë", "voted_for", 1)]
+    assert conflicts[0]["text"] == "Zoë claimed to have voted for you on day 1, but you saw Zoë vote for Ann."

@@ -16,7 +16,7 @@ from graphmem.store.queries import PARAM_TYPES
 REQUIRED = {"who_told_whom", "rumour_reach", "rumour_origin", "false_memories", "forgotten_events", "flashbulbs",
             "open_conflicts", "source_amnesia", "strength_by_profile", "accusation_network", "information_boundary",
             "traitor_lies", "most_remembered_events", "memory_summary", "profile_summary", "banishments",
-            "game_overview", "players", "phases", "player_memories"}
+            "game_overview", "players", "phases", "player_memories", "lies_and_reversals"}
 
 NAMES = analysis_query_names()
 

@@ -46,7 +46,7 @@ def test_a_statement_without_claims_is_encoded_with_the_claims_of_its_text() -> 
     zoe = {m.owner: m.salience for m in game.memories}["Zoë"]
     assert zoe > {m.owner: m.salience for m in unclaimed.memories}["Zoë"]
     assert {m.owner: m.type for m in game.memories}["Bob"] == "semantic"  # a role claim is a factual claim
-    assert [s.claims for s in game.statements] == [(("Zoë", "role", "traitor", True),)]
+    assert [s.claims for s in game.statements] == [(("Zoë", "role", "traitor", True, None),)]
 
 
 def test_explicit_empty_claims_mean_none() -> None:
@@ -69,8 +69,9 @@ def test_a_banish_vote_claims_its_own_vote_and_a_reason_adds_the_claims_of_its_w
                   {"kind": "vote", "id": "v2", "voter": "Bob", "target": "Zoë", "ballot": "banish"},
                   {"kind": "vote", "id": "v3", "voter": "Zoë", "target": "Bob", "ballot": "murder"},
                   {"kind": "vote", "id": "v4", "voter": "Bob", "target": "Ann", "ballot": "banish", "claims": []})
-    assert event_claims(game, "v1") == [["Ann", "voted_for", "Zoë", True], ["Bob", "role", "traitor", False]]
-    assert event_claims(game, "v2") == [["Bob", "voted_for", "Zoë", True]]
+    # each about the round of the day they were cast on (day 0 here: the events come before any phase)
+    assert event_claims(game, "v1") == [["Ann", "voted_for", "Zoë", True, 0], ["Bob", "role", "traitor", False]]
+    assert event_claims(game, "v2") == [["Bob", "voted_for", "Zoë", True, 0]]
     assert event_claims(game, "v3") == []  # a murder vote is no banishment vote
     assert event_claims(game, "v4") == []  # "claims": [] means none
 
@@ -132,6 +133,7 @@ def test_the_real_games_store_exactly_the_claims_their_importer_wrote(real_games
         log = load_game_log(folder, "traitors-plomp")
         extractor = ClaimExtractor(log.header.player_names, game_roles(log.header))
         written = {logged.id: json.dumps([[c.subject, c.predicate, c.object, c.polarity]
+                                          + ([c.round] if c.round is not None else [])
                                           for c in getattr(logged.event, "claims", ())], ensure_ascii=False)
                    for logged in log.events}
         would_change += sum(derived_claims(logged.event, extractor) is not None for logged in log.events)

@@ -1,4 +1,6 @@
-"""Which memories contradict each other and how a known truth settles it (SPEC 9): the pure rules."""
+"""Which memories contradict each other and how a known truth settles it (SPEC 9): the pure rules.
+
+Claims are written as (subject, predicate, object, polarity) or with a fifth item, the ballot round of a vote."""
 
 from __future__ import annotations
 
@@ -23,10 +25,17 @@ ROLES = role_universe(["faithful", "traitor"])
 PLAYERS = frozenset({"Ava", "Ben", "Cara", "Dan", "Eve"})
 
 
-def mem(uid: str, phase: int, *claims: tuple[str, str, str, bool], text: str = "", about: tuple[str, ...] = (),
-        vector: tuple[float, ...] | None = None, event: str | None = None) -> OwnerMemory:
-    return OwnerMemory(uid=uid, event=event or uid, phase=phase, text=text or uid, claims=tuple(claims),
-                       about=about, embedding=np.asarray(vector, dtype=np.float64) if vector else None)
+Row = tuple[str, str, str, bool] | tuple[str, str, str, bool, int | None]
+
+
+def mem(uid: str, phase: int, *claims: Row, text: str = "", about: tuple[str, ...] = (),
+        vector: tuple[float, ...] | None = None, event: str | None = None, kind: str = "say",
+        speaker: str | None = "Ava", source: str = "group_discuss", day: int | None = None, line: int = 0,
+        ballot: str | None = None) -> OwnerMemory:
+    rows = tuple((c[0], c[1], c[2], c[3], c[4] if len(c) == 5 else None) for c in claims)
+    return OwnerMemory(uid=uid, event=event or uid, phase=phase, text=text or uid, claims=rows, about=about,
+                       embedding=np.asarray(vector, dtype=np.float64) if vector else None, kind=kind,
+                       speaker=speaker, source=source, day=phase if day is None else day, line=line, ballot=ballot)
 
 
 def conflicts(*memories: OwnerMemory, owner: str = "Cara") -> list[ConflictPlan]:
@@ -67,21 +76,69 @@ def test_a_game_with_its_own_roles_keeps_negations_compatible() -> None:
     assert [c.kind for c in found] == ["identity"]
 
 
-def test_votes_are_temporal_preferring_the_most_recent_and_flagged_within_one_phase() -> None:
-    def vote(target: str, pol: bool = True) -> tuple[str, str, str, bool]:
-        return ("Ben", "voted_for", target, pol)
+def said_vote(target: str, pol: bool = True, round_: int = 2, subject: str = "Ben") -> Row:
+    return (subject, "voted_for", target, pol, round_)
 
-    late = conflicts(mem("m1", 2, vote("Dan")), mem("m2", 8, vote("Eve")))
-    assert [(c.kind, c.status, c.resolution, c.a, c.b) for c in late] == [("temporal", "resolved", "keep_b", "m1",
-                                                                           "m2")]
-    near = conflicts(mem("m1", 7, vote("Dan")), mem("m2", 8, vote("Eve")))
+
+def cast(uid: str, phase: int, voter: str, target: str, day: int, line: int = 0) -> OwnerMemory:
+    """The owner's memory of seeing ``voter`` vote to banish ``target`` on ``day``."""
+    return mem(uid, phase, (voter, "voted_for", target, True, day), kind="vote", speaker=voter, source="first_hand",
+               day=day, line=line, ballot="banish")
+
+
+def test_two_accounts_of_one_round_are_temporal_preferring_the_most_recent_and_flagged_within_one_phase() -> None:
+    late = conflicts(mem("m1", 2, said_vote("Dan")), mem("m2", 8, said_vote("Eve"), speaker="Eve"))
+    assert [(c.kind, c.status, c.resolution, c.a, c.b, c.round) for c in late] == [
+        ("temporal", "resolved", "keep_b", "m1", "m2", 2)]
+    near = conflicts(mem("m1", 7, said_vote("Dan")), mem("m2", 8, said_vote("Eve")))
     assert [(c.kind, c.status, c.resolution) for c in near] == [("temporal", "open", None)]
-    same = conflicts(mem("m1", 7, vote("Dan")), mem("m2", 7, vote("Dan", False)))
+    assert near[0].text == "Ava gave two accounts of Ben's vote on day 2: first Ben voted for Dan, then Ben voted for Eve."
+    same = conflicts(mem("m1", 7, said_vote("Dan")), mem("m2", 7, said_vote("Dan", False), speaker="Eve"))
     assert [(c.kind, c.status) for c in same] == [("temporal", "open")]
-    assert conflicts(mem("m1", 7, vote("Dan")), mem("m2", 7, vote("Eve", False))) == []
+    assert same[0].text == ("You heard two accounts of Ben's vote on day 2: Ava said Ben voted for Dan, "
+                            "Eve said Ben did not vote for Dan.")
+    assert conflicts(mem("m1", 7, said_vote("Dan")), mem("m2", 7, said_vote("Eve", False))) == []
 
 
-def test_claims_about_the_owner_are_not_conflicts_in_their_memory() -> None:
+def test_votes_of_different_rounds_never_conflict() -> None:
+    assert conflicts(mem("m1", 2, said_vote("Dan", round_=1)), mem("m2", 8, said_vote("Eve", round_=3))) == []
+    assert conflicts(cast("v1", 2, "Ben", "Dan", 1), cast("v2", 8, "Ben", "Eve", 3)) == []
+    assert conflicts(cast("v1", 2, "Ben", "Dan", 1), mem("s", 8, said_vote("Dan", round_=1), speaker="Ben"),
+                     cast("v2", 8, "Ben", "Eve", 3, line=5)) == []  # a true account of day 1, then another vote
+    assert conflicts(mem("m1", 2, ("Ben", "voted_for", "Dan", True)), mem("m2", 2, ("Ben", "voted_for", "Eve", True))
+                     ) == []  # no round: nothing to compare
+
+
+def test_a_statement_about_a_vote_the_owner_saw_cast_otherwise_is_a_lie_caught() -> None:
+    seen = cast("v", 4, "Ben", "Dan", 2, line=10)
+    (lie,) = conflicts(seen, mem("s", 5, said_vote("Eve"), speaker="Ben", line=20))
+    assert (lie.kind, lie.status, lie.resolution, lie.subject, lie.predicate, lie.speaker, lie.round) == \
+        ("lie", "open", None, "Ben", "voted_for", "Ben", 2)
+    assert (lie.a, lie.b) == ("v", "s") and lie.losers == ()
+    assert lie.text == "Ben claimed to have voted for Eve on day 2, but you saw Ben vote for Dan."
+    (announced,) = conflicts(mem("s", 4, said_vote("Eve"), speaker="Ben", line=5), seen)
+    assert (announced.a, announced.b) == ("s", "v")
+    assert announced.text == "Ben announced a vote for Eve on day 2, but you saw Ben vote for Dan."
+    (denied,) = conflicts(seen, mem("s", 5, said_vote("Dan", False), speaker="Ben", line=20))
+    assert denied.text == "Ben denied voting for Dan on day 2, but you saw Ben vote for Dan."
+    (other,) = conflicts(seen, mem("s", 5, said_vote("Eve"), speaker="Ava", line=20))
+    assert (other.speaker, other.text) == ("Ava", "Ava said Ben voted for Eve on day 2, but you saw Ben vote for Dan.")
+    assert conflicts(seen, mem("s", 5, said_vote("Dan"), speaker="Ben", line=20)) == []  # the truth
+    assert conflicts(seen, mem("s", 5, said_vote("Eve", False), speaker="Ben", line=20)) == []  # also true
+    assert conflicts(seen, mem("s", 5, said_vote("Eve"), speaker="Cara", line=20)) == []  # the owner's own words
+
+
+def test_a_lie_about_the_owners_own_vote_is_caught_by_the_vote_they_cast() -> None:
+    mine = cast("v", 4, "Cara", "Dan", 2, line=10)
+    (lie,) = conflicts(mine, mem("s", 5, said_vote("Eve", subject="Cara"), speaker="Ben", line=20))
+    assert (lie.kind, lie.subject, lie.speaker) == ("lie", "Cara", "Ben")
+    assert lie.text == "Ben said you voted for Eve on day 2, but you voted for Dan."
+    # without the vote to compare, accounts of the owner's vote are not a conflict: the owner knows it
+    assert conflicts(mem("a", 5, said_vote("Eve", subject="Cara")), mem("b", 5, said_vote("Dan", subject="Cara"))) \
+        == []
+
+
+def test_role_claims_about_the_owner_are_not_conflicts_in_their_memory() -> None:
     assert conflicts(mem("m1", 1, role("Cara", "traitor")), mem("m2", 1, role("Cara", "faithful"))) == []
     assert len(conflicts(mem("m1", 1, role("Cara", "traitor")), mem("m2", 1, role("Cara", "faithful")),
                          owner="Dan")) == 1
@@ -190,3 +247,80 @@ def test_text_stances_settle_text_conflicts_too() -> None:
     memories = {"a": mem("a", 1, text="Dan might be a traitor."), "b": mem("b", 2, text="Dan is not a traitor.")}
     settled = resolve(identity("a", "b"), memories, [Truth("Dan", "traitor", 3, True, "r")], ROLES)
     assert settled is not None and settled[0] == "keep_a" and settled[3] == ("b",)
+
+
+def stance(speaker: str, player: str, trust: bool, polarity: bool = True) -> Row:
+    return (speaker, "trusts" if trust else "suspects", player, polarity)
+
+
+def stances(*memories: OwnerMemory, owner: str = "Cara", **kw: object) -> list[ConflictPlan]:
+    found = detect("g", owner, memories, ROLES, PLAYERS, 0.75, **kw)  # type: ignore[arg-type]
+    return [c for c in found if c.predicate == "stance"]
+
+
+def test_a_speakers_stance_reversing_between_phases_is_one_preference_conflict_kept_both() -> None:
+    (c,) = stances(mem("a", 1, stance("Ava", "Dan", True), day=1), mem("b", 6, stance("Ava", "Dan", False), day=3))
+    assert (c.kind, c.status, c.resolution, c.subject, c.predicate, c.speaker, c.a, c.b) == \
+        ("preference", "open", "keep_both", "Dan", "stance", "Ava", "a", "b")
+    assert c.losers == () and c.text == "Ava defended Dan on day 1 and accused Dan on day 3."
+    # "I don't trust Dan" is as negative as "I suspect Dan"; several statements on one side make one reversal
+    (c,) = stances(mem("a", 1, stance("Ava", "Dan", False)), mem("a2", 2, stance("Ava", "Dan", False)),
+                   mem("b", 3, stance("Ava", "Dan", True, False)), mem("c", 4, stance("Ava", "Dan", False, False)))
+    assert (c.a, c.b) == ("b", "c") and c.text == "Ava accused Dan on day 3 and defended Dan on day 4."
+    # about the owner: "Ava defended you ..."
+    (c,) = stances(mem("a", 1, stance("Ava", "Cara", True)), mem("b", 2, stance("Ava", "Cara", False)))
+    assert c.text == "Ava defended you on day 1 and accused you on day 2."
+    # a flip-flop is two reversals; one phase saying both takes no side
+    assert len(stances(mem("a", 1, stance("Ava", "Dan", True)), mem("b", 2, stance("Ava", "Dan", False)),
+                       mem("c", 3, stance("Ava", "Dan", True)))) == 2
+    assert stances(mem("a", 1, stance("Ava", "Dan", True)), mem("b", 1, stance("Ava", "Dan", False), line=2)) == []
+
+
+def test_what_is_not_a_stance_reversal() -> None:
+    same_side = [mem("a", 1, stance("Ava", "Dan", False)), mem("b", 3, stance("Ava", "Dan", True, False))]
+    assert stances(*same_side) == []  # suspects, then does not trust: the same side
+    own = [mem("a", 1, stance("Cara", "Dan", True), speaker="Cara"), mem("b", 3, stance("Cara", "Dan", False),
+                                                                          speaker="Cara")]
+    assert stances(*own) == []  # the owner's own change of mind
+    two = [mem("a", 1, stance("Ava", "Dan", True)), mem("b", 3, stance("Ben", "Dan", False), speaker="Ben")]
+    assert stances(*two) == []  # two speakers at the round table disagree: a debate, not a reversal
+    gone = [mem("a", 1, stance("Ava", "Dan", False)), mem("b", 6, stance("Ava", "Dan", True))]
+    assert stances(*gone, eliminated={"Dan": 4}) == []  # said of Dan once he had left the game
+    assert len(stances(*gone, eliminated={"Dan": 7})) == 1
+    allies = [mem("a", 1, stance("Ava", "Dan", False)), mem("b", 6, stance("Ava", "Dan", True))]
+    assert stances(*allies, owner="Ben", allies=frozenset({"Ava"})) == []  # a fellow traitor's planning
+
+
+def test_role_claims_count_as_stances_of_their_speaker() -> None:
+    (c,) = stances(mem("a", 1, stance("Ava", "Dan", True)), mem("b", 3, role("Dan", "traitor")))
+    assert c.text == "Ava defended Dan on day 1 and accused Dan on day 3."
+    # "not a traitor" / "not faithful": the roles already conflict, one identity conflict holds the pair
+    both = detect("g", "Cara", [mem("a", 1, role("Dan", "traitor", False)), mem("b", 3, role("Dan", "faithful", False))],
+                  ROLES, PLAYERS, 0.75)
+    assert [c.kind for c in both] == ["identity"]
+    assert stances(mem("a", 1, role("Ava", "faithful")), mem("b", 3, stance("Ava", "Ava", False))) == []  # self
+
+
+def test_two_tellers_telling_the_owner_opposite_stances_on_one_day_are_a_conflicting_report() -> None:
+    told = [mem("a", 2, stance("Ava", "Dan", True), source="direct_told", day=1),
+            mem("b", 3, stance("Ben", "Dan", False), speaker="Ben", source="direct_told", day=1)]
+    (c,) = stances(*told)
+    assert (c.kind, c.status, c.resolution, c.subject, c.speaker, c.a, c.b) == \
+        ("preference", "open", "keep_both", "Dan", None, "a", "b")
+    assert c.text == "On day 1 Ava told you Dan can be trusted, but Ben told you Dan is suspicious."
+    other_day = [told[0], mem("b", 5, stance("Ben", "Dan", False), speaker="Ben", source="direct_told", day=2)]
+    assert stances(*other_day) == []
+    at_the_table = [told[0], mem("b", 3, stance("Ben", "Dan", False), speaker="Ben", day=1)]
+    assert stances(*at_the_table) == []  # a debate at the round table is not a report to the owner
+    about_owner = [mem("a", 2, stance("Ava", "Cara", True), source="direct_told", day=1),
+                   mem("b", 3, stance("Ben", "Cara", False), speaker="Ben", source="direct_told", day=1)]
+    assert stances(*about_owner) == []
+
+
+def test_role_conflicts_say_who_said_what() -> None:
+    (c,) = conflicts(mem("a", 1, role("Dan", "traitor"), source="direct_told"),
+                     mem("b", 2, role("Dan", "traitor", False), speaker="Ben"))
+    assert c.text == "Ava told you Dan is a traitor, but Ben said at the round table Dan is not a traitor."
+    (c,) = conflicts(mem("a", 1, role("Ava", "traitor"), source="direct_told"),
+                     mem("b", 2, role("Ava", "faithful"), speaker="Ava", source="overheard"))
+    assert c.text == "Ava told you they are a traitor, and later that they are faithful."

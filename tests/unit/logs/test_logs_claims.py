@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.logs import Claim, ClaimExtractor, extract_claims
+from graphmem.logs import Claim, ClaimExtractor, SayEvent, VoteEvent, extract_claims
+from graphmem.logs.claims import BallotRounds, VoteRounds, with_rounds
 
 PLAYERS = ["Alessandra", "Beef", "Braxton", "Cassandra", "Dominic", "Ellis", "Sudz", "Riley", "Morgan", "Gwendolyn",
            "Casey", "Parker", "Taylor", "Fletcher"]
@@ -12,7 +13,7 @@ EX = ClaimExtractor(PLAYERS)
 
 
 def claims(text: str, speaker: str | None = "Casey") -> list[tuple[str, str, str, bool]]:
-    return [(c.subject, c.predicate, c.object, c.polarity) for c in EX.extract(text, speaker)]
+    return [(c.subject, c.predicate, c.object, c.polarity) for c in EX.extract(text, speaker, stances=False)]
 
 
 @pytest.mark.parametrize(("speaker", "text", "expected"), [
@@ -106,3 +107,71 @@ def test_other_games_role_words() -> None:
                            roles=["werewolf", "seer", "villager"])
     assert found == [Claim(subject="Anna", predicate="role", object="werewolf"),
                      Claim(subject="Bo", predicate="role", object="seer")]
+
+
+def rounds_after(*events: tuple[str, int, str, str]) -> BallotRounds:
+    """A BallotRounds fed ("vote", day, voter, target) and ("banish", day, "", "") events."""
+    ballots = BallotRounds()
+    for kind, day, voter, target in events:
+        if kind == "vote":
+            ballots.vote(day, voter, target)
+        else:
+            ballots.banished(day)
+    return ballots
+
+
+def vote_rounds(text: str, speaker: str, rounds: VoteRounds) -> list[tuple[str, str, bool, int | None]]:
+    return [(c.subject, c.object, c.polarity, c.round) for c in EX.extract(text, speaker, rounds=rounds, stances=False)
+            if c.predicate == "voted_for"]
+
+
+def test_a_vote_claim_names_the_round_it_is_about() -> None:
+    # day 1: Gwendolyn voted for Riley, Casey for Gwendolyn, then a banishment; day 2, Gwendolyn voted for Parker
+    day1 = [("vote", 1, "Gwendolyn", "Riley"), ("vote", 1, "Casey", "Gwendolyn"), ("banish", 1, "", "")]
+    ballots = rounds_after(*day1, ("vote", 2, "Gwendolyn", "Parker"))
+    # said on day 2 at the round table, after Gwendolyn's vote of the day: about yesterday's vote, the one it matches
+    # (433y9yyp: "Gwendolyn voted to eliminate Riley, who wasn't a traitor.")
+    table = ballots.at(2, table=True)
+    assert vote_rounds("Gwendolyn voted to eliminate Riley.", "Casey", table) == [("Gwendolyn", "Riley", True, 1)]
+    assert vote_rounds("Gwendolyn voted for Parker.", "Casey", table) == [("Gwendolyn", "Parker", True, 2)]
+    # said privately on day 2 before voting: a past vote is the last finished round's, a vote to come today's
+    morning = rounds_after(*day1).at(2)
+    assert vote_rounds("I voted for Gwendolyn.", "Casey", morning) == [("Casey", "Gwendolyn", True, 1)]
+    assert vote_rounds("I'm voting for Riley.", "Casey", morning) == [("Casey", "Riley", True, 2)]
+    assert vote_rounds("I won't vote for Riley.", "Casey", morning) == [("Casey", "Riley", False, 2)]
+    # the speaker's own vote at the round table before the round ended is that round's, whatever the tense
+    # (1fnk1fzg: "I voted for Fletcher because ..." said just before voting for Fletcher)
+    assert vote_rounds("I voted for Fletcher.", "Gwendolyn", rounds_after(*day1).at(2, table=True)) == [
+        ("Gwendolyn", "Fletcher", True, 2)]
+    # after the day's banishment, a vote to come is tomorrow's; before any ballot a past vote names no round
+    assert vote_rounds("I'm voting for Riley.", "Casey", rounds_after(*day1).at(1)) == [("Casey", "Riley", True, 2)]
+    assert vote_rounds("Riley voted for Casey.", "Morgan", BallotRounds().at(1)) == [("Riley", "Casey", True, None)]
+    # without rounds (a statement read on its own), no round
+    assert [c.round for c in EX.extract("I voted for Riley.", "Casey")] == [None]
+
+
+def test_a_given_claim_without_a_round_gets_the_latest_ballot_before_the_statement() -> None:
+    ballots = rounds_after(("vote", 1, "Ann", "Bob"), ("banish", 1, "", ""), ("vote", 2, "Ann", "Cat"))
+    say = SayEvent.model_validate({"kind": "say", "speaker": "Bob", "to": "all", "channel": "roundtable",
+                                   "text": "Ann voted for me.", "claims": [
+                                       {"subject": "Ann", "predicate": "voted_for", "object": "Bob"},
+                                       {"subject": "Ann", "predicate": "voted_for", "object": "Dan", "round": 1}]})
+    filled = with_rounds(say, say.claims, ballots.at(2, table=True), 2)
+    assert [c.round for c in filled] == [1, 1]  # the matching round; an explicit round stays
+    vote = VoteEvent.model_validate({"kind": "vote", "voter": "Ann", "target": "Cat", "ballot": "banish"})
+    own = with_rounds(vote, (Claim(subject="Ann", predicate="voted_for", object="Cat"),), ballots.at(2), 2)
+    assert [c.round for c in own] == [2]  # a vote's own claim: its day
+
+
+def test_a_round_is_only_for_vote_claims() -> None:
+    with pytest.raises(ValueError, match="round is only for voted_for"):
+        Claim(subject="Ann", predicate="role", object="traitor", round=1)
+    assert Claim.model_validate({"subject": "Ann", "predicate": "suspects", "object": "Bob"}).round is None
+
+
+def test_ones_own_vote_at_the_round_table_is_todays_unless_the_words_say_earlier() -> None:
+    table = rounds_after(("vote", 1, "Riley", "Morgan"), ("banish", 1, "", "")).at(2, table=True)
+    assert vote_rounds("I voted for Casey.", "Riley", table) == [("Riley", "Casey", True, 2)]
+    assert vote_rounds("I voted for Casey yesterday.", "Riley", table) == [("Riley", "Casey", True, 1)]
+    assert vote_rounds("I voted for Casey last round, and I stand by it.", "Riley", table) == [
+        ("Riley", "Casey", True, 1)]

@@ -242,3 +242,22 @@ def test_the_owners_own_statements_and_votes_keep_their_source() -> None:
     block = render_block(result((VOTED, SAID, vague_said)))
     assert "[Source unclear]" not in block and "[You witnessed] You" not in block
     assert check_block(block) == []
+
+
+def test_a_conflict_shows_once_in_a_players_words_after_the_first_memory_that_holds_it() -> None:
+    words = "Riley defended Casey on day 1 and accused Casey on day 3."
+    key = "g/conflict/Anna/abc"
+    first = memory("g/memory/Anna/7", Marker.CLEAR, "{content}", (Detail("what", "Riley: I trust Casey."),),
+                   score=0.8, conflicts=("Casey",), conflict_lines=((key, words),))
+    second = memory("g/memory/Anna/8", Marker.FUZZY, "{content}", (Detail("what", "Riley: Casey is shady."),),
+                    score=0.4, conflicts=("Casey",), conflict_lines=((key, words),))
+    old = memory("g/memory/Anna/9", Marker.FUZZY, "{content}", (Detail("what", "Dan is a traitor."),),
+                 score=0.3, conflicts=("Dan",))  # a conflict stored without words: the generic line
+    block = render_block(result((first, second, old)))
+    lines = block.splitlines()
+    assert lines.count(f"({words})") == 1
+    assert lines[lines.index(f"({words})") - 1].startswith("1. [CLEAR]")
+    assert "(You have conflicting memories about Dan.)" in lines
+    assert check_block(block) == []
+    as_json = result((first, second, old)).as_dict()["memories"]
+    assert as_json[1]["conflicts"] == [words] and as_json[2]["conflicts"] == ["You have conflicting memories about Dan."]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.errors import LogProblem
-from graphmem.logs.claims import ClaimExtractor
+from graphmem.logs.claims import BallotRounds, ClaimExtractor
 from graphmem.logs.importers.traitors_plomp.phases import day_after, phase_event
 
 
@@ -34,6 +34,7 @@ class _Game:
     phase: str = "pregame"
     day: int = 0
     pending_victim: str | None = None
+    ballots: BallotRounds = field(default_factory=BallotRounds)
     objects: list[dict[str, Any]] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)
     problems: list[LogProblem] = field(default_factory=list)
@@ -74,6 +75,8 @@ class _Context:
     payload: dict[str, Any]
     witnesses: list[str]
     text_field: str
+    day: int = 0
+    """The day the event falls on (its phase may open a new day)."""
 
     def problem(self, reason: str, where: str | None = None) -> _Unconvertible:
         return _Unconvertible(LogProblem(0, where or self.text_field, f"{self.etype}: {reason}"))

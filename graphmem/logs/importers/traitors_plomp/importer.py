@@ -17,7 +17,7 @@ from graphmem.logs.importers.base import Conversion
 from graphmem.logs.importers.traitors_plomp.game import _Context, _Game, _Unconvertible
 from graphmem.logs.importers.traitors_plomp.mapping import _HANDLERS, MAPPED_TYPES, _after
 from graphmem.logs.importers.traitors_plomp.patterns import SHAPES, _excerpt, compile_patterns, match_text, name_pattern
-from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF
+from graphmem.logs.importers.traitors_plomp.phases import PHASE_OF, day_after
 from graphmem.logs.importers.traitors_plomp.source import _event_payload, _load_json, _players_and_roles, plomp_file
 from graphmem.logs.schema import FORMAT
 
@@ -159,7 +159,9 @@ def _convert_item(game: _Game, index: int, item: Any) -> None:
                                                        f"got {_excerpt(text)}"))
     shape, m = matched
     t = item.get("timestamp")
-    ctx = _Context(game, index, etype, text, payload, witnesses, text_field)
+    phase = PHASE_OF[etype]
+    day = day_after(game.phase, game.day, phase) if phase is not None and phase != game.phase else game.day
+    ctx = _Context(game, index, etype, text, payload, witnesses, text_field, day)
     events = handler(ctx, shape, m)
     game.enter(PHASE_OF[etype], index, t)
     for n, event in enumerate(events):

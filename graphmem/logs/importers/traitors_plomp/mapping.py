@@ -21,7 +21,7 @@ def mapped_types() -> tuple[str, ...]:
 
 
 def _claims_json(claims: list[Any]) -> list[dict[str, Any]]:
-    return [c.model_dump() for c in claims]
+    return [c.model_dump(exclude_none=True) for c in claims]
 
 
 def _say(ctx: _Context, m: re.Match[str], channel: str, to: str | list[str]) -> dict[str, Any]:
@@ -37,7 +37,10 @@ def _say(ctx: _Context, m: re.Match[str], channel: str, to: str | list[str]) -> 
     event: dict[str, Any] = {"kind": "say", "speaker": speaker, "to": to, "channel": channel, "text": text}
     if about := g.mentions(text, exclude=speaker):
         event["about"] = about
-    if claims := g.claims.extract(text, speaker):
+    told = [p for p in to if p != speaker] if isinstance(to, list) else []
+    rounds = g.ballots.at(ctx.day, table=channel == "roundtable")
+    if claims := g.claims.extract(text, speaker, rounds=rounds, stances=channel != "traitors",
+                                  addressee=told[0] if len(told) == 1 else None):
         event["claims"] = _claims_json(claims)
     return event
 
@@ -62,7 +65,8 @@ def _speech(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]]
 def _banish_vote(ctx: _Context, m: re.Match[str]) -> dict[str, Any]:
     voter, target = ctx.game.name(m["voter"]), ctx.game.name(m["target"])
     return {"kind": "vote", "voter": voter, "target": target, "ballot": "banish",
-            "claims": [{"subject": voter, "predicate": "voted_for", "object": target, "polarity": True}]}
+            "claims": [{"subject": voter, "predicate": "voted_for", "object": target, "polarity": True,
+                        "round": ctx.day}]}
 
 
 def _round_table_vote(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any]]:
@@ -101,7 +105,8 @@ def _murder_suggestion(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict
     about = [target] + [p for p in g.mentions(m["reason"] or "", exclude=speaker) if p != target]
     event: dict[str, Any] = {"kind": "say", "speaker": speaker, "to": "all", "channel": "traitors",
                              "text": ctx.text.strip(), "about": about}
-    if claims := g.claims.extract(m["reason"] or "", speaker):
+    # The traitors' reasons to murder are not suspicions: no stances.
+    if claims := g.claims.extract(m["reason"] or "", speaker, rounds=g.ballots.at(ctx.day), stances=False):
         event["claims"] = _claims_json(claims)
     return [event]
 
@@ -155,7 +160,10 @@ def _game_end(ctx: _Context, shape: str, m: re.Match[str]) -> list[dict[str, Any
 def _after(game: _Game, etype: str, events: list[dict[str, Any]]) -> None:
     """Update who is alive (after the event: eliminated players witness their own elimination)."""
     for event in events:
+        if event["kind"] == "vote" and event.get("ballot") == "banish":
+            game.ballots.vote(game.day, event["voter"], event["target"])
         if event["kind"] == "banish":
+            game.ballots.banished(game.day)
             game.eliminated.add(event["player"])
         elif event["kind"] == "murder":
             game.eliminated.add(event["victim"])
