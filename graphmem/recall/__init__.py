@@ -16,9 +16,10 @@ Pipeline, one call:
    ``memory_recall``, never from the store: a long-forgotten memory costs one index entry. The full-text query
    carries the owner's scope token (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's
    matches only;
-3. dense scores: each candidate's vector (its text embedding plus the embedding of its context, its keywords;
-   :mod:`.vectors`) comes from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
-   the first time or after a reconsolidation changed the memory; the scores are one pass over that matrix;
+3. dense scores: each candidate's two vectors (its text embedding and the embedding of its context, its keywords;
+   :mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
+   the first time or after a reconsolidation changed the memory; the score is the better of the topic's two cosines,
+   one pass over each matrix;
 4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical and the participant boost,
    score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full (``recall/memories``);
 5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and

@@ -121,7 +121,7 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     memory by whichever it matches better, what happened or the circumstances it happened in (who, where, when:
     :mod:`graphmem.recall.vectors` has the reasons and the measurements).
 
-    vectors, rows : the game's kept vectors (text embedding plus context embedding, :mod:`graphmem.recall.vectors`)
+    vectors, rows : the game's kept vectors (text embeddings and context embeddings, :mod:`graphmem.recall.vectors`)
     and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
     L2-normalised. Each score depends only on the two vectors, never on where the row sits among the others
     (``einsum``; BLAS's matrix-vector product does not promise that, and its last bits then change with the order
