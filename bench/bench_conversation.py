@@ -168,6 +168,9 @@ def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, e
 def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int, profile: str | None,
                 params: Parameters, embedder: Embedder, calls: int) -> dict[str, Any]:
     cache = EmbeddingCache()
+    # the model's content cache would hold the topics (and keywords) of an earlier owner of the same size: without
+    # this, every profile after the first was timed without its topic embedding
+    embedder.clear_cache()
     speakers = ("Avery", "Jordan")
     topics = _topics(calls + 2, seed=size)
     recall(driver, database, game, speakers[0], topic="warm-up", params=params, embedder=embedder, dry_run=True,
