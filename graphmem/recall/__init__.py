@@ -43,20 +43,20 @@ measured on an owner of 10,000 memories (``python -m bench.bench_conversation UR
 
 (a) the cosine of every candidate in Cypher (the previous method): Neo4j reads each 1.5 KB embedding from the
     property store (~10 us) and computes the cosine (~4 us), and the ranking values from the store too: linear in
-    the candidates: its dense half alone over all 10,000 memories of an owner took 172 to 193 ms median, 284 to 309 ms
-    p95 (run of 2026-12-01, load average 4 to 7 on 2 shared cores);
+    the candidates: its dense half alone over all 10,000 memories of an owner took 125 ms median, 147 ms p95 (run of
+    2026-12-01 19:36 UTC, load average 0.5 to 1.4 on 2 cores);
 (b) the global vector index (``db.index.vector.queryNodes``): fast but global, so it is asked for many neighbours of
     every game and the owner's are kept; it agreed with the exact ranking less the fuller the database (0.65 of
     the top 10 at 100k memories) and gives no score to the memories it misses, which min-max needs;
 (c) (chosen) the ranking values from a composite index (no store read) and the vectors kept in the process:
     embeddings never change once written, so :class:`~graphmem.recall.vectors.EmbeddingCache` reads each once
     per process; the scores are one numpy pass. In the same run, the default profile's owner of 10,000 memories
-    (1,860 candidates: the rest is below the cue floor) read its candidates in 96 ms median against 193 ms for (a)'s
-    dense half, and recalled in 365 ms median, 889 ms p95, of which the topic embedding took 232 ms median (a few
-    ms on a quiet machine; PyTorch's threads wait for each other on a loaded one). The ``perfect`` profile, every
-    memory a candidate, read 10,000 candidates in 188 ms, no faster than (a): its cost stays linear in the owner's
-    memories. The target of issue 13 (p95 <= 50 ms, embedding included) was not shown met on that machine; the
-    table and the discussion are in bench/README.md ("Long conversations").
+    (1,860 candidates: the rest is below the cue floor) read its candidates in 33 ms median and recalled in 51 ms
+    median, 72 ms p95, topic embedding (11 ms) included; an owner of 1,000 memories in 34 ms median, 57-59 ms p95.
+    The ``perfect`` profile, every memory a candidate, read 10,000 candidates in 128 ms (163 ms median, 234 ms
+    p95 in all): with nothing forgotten the cost stays linear in the owner's memories. The target of issue 13
+    (p95 <= 50 ms, embedding included) is missed: by 15-19% at 1,000 memories, 44% at 10,000 (default), 4.7 times
+    for ``perfect`` at 10,000. Table, the loaded run and the discussion: bench/README.md ("Long conversations").
 """
 
 from __future__ import annotations
