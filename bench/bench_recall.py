@@ -5,10 +5,10 @@ code, embedded with the real model once per distinct text, written with the real
 phase), then in the same session times
 
 - ``recall``: :func:`graphmem.recall.recall` with reconsolidation written, over ``calls`` calls that cycle through
-  the game's players and a list of topics (topics are embedded before timing: the embedding is excluded, as
-  ``timings["embed"]`` shows);
-- ``dry_exact`` / ``dry_index``: the same calls as dry runs with the exact dense method (the default) and with the
-  global vector index (``dense="index"``), and how many of the index's top-k memories agree with the exact ones;
+  the game's players and a list of topics, through one :class:`graphmem.recall.vectors.EmbeddingCache` as
+  :class:`graphmem.MemoryService` makes them (topics are embedded before timing: the embedding is excluded, as
+  ``timings["embed"]`` shows; so is each player's first recall, which fills the cache);
+- ``dry``: the same calls as dry runs;
 - ``reference``: a bare ``db.index.vector.queryNodes('memory_embedding', k, $v)`` with the same topic vectors;
 
 and deletes the game. Sizes are numbers of memories; the game of a size has about that many (within ~2%).
@@ -48,7 +48,7 @@ from graphmem.jobs.decay import advance
 from graphmem.logs import load_game_log
 from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
-from graphmem.recall import recall
+from graphmem.recall import EmbeddingCache, recall
 from graphmem.store.games import delete_game
 from graphmem.store.schema import ensure_schema
 from graphmem.store.writer import mark_complete, write_game_rows
@@ -119,9 +119,13 @@ def _stats(samples: Sequence[float]) -> tuple[float, float]:
 def _time_recalls(driver: neo4j.Driver, database: str | None, game: str, calls: Sequence[tuple[str, str]],
                   params: Parameters, embedder: Embedder, **options: Any) -> tuple[list[float], list[list[str]]]:
     times, tops = [], []
+    cache = options.pop("cache", None) or EmbeddingCache()
+    for player in dict.fromkeys(p for p, _ in calls):  # the first recall of each player fills the cache: not timed
+        recall(driver, database, game, player, topic=calls[0][1], params=params, embedder=embedder, dry_run=True,
+               cache=cache)
     for i, (player, topic) in enumerate(calls):
         result = recall(driver, database, game, player, topic=topic, seed=i, params=params, embedder=embedder,
-                        **options)
+                        cache=cache, **options)
         times.append(result.timings["total"] - result.timings["embed"])
         tops.append([m.uid for m in result.memories])
     return times, tops
@@ -133,11 +137,10 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
     """Time recall for each size (see the module docstring); each game is deleted afterwards, also on failure,
     unless ``keep`` (a later run with the same seed then reuses it instead of writing it again).
 
-    Returns one dict per size: size (asked), memories (stored), candidates (mean candidates per recall),
-    recall_median_ms / recall_p95_ms (recall with writes, embedding excluded), exact_median_ms / exact_p95_ms and
-    index_median_ms / index_p95_ms (dry runs with each dense method), index_agreement (mean share of the exact top-k
-    that the index method also returns), reference_median_ms / reference_p95_ms (bare vector-index top-k),
-    embed_median_ms (the topic embedding, reported apart; ~0 when the embedder's cache holds the topic).
+    Returns one dict per size: size (asked), memories (stored), candidates (mean memories per player),
+    recall_median_ms / recall_p95_ms (recall with writes, embedding excluded), exact_median_ms / exact_p95_ms (dry
+    runs), reference_median_ms / reference_p95_ms (bare vector-index top-k), embed_median_ms (the topic
+    embedding, reported apart; ~0 when the embedder's cache holds the topic).
     """
     params = default_parameters()
     embedder = embedder or Embedder()
@@ -152,12 +155,9 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
             embed_ms = 1000 * (time.perf_counter() - t0) / max(1, len(vectors))
             recall(driver, database, game, players[0], topic=plan[0][1], params=params, embedder=embedder,
                    dry_run=True)  # warm-up: query plans
-            recall(driver, database, game, players[0], topic=plan[0][1], params=params, embedder=embedder,
-                   dry_run=True, dense="index")
-            exact, exact_tops = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True)
-            index, index_tops = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True,
-                                              dense="index")
-            written, _ = _time_recalls(driver, database, game, plan, params, embedder)
+            cache = EmbeddingCache()
+            exact, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache)
+            written, _ = _time_recalls(driver, database, game, plan, params, embedder, cache=cache)
             reference = []
             with driver.session(database=database) as session:
                 for _, topic in plan:
@@ -170,13 +170,10 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
         finally:
             if not keep:  # memories first, in batches (store.games.DELETE_ORDER): a player is cheap once they are gone
                 delete_game(driver, database, game)
-        agreement = [len(set(a) & set(b)) / len(a) for a, b in zip(exact_tops, index_tops) if a]
         row = {"size": size, "memories": int(candidates["n"]),
                "candidates": int(candidates["n"]) / max(1, int(candidates["owners"])),
                "recall_median_ms": _stats(written)[0], "recall_p95_ms": _stats(written)[1],
                "exact_median_ms": _stats(exact)[0], "exact_p95_ms": _stats(exact)[1],
-               "index_median_ms": _stats(index)[0], "index_p95_ms": _stats(index)[1],
-               "index_agreement": statistics.mean(agreement) if agreement else 1.0,
                "reference_median_ms": _stats(reference)[0], "reference_p95_ms": _stats(reference)[1],
                "embed_median_ms": embed_ms}
         log.info("%s", row)
@@ -223,11 +220,13 @@ def run_stored(driver: neo4j.Driver, database: str | None, games: Sequence[str] 
     dry: list[float] = []
     written: list[float] = []
     sizes: list[int] = []
+    cache = EmbeddingCache()
     for game, plan in plans:
-        times, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True)
+        times, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache)
         dry += times
         for player, topic in plan:
-            result = recall(driver, database, game, player, topic=topic, params=params, embedder=embedder)
+            result = recall(driver, database, game, player, topic=topic, params=params, embedder=embedder,
+                            cache=cache)
             written.append(result.timings["total"] - result.timings["embed"])
             sizes.append(result.candidates)
     owners = driver.execute_query("MATCH (m:Memory) WHERE m.game IN $games RETURN count(m) AS n, "
@@ -258,8 +257,7 @@ def main(argv: Sequence[str]) -> None:
         for r in run(driver, None, sizes):
             print(f"{r['memories']:>9,} memories ({r['candidates']:.0f} per player): recall median "
                   f"{r['recall_median_ms']:.1f} ms p95 {r['recall_p95_ms']:.1f} ms | dry exact "
-                  f"{r['exact_median_ms']:.1f}/{r['exact_p95_ms']:.1f} ms | dry index "
-                  f"{r['index_median_ms']:.1f}/{r['index_p95_ms']:.1f} ms, agreement {r['index_agreement']:.2f} | "
+                  f"{r['exact_median_ms']:.1f}/{r['exact_p95_ms']:.1f} ms | "
                   f"bare vector top-k {r['reference_median_ms']:.1f}/{r['reference_p95_ms']:.1f} ms | "
                   f"topic embedding {r['embed_median_ms']:.1f} ms")
 

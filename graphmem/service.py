@@ -23,8 +23,9 @@ The driver belongs to whoever created it: pass your own ``neo4j.Driver`` (the se
 concurrent callers, and live games are taken one batch at a time per game. No call keeps game state that Neo4j does
 not hold: a live game's state is rebuilt from the stored header and event log (and cached, checked against the
 stored event count and hash), so any process, or a restarted one, goes on with any game
-(:mod:`graphmem.ingest.live`). The first call that embeds something loads the model (~10 s); :meth:`warm_up` loads
-it ahead.
+(:mod:`graphmem.ingest.live`). Recall keeps the embeddings it has read (:class:`graphmem.recall.vectors.EmbeddingCache`,
+by game incarnation): a memory's embedding never changes, so this is a cache of what Neo4j holds, not state, and is
+read again when lost. The first call that embeds something loads the model (~10 s); :meth:`warm_up` loads it ahead.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from graphmem.jobs.contradictions import ContradictionReport
     from graphmem.jobs.forget import ForgetResult
     from graphmem.recall import RecallResult
+    from graphmem.recall.vectors import EmbeddingCache
     from graphmem.store.tokens import PlayerGrant
     from graphmem.viz.decay import DecayChart
 
@@ -77,12 +79,15 @@ class MemoryService:
     settings : Settings or None (default: :func:`graphmem.settings.load_settings`)
     params : Parameters or None (default: the shipped parameters with the settings' overrides)
     embedder : Embedder or None (default: the settings' model, loaded on first use)
+    recall_cache : int >= 0, the most memories whose vectors recall keeps between calls (default 100,000, ~300 MB
+        at 384 dimensions: a text and a context vector each; 0 reads them again at every recall)
 
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """
 
     def __init__(self, driver: neo4j.Driver | None = None, *, settings: Settings | None = None,
-                 params: Parameters | None = None, embedder: Embedder | None = None) -> None:
+                 params: Parameters | None = None, embedder: Embedder | None = None,
+                 recall_cache: int | None = None) -> None:
         self.settings = settings or load_settings()
         self._owns_driver = driver is None
         if driver is None:
@@ -97,6 +102,8 @@ class MemoryService:
         """The live games this service feeds (it caches their rebuilt state, validated against Neo4j)."""
         self.recall_retries = 0
         """Recalls run again because a concurrent recall wrote the same memories first."""
+        self.recall_cache = self._new_recall_cache(recall_cache)
+        """The embeddings recall keeps between calls (see the module docstring); shared by the request threads."""
 
     @classmethod
     def connect(cls, settings: Settings | None = None, **overrides: Any) -> MemoryService:
@@ -202,11 +209,13 @@ class MemoryService:
         summary = ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
                          fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
                          on_stage=on_stage)
+        decay_started = time.perf_counter()
         for game in summary.per_game:
             if game.decay_to is not None:
                 advance(self.driver, self.database, game.game, game.decay_to, self.params)
             if not game.unchanged:
                 mark_complete(self.driver, self.database, game.game)
+        summary.stages["decay"] = time.perf_counter() - decay_started
         summary.seconds = time.perf_counter() - started  # the whole job, decay included
         return summary
 
@@ -339,7 +348,8 @@ class MemoryService:
             try:
                 return recall(self.driver, self.database, game, player, topic=topic, participants=participants,
                               at=at, k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
-                              embedder=self.embedder, dry_run=dry_run)
+                              embedder=self.embedder, dry_run=dry_run,
+                              cache=self.recall_cache)
             except RecallConflict:
                 if attempt == RECALL_ATTEMPTS - 1:
                     raise
@@ -347,6 +357,12 @@ class MemoryService:
                 time.sleep(_JITTER.uniform(0.0, pause))
                 pause *= 2
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _new_recall_cache(size: int | None) -> EmbeddingCache:
+        from graphmem.recall.vectors import DEFAULT_MAX_MEMORIES, EmbeddingCache
+
+        return EmbeddingCache(DEFAULT_MAX_MEMORIES if size is None else size)
 
     def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
                      trigger: str = "api") -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from graphmem.cli import memory_service
+from graphmem.cli.query_cmd import json_safe
 
 if TYPE_CHECKING:
     from graphmem.service import MemoryService
@@ -66,7 +67,7 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
     with _job(ctx, "consolidating", None, as_json) as (memory, progress):
         report = memory.consolidate(game, player, dry_run=dry_run, progress=progress)
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2))
+        click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
         return
     verb = "would write" if dry_run else "wrote"
     click.echo(f"game {game} (phase {report.phase}): {verb} {_count(report.summaries, 'summary', 'summaries')} of "
@@ -107,14 +108,14 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
         reports = [memory.contradictions(game, player, dry_run=dry_run, progress=progress) for game in ids]
     if as_json:
         if len(reports) == 1:
-            click.echo(json.dumps(reports[0].as_dict(), indent=2))
+            click.echo(json.dumps(json_safe(reports[0].as_dict()), indent=2, allow_nan=False))
         else:
             totals: dict[str, int] = {}
             for r in reports:
                 for kind, n in r.by_kind.items():
                     totals[kind] = totals.get(kind, 0) + n
-            click.echo(json.dumps({"games": [r.as_dict() for r in reports], "by_kind": dict(sorted(totals.items()))},
-                                  indent=2))
+            click.echo(json.dumps(json_safe({"games": [r.as_dict() for r in reports],
+                                             "by_kind": dict(sorted(totals.items()))}), indent=2, allow_nan=False))
         return
     would = "would be " if dry_run else ""
     for report in reports:
@@ -158,7 +159,7 @@ def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str 
     with _job(ctx, "forgetting", None, True) as (service, _):
         result = service.forget(game, player, memory, reason)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
+        click.echo(json.dumps(json_safe(result.as_dict()), indent=2, allow_nan=False))
         return
     state = "tombstoned" if result.changed else "was already tombstoned"
     click.echo(f"{result.uid} {state} at phase {result.phase} ({result.reason}): {_short(result.text)}")

@@ -22,6 +22,18 @@ from graphmem.errors import UsageProblem
 FORMATS = ("table", "json", "csv")
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with every infinite or NaN float replaced by None, so the output is strict JSON (the stability of a
+    memory that never fades, the ``perfect`` profile's, is infinite)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    return value
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -97,7 +109,8 @@ def _list_queries() -> None:
 @click.option("-p", "--param", "assignments", multiple=True, metavar="KEY=VALUE",
               help="A query parameter, typed by the query's header (repeatable): -p game=G -p day=2.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table (rich), json (a list of objects) or csv (with a header row).")
+              help="table (rich), json (a list of objects; an infinite number, the stability of a memory that "
+                   "never fades, is null) or csv (with a header row).")
 @click.pass_context
 def query(ctx: click.Context, name: str | None, list_queries: bool, assignments: tuple[str, ...], fmt: str) -> None:
     """Run the analysis query NAME (a file of cypher/analysis/) read-only and print what it returns.
@@ -117,7 +130,7 @@ def query(ctx: click.Context, name: str | None, list_queries: bool, assignments:
     with memory_service(ctx) as memory:
         result = memory.query(name, given)
     if fmt == "json":
-        click.echo(json.dumps(result.rows, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(json_safe(result.rows), indent=2, ensure_ascii=False, allow_nan=False))
     elif fmt == "csv":
         click.echo(render_csv(result.columns, result.rows), nl=False)
     else:

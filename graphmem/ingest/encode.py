@@ -40,7 +40,7 @@ from graphmem.logs.schema import (
 from graphmem.logs.state import GameState
 from graphmem.model import Parameters, Profile, Situation, SourceType
 from graphmem.model.clarity import lifecycle_state
-from graphmem.model.details import details_to_json
+from graphmem.model.details import details_to_json, search_keywords
 from graphmem.model.encoding import classify_type, decay_rate, encoding_strength, stability
 from graphmem.model.flashbulb import EmotionalContext, emotional_peak, flashbulb_score, is_flashbulb, strength_floor
 from graphmem.model.salience import appraise, personal_relevance, salience
@@ -173,13 +173,12 @@ class Encoder:
         s = stability(sal, profile, mtype, flashbulb, p)
         c0 = initial_source_confidence(percept.source_type, p)
         about = [name for name in about_of(logged.event, list(self.state.roles)) if name != owner]
-        named = {d.value for d in wording.details if d.kind.value in ("who", "whom")} | set(about)
         uid = memory_uid(self.game, owner, logged.id, lesson)
         event = event_uid(self.game, logged.id)
         row = MemoryRow(
             uid=uid, game=self.game, owner=owner, event=logged.id, kind=kind, type=str(mtype),
             text=wording.text, template=wording.template, details_json=details_to_json(wording.details),
-            n_lost=0, fabricated=False, about=about, keywords=" ".join(sorted(named)),
+            n_lost=0, fabricated=False, about=about, keywords=search_keywords(wording.details, about),
             scope=scope_token(self.game, owner), claims_json=_claims_json(claims),
             t_enc=logged.phase, day=logged.day, phase_name=logged.phase_name, salience=sal, relevance=relevance,
             emotion_peak=peak, emotion_json=EmotionalContext.of(emotions).to_json(), surprise=appraisal.surprise,

@@ -71,6 +71,10 @@ class IngestSummary:
     nodes_created, relationships_created : what the database created (0 when everything was already stored)
     seconds : wall time; embedding_seconds : time inside the embedding model; texts_embedded : texts encoded
     rejected : the lines left out (``skip_invalid``); guesses : the keywords read as near spellings, every game's
+    stages : seconds per stage of the job, {"validate", "encode", "embed", "link", "write", "decay"} (validate:
+        reading and checking the logs; encode: perception, salience, encoding, working memory; embed: the embedding
+        model and its cache; link: rumour chains; write: every batched write; decay: the decay job to the end of
+        each log, run by :meth:`graphmem.service.MemoryService.ingest`)
     """
 
     games: int = 0
@@ -82,6 +86,7 @@ class IngestSummary:
     texts_embedded: int = 0
     embedding_seconds: float = 0.0
     seconds: float = 0.0
+    stages: dict[str, float] = field(default_factory=dict)
     per_game: list[GameSummary] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
     guesses: list[str] = field(default_factory=list)
@@ -157,7 +162,15 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     """
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be at least 1, not {batch_size}")
-    started = time.perf_counter()
+    started = clock = time.perf_counter()
+    stages = dict.fromkeys(("validate", "encode", "embed", "link", "write"), 0.0)
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        stages[stage] += now - clock
+        clock = now
+
     loaded = load_logs(paths, fmt, skip_invalid)
     problems = [LogProblem(p.line, p.field, p.reason if len(loaded) == 1 else f"{path}: {p.reason}")
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
@@ -168,13 +181,17 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                          routing_=neo4j.RoutingControl.READ)
     stored = {r["game"]: r for r in records}
     unchanged = refuse_changed_logs(stored, [(path, game_log, hashes[game_log.game]) for path, _, game_log in loaded])
+    lap("validate")
     encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
     to_write = [game for game in encoded if game.game.uid not in unchanged]
+    lap("encode")
     uids = [m.uid for game in to_write for m in game.memories]
     vectors = embedder.encode([m.text for game in to_write for m in game.memories])
     by_uid = dict(zip(uids, vectors))
     dimensions = int(vectors.shape[1]) if len(uids) else embedder.dimension
+    lap("embed")
     ensure_schema(driver, database, dimensions)
+    lap("write")
 
     summary = IngestSummary(texts_embedded=embedder.encoded, embedding_seconds=embedder.seconds)
     if on_stage:
@@ -187,10 +204,12 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                     len(game.players), 0, 0, rejected, unchanged=True, guesses=guesses))
             continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
+        lap("link")
         embeddings = {m.uid: by_uid[m.uid].tolist() for m in game.memories}
         counts: WriteCounts = write_game_rows(driver, database, game, embeddings, derived,
                                                  batch_size=batch_size, progress=progress,
                                                  log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
+        lap("write")
         known = stored.get(game.game.uid)
         decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
         decay_to = (game.game.last_phase if decayed_to < game.game.last_phase
@@ -200,6 +219,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                 len(game.players), counts.relationships_created, counts.nodes_created, rejected,
                                 decay_to=decay_to, guesses=guesses))
     summary.seconds = time.perf_counter() - started
+    summary.stages = stages
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary
 

@@ -15,6 +15,7 @@ Modules, one job each:
 - ``distortion``: rehearsal, distortion risk, probabilities, seeded RNG (SPEC 6 step 3)
 - ``reconsolidation``: one recall's effect on a memory (SPEC 4.0, 6 step 3)
 - ``clarity``: clarity markers and lifecycle bands (SPEC 6 step 4, 10)
+- ``retrieval``: cued recall, whether a memory can be retrieved from its strength and the cue's match (SPEC 6 step 2)
 - ``working_memory``: active thoughts (SPEC 7)
 - ``findings``: the nine published findings of SPEC 18 as seeded simulations over the modules above
 

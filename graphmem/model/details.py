@@ -17,7 +17,7 @@ from graphmem.errors import GraphmemError, UsageProblem
 from graphmem.model.vocabulary import DetailKind
 
 __all__ = ["Detail", "DetailKind", "cannot_remember_who", "day_label_kept", "details_from_json", "details_to_json",
-           "displayed_day", "n_lost", "any_fabricated", "render"]
+           "displayed_day", "n_lost", "any_fabricated", "render", "search_keywords"]
 
 PLACEHOLDER = re.compile(r"\{(who|whom|where|content)\}")
 VAGUE_WORD = {DetailKind.WHO: "someone", DetailKind.WHOM: "someone", DetailKind.WHERE: "somewhere"}
@@ -112,6 +112,32 @@ def displayed_day(details: Iterable[Detail], day: int) -> int | None:
             if d.fabricated and found:
                 return int(found.group())
     return day
+
+
+_PLACE_FILLER = frozenset({"at", "in", "on", "the", "a", "an", "of", "to"})
+
+
+def search_keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
+    """The words a memory can be found by besides its text (the full-text index's ``keywords``), space-separated:
+    the names it holds (its kept ``who``/``whom`` details and the players it is about, sorted), where it happened
+    (the kept ``where`` detail without its articles: "round table", "private conversation") and when (the kept
+    ``when`` detail as "day 2").
+
+    A cue matches how an event was encoded, its context included (Tulving & Thomson 1973, encoding specificity):
+    "what did Fletcher say at the round table on day 1" finds that speech by its place and day as well as by its
+    words. A lost detail no longer cues (it is left out), and a fabricated one does, as the owner believes it.
+    """
+    kept = [d for d in details if not d.lost]
+    names = {d.value for d in kept if d.kind in (DetailKind.WHO, DetailKind.WHOM)} | set(about)
+    words = sorted(names)
+    for d in kept:
+        if d.kind is DetailKind.WHERE:
+            words += [w for w in d.value.split() if w.lower() not in _PLACE_FILLER]
+    for d in kept:
+        found = re.search(r"\d+", d.value) if d.kind is DetailKind.WHEN else None
+        if found:
+            words += ["day", found.group()]
+    return " ".join(words)
 
 
 def cannot_remember_who(details: Iterable[Detail]) -> bool:

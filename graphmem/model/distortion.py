@@ -92,8 +92,12 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
     (SuggestibilityFactor * max(rho, 1 - c_src)) with the distortion risk's scale 0.5 + ConfabulationRisk. The
     SPEC's ConfabulationRisk * (rho - 0.3) / 0.7 cannot exceed ConfabulationRisk (0.3 balanced) per recall and is
     0 for a calm owner soon after the event (rho < 0.3), so no two recalls reach the 0.50-0.85 of SPEC 18.
+    0 for an owner whose ConfabulationRisk and SuggestibilityFactor are both 0 (the ``perfect`` control profile,
+    SPEC 13: no distortion): taking on another's account is what those two measure.
     """
     p = resolve(params)
+    if profile.confabulation_risk == 0.0 and profile.suggestibility_factor == 0.0:
+        return 0.0  # neither confabulates nor is suggestible: takes nothing from another account (``perfect``)
     onset = p.similarity.detail_import
     closeness = min(1.0, max(0.0, (similarity - onset) / (1.0 - onset))) if onset < 1.0 else float(similarity >= 1.0)
     chance = (p.reconsolidation.risk_base + profile.confabulation_risk) \

@@ -9,6 +9,8 @@ memory system (semantic and procedural knowledge outlast episodes); recalls grow
 
 from __future__ import annotations
 
+import math
+
 from graphmem.errors import UsageProblem
 from graphmem.model._checks import check_unit
 from graphmem.model.params import Parameters, Profile, resolve
@@ -33,8 +35,12 @@ def type_factor(memory_type: MemoryType | str, params: Parameters | None = None)
 
 
 def decay_rate(profile: Profile, flashbulb: bool, params: Parameters | None = None) -> float:
-    """The decay rate used for S, in (0, 1]: the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 3.4, 5)."""
-    return resolve(params).flashbulb.decay_rate if flashbulb else profile.base_decay_rate
+    """The decay rate used for S, in [0, 1]: the profile's BaseDecayRate, or 0.05 for a flashbulb (SPEC 3.4, 5);
+    0 for every memory of a profile that never forgets (``base_decay_rate = 0``, the ``perfect`` control, SPEC 13),
+    flashbulbs included: a flashbulb fades no faster than 0.05 nor faster than its owner's other memories."""
+    if flashbulb:
+        return min(resolve(params).flashbulb.decay_rate, profile.base_decay_rate)
+    return profile.base_decay_rate
 
 
 def encoding_strength(salience: float, profile: Profile, flashbulb: bool = False,
@@ -59,14 +65,17 @@ def stability(salience: float, profile: Profile, memory_type: MemoryType | str =
     BaseDecayRate never gives a larger S (the seed's ``retention *= 1 + rate * 0.2`` had this backwards, SPEC
     12.1). The half-life is S ln 2. Recalls then grow S (:func:`graphmem.model.forgetting.stability_after_recall`,
     SPEC 4.0). ``flashbulb=False`` for a flashbulb gives the stability it would have as an ordinary memory of the
-    same salience and type, which its distortion risk uses (SPEC 5).
+    same salience and type, which its distortion risk uses (SPEC 5). A rate of 0 (the ``perfect`` profile, SPEC 13)
+    gives S = inf: the memory never fades.
     Source: SPEC 3.4; the stability reading of Ebbinghaus 1885 as fitted by Murre & Dros 2015.
     Raises UsageProblem for salience outside [0, 1].
     """
     p = resolve(params).encoding
     check_unit("salience", salience)
-    scaled = p.salience_weight * salience * (p.reference_decay_rate / decay_rate(profile, flashbulb, params)) \
-        * type_factor(memory_type, params)
+    rate = decay_rate(profile, flashbulb, params)
+    if rate == 0.0:
+        return math.inf
+    scaled = p.salience_weight * salience * (p.reference_decay_rate / rate) * type_factor(memory_type, params)
     return max(p.min_stability, scaled)
 
 

@@ -30,21 +30,33 @@ CURVES = ("exponential", "power")
 DEFAULT_CURVE = "power"
 
 
+def _check_stability(s: float) -> float:
+    """``s`` if it is > 0; infinite stability (a profile that never forgets, ``base_decay_rate = 0``) is allowed."""
+    if math.isinf(s) and s > 0:
+        return s
+    return check_positive("s", s)
+
+
 def half_life(s: float) -> float:
-    """Phases until retention falls to 1/2 on either curve: S ln 2. s : stability in phases, > 0."""
-    return check_positive("s", s) * math.log(2.0)
+    """Phases until retention falls to 1/2 on either curve: S ln 2 (infinite for S = inf). s : stability in
+    phases, > 0."""
+    return _check_stability(s) * math.log(2.0)
 
 
 def retention(dt: float, s: float, curve: str = DEFAULT_CURVE) -> float:
     """Retention R in [0, 1] (0 only by floating-point underflow) after ``dt`` phases at stability ``s`` (SPEC 4).
 
-    dt : float >= 0, elapsed phases; s : float > 0, stability in phases; curve : "exponential" or "power".
-    R(0) = 1; R falls with dt and rises with s; R(S ln 2) = 1/2 on both curves.
+    dt : float >= 0, elapsed phases; s : float > 0, stability in phases (inf: a memory that never fades, R = 1);
+    curve : "exponential" or "power". R(0) = 1; R falls with dt and rises with s; R(S ln 2) = 1/2 on both curves.
     Source: Ebbinghaus 1885 / Murre & Dros 2015 (exponential), Wixted & Ebbesen 1991 (power).
     Raises UsageProblem for dt < 0, s <= 0 or an unknown curve.
     """
     check_nonnegative("dt", dt)
-    check_positive("s", s)
+    _check_stability(s)
+    if curve not in CURVES:
+        raise UsageProblem(f"unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
+    if math.isinf(s):
+        return 1.0
     if curve == "exponential":
         return math.exp(-dt / s)
     if curve == "power":

@@ -153,7 +153,8 @@ class ConsolidationParams:
 @dataclass(frozen=True)
 class RecallParams:
     """SPEC 6 steps 1-2: score = relevance_weight * relevance + strength_weight * m; relevance =
-    dense_weight * dense + lexical_weight * lexical, + participant_boost (cap 1); best k (int >= 1)."""
+    dense_weight * dense + lexical_weight * lexical, + participant_boost (cap 1); best k (int >= 1); cued recall:
+    retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
     strength_weight: float = field(metadata=IN_UNIT)
@@ -161,3 +162,4 @@ class RecallParams:
     lexical_weight: float = field(metadata=IN_UNIT)
     participant_boost: float = field(metadata=IN_UNIT)
     k: int = field(metadata=spec(Num(1, integer=True)))
+    cue_support: float = field(metadata=IN_UNIT)

@@ -15,8 +15,8 @@ override any of them::
 
 The allowed range of every field is declared next to it (the ``Num(...)`` specs here and in ``groups``; ``(``
 and ``)`` are open bounds). Cross-field rules: ``retrieval_threshold`` must stay below ``clarity.fuzzy`` (and
-the SPEC's 0.40); ``base_decay_rate`` must be at least ``flashbulb.decay_rate`` (0.05: a flashbulb is never
-less stable);
+the SPEC's 0.40); ``base_decay_rate`` must be 0 (never forgets) or at least ``flashbulb.decay_rate`` (0.05: a
+flashbulb is never less stable);
 ``clarity`` needs ``vague_floor < fuzzy < clear``; ``default_profile`` must name a known profile.
 """
 
@@ -40,7 +40,7 @@ from graphmem.errors import ConfigError, UsageProblem
 from graphmem.model._schema import Choice, MapOf, Num, Table, Text, build, merge, spec
 from graphmem.model.groups import (
     IN_UNIT,
-    RATE,
+    UNIT,
     AppraisalRow,
     ClarityParams,
     ConsolidationParams,
@@ -72,7 +72,7 @@ class Profile:
     name : str, the profile's name
     base_encoding_strength : float in [0, 1], E0 of a memory of salience 0 (SPEC 3.4)
     base_decay_rate : float in [0.05, 1] (at least the flashbulb decay rate), larger forgets faster: S scales
-        with 0.15 / rate (SPEC 3.4)
+        with 0.15 / rate (SPEC 3.4); or 0, never forgets (S = inf: the ``perfect`` control profile, SPEC 13)
     retrieval_threshold : float in [0, 0.40), memories below it are not recalled (SPEC 6)
     emotional_memory_bias : float in [0, 1], weight of emotion in salience (SPEC 3.3)
     detail_memory_bias : float in [0, 1], protects details from loss at recall (SPEC 6)
@@ -86,7 +86,7 @@ class Profile:
 
     name: str
     base_encoding_strength: float = field(metadata=IN_UNIT)
-    base_decay_rate: float = field(metadata=spec(RATE))
+    base_decay_rate: float = field(metadata=spec(UNIT))
     retrieval_threshold: float = field(metadata=spec(Num(0.0, 0.40, hi_open=True)))
     emotional_memory_bias: float = field(metadata=IN_UNIT)
     detail_memory_bias: float = field(metadata=IN_UNIT)
@@ -158,10 +158,10 @@ def _check(params: Parameters, source: str) -> None:
     bound = min(c.fuzzy, params.lifecycle.active)
     slowest = params.flashbulb.decay_rate
     for name, p in params.profiles.items():
-        if p.base_decay_rate < slowest:
-            raise ConfigError(f"{source}: field 'profiles.{name}.base_decay_rate' must be a number in "
-                              f"[{slowest:g}, 1] (no faster than flashbulbs decay, parameters.flashbulb.decay_rate), "
-                              f"got {p.base_decay_rate!r}")
+        if 0.0 < p.base_decay_rate < slowest:
+            raise ConfigError(f"{source}: field 'profiles.{name}.base_decay_rate' must be 0 (never forgets) or a "
+                              f"number in [{slowest:g}, 1] (no faster than flashbulbs decay, "
+                              f"parameters.flashbulb.decay_rate), got {p.base_decay_rate!r}")
         if p.retrieval_threshold >= bound:
             raise ConfigError(f"{source}: field 'profiles.{name}.retrieval_threshold' must be a number in "
                               f"[0, {bound:g}) (below the FUZZY band), got {p.retrieval_threshold!r}")

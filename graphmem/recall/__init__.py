@@ -1,99 +1,72 @@
 """Recall: a player's memory context for a dialogue, with reconsolidation (SPEC 6, 7, 8).
 
 ``recall(driver, database, game, player, topic=..., participants=..., at=..., k=..., seed=..., params=...,
-embedder=..., dry_run=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the prompt block of SPEC 8
-(:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
+embedder=..., dry_run=..., cache=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the prompt block of
+SPEC 8 (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
 
 Pipeline, one call:
 
 1. embed the topic (timed apart: ``timings["embed"]``);
-2. read everything in ONE query (``cypher/recall/context.cypher``): the owner, the owner's thoughts and open
-   conflicts, and every candidate with its dense score and its full-text score. The candidates are the owner's
-   memories that can be recalled at ``now``: encoded by then, neither consolidated nor tombstoned, and not archived
-   then (SPEC 10: archived = "kept, not recalled"; SPEC 6 step 2 filters m >= RetrievalThreshold, which an archived
-   memory fails by definition; flashbulbs, floored at 0.8, are never archived). Summaries are ordinary candidates.
-   The min-max normalisation of ``dense`` and the best full-text score run over these candidates: SPEC 6 says "over
-   the owner's candidates", and a memory that can never be recalled is not one, so it moves no other memory's
-   score. At ``now`` = ``Game.decayed_to`` the stored lifecycle state is exact (decay job), so the composite index
-   ``Memory(game, owner, state, t_enc)`` skips archived memories without reading them; at an earlier ``at`` the
-   stored state describes ``decayed_to``, so every live memory is read and the decay job's rule (flashbulb, or
-   strength >= threshold) is applied to the closed-form strength at ``at``. The full-text query carries the owner's
-   scope token (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only;
-3. rank in Python (:mod:`.ranking`): strength at ``now`` from the closed form, relevance from dense, lexical and the
-   participant boost, the clarity filter, the best ``k``;
-4. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
-   tellers are the other memories recalled with it with cosine >= 0.5 (computed by the read among the pre-selected
-   candidates): memories that come to mind together blend. No second query;
-5. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
+2. read the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the owner's
+   thoughts and open conflicts, and, as parallel lists, every candidate's uid, access count, strength at ``now``,
+   flashbulb flag, threshold and full-text score. The candidates are the owner's memories that some cue could
+   bring back (cued recall, :mod:`graphmem.model.retrieval`): encoded by ``now``, neither consolidated nor
+   tombstoned, and a flashbulb or at least as strong as the cue floor max(0.15, threshold) * (1 - CueSupport);
+   a memory below it is forgotten and moves no other memory's score. Everything is read from the composite index
+   ``memory_recall``, never from the store: a long-forgotten memory costs one index entry. The full-text query
+   carries the owner's scope token (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's
+   matches only;
+3. dense scores: each candidate's two vectors (its text embedding and the embedding of its context, its keywords;
+   :mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
+   the first time or after a reconsolidation changed the memory; the score is the better of the topic's two cosines,
+   one pass over each matrix;
+4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical and the participant boost,
+   score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full (``recall/memories``);
+5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
+   tellers are the other memories recalled with it whose text embeddings have cosine >= 0.5 with its own (from the
+   vectors the cache holds): memories that come to mind together blend. No second query;
+6. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
    ``at``; then working memory (:mod:`.working`) and the flashbulb for the VIVID MEMORY section.
 
 ``now`` is ``at`` when given, else ``Game.decayed_to``. Recalling at an earlier phase is a read-only look into the
 past: strengths come from the closed form at that phase, with the encoding values (e0, t_enc, s_enc) for a memory
 rehearsed after it; details, believed tellers, emotions and the lifecycle of consolidation are the current ones,
 since the graph keeps no history of them. Replays are exact: the same seed on the same stored state gives the same
-result (every random draw is seeded by (seed, memory uid, access count); ties are broken by uid).
+result (every random draw is seeded by (seed, memory uid, access count); ties are broken by uid; each dense score
+depends only on its two vectors).
 
-Dense retrieval: measured choice
---------------------------------
-Two ways to get ``dense`` (cosine of topic and memory embeddings, min-max normalised over the owner's candidates):
+Latency: measured choice
+------------------------
+Dense relevance needs the topic's similarity to every candidate (it is min-max normalised over all of them), so its
+cost grows with the candidates, and with cued recall an owner's faded memories are candidates too. Three ways were
+measured on an owner of 10,000 memories (``python -m bench.bench_conversation URI --recall``; bench/README.md):
 
-(a) ``dense="index"``: the global vector index ``memory_embedding`` (``db.index.vector.queryNodes``). It spans every
-    memory of every game, so it is asked for ``ANN_K`` = 1000 neighbours and the owner's candidates are kept;
-    candidates it does not return get dense 0 and the min-max runs over those it returns.
-(b) ``dense="exact"`` (the default): ``vector.similarity.cosine($topic, m.embedding)`` for every candidate, inside
-    the one read query.
-
-Latency, measured
------------------
-``python bench/bench_recall.py bolt://127.0.0.1:7741 1000 10000 100000``: 200 calls per size cycling the players and
-10 topics, each synthetic game alone in the database, the topic embedding excluded (reported apart); and the 40
-real games (3 players x 2 topics each, at their last phase, stored together with the 100k game: ~113k memories in
-the indexes). Local Neo4j 5.26 Community (1 GB heap, 256 MB page cache), float32 embeddings, neo4j-rust-ext, on a
-2-CPU machine where other work kept the load average at 1.3-2.2. Milliseconds, median / p95; "before" is the
-previous code measured the same way on the same machine minutes apart:
-
-=========================  ============  ===============  ===========  ===================  ==========  =============
-memories (per owner:       recall with   dry, exact       dry, index   index top-10 agrees  bare vector before:
-all / recallable)          writes        (default)                     with exact           top-10      recall / dry
-=========================  ============  ===============  ===========  ===================  ==========  =============
-40 real games (54 / 24)    8.3 / 12.6    5.0 / 6.0        31.1 / 33.6  0.90                 --          20.3 / 52.5,
-                                                                                                        17.5 / 57.0
-992 (110 / 36)             8.6 / 14.5    5.7 / 8.2        5.8 / 7.5    1.00                 1.3 / 2.3   14.6 / 21.2,
-                                                                                                        11.3 / 19.8
-9,999 (833 / 539)          24.3 / 33.0   21.3 / 25.5      18.6 / 25.9  0.85                 1.8 / 2.5   58.4 / 87.9,
-                                                                                                        56.3 / 86.1
-98,898 (4,495 / 453)       13.2 / 40.6   9.8 / 36.3       30.0 / 40.4  0.65                 2.8 / 3.3   173 / 408,
-                                                                                                        171 / 415
-=========================  ============  ===============  ===========  ===================  ==========  =============
-
-(Another full run differed by up to 4 ms on medians and 7 ms on p95s; the p95 of recall with writes at 100k was
-40.6, 41.7 and 43.3 ms in three runs.) The 50 ms p95 target is met at 100k. The exact
-method stays the default: it is the SPEC's ranking, and it is now as fast as the index method or faster (the index
-returns 1000 neighbours of every game to join, and agrees less the fuller the database: 0.65 at 100k).
-
-What the time is now, and what bounds it (100k): recall is linear in the owner's recallable memories, ~25 us each.
-The p95 comes from the six owners with 1,100-1,400 recallable memories (of ~7,200 each): a read of ~35 ms, of
-which ~22 ms is the dense score (Neo4j reads each 384-float32 embedding from the property store, a 1.5 KB array
-over ~13 dynamic records, ~10 us, and the cosine takes ~4 us), ~9 ms the other property reads, the join and the
-pre-selection, ~4 ms the owner's full-text matches; then a write transaction of ~4 ms (~8-10 ms when a lost detail
-re-renders the text and Lucene re-indexes it) and ~1.5 ms of Python. Archived memories (90% at phase 47) cost
-nothing. Exact min-max normalisation needs every candidate's cosine, so an owner with more than ~1,800 recallable
-memories would pass 50 ms here; what would lower that lies outside recall: a filtered vector search (Neo4j
-2025.x) or consolidation, which turns clusters of memories into one summary. (These figures predate issue 15. A
-recall then read donors with a second query over all the owner's candidates, 10-45 ms for one of the largest
-owners, when an import or a misattribution was drawn, which was rare. Misinformation from another source now has
-no gate (SPEC 6 step 3) and is drawn on most recalls of a faded memory, so the donors became the memories recalled
-together: the read computes the cosines among the pre-selected candidates, about k^2 of them, in the server;
-returning the embeddings instead costs ~2.5 ms each on this machine.)
+(a) the cosine of every candidate in Cypher (the previous method): Neo4j reads each 1.5 KB embedding from the
+    property store (~10 us) and computes the cosine (~4 us), and the ranking values from the store too: linear in
+    the candidates: its dense half alone over all 10,000 memories of an owner took 125 ms median, 147 ms p95 (run of
+    2026-12-01 19:36 UTC, load average 0.5 to 1.4 on 2 cores);
+(b) the global vector index (``db.index.vector.queryNodes``): fast but global, so it is asked for many neighbours of
+    every game and the owner's are kept; it agreed with the exact ranking less the fuller the database (0.65 of
+    the top 10 at 100k memories) and gives no score to the memories it misses, which min-max needs;
+(c) (chosen) the ranking values from a composite index (no store read) and the vectors kept in the process:
+    embeddings never change once written, so :class:`~graphmem.recall.vectors.EmbeddingCache` reads each once
+    per process; the scores are one numpy pass. In the same run, the default profile's owner of 10,000 memories
+    (1,860 candidates: the rest is below the cue floor) read its candidates in 33 ms median and recalled in 51 ms
+    median, 72 ms p95, topic embedding (11 ms) included; an owner of 1,000 memories in 34 ms median, 57-59 ms p95.
+    The ``perfect`` profile, every memory a candidate, read 10,000 candidates in 128 ms (163 ms median, 234 ms
+    p95 in all): with nothing forgotten the cost stays linear in the owner's memories. The target of issue 13
+    (p95 <= 50 ms, embedding included) is missed: by 15-19% at 1,000 memories, 44% at 10,000 (default), 4.7 times
+    for ``perfect`` at 10,000. Table, the loaded run and the discussion: bench/README.md ("Long conversations").
 """
 
 from __future__ import annotations
 
 from graphmem.recall.candidates import check_request, strength_now
-from graphmem.recall.pipeline import ANN_K, recall, run_recall
+from graphmem.recall.pipeline import recall, run_recall
 from graphmem.recall.reconsolidate import RecallConflict
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, RecallRequest
+from graphmem.recall.vectors import EmbeddingCache
 
-__all__ = ["ANN_K", "ActiveThought", "Candidate", "RecallConflict", "RecallRequest", "RecallResult",
+__all__ = ["ActiveThought", "Candidate", "EmbeddingCache", "RecallConflict", "RecallRequest", "RecallResult",
            "RecalledMemory", "check_request", "recall", "run_recall", "strength_now"]

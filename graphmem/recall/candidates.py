@@ -1,9 +1,11 @@
-"""Reading what a recall needs, in one query (``cypher/recall/context.cypher``), and the strength of a candidate.
+"""Reading what a recall needs (``cypher/recall/context.cypher``, ``recall/memories``) and a candidate's strength.
 
-:func:`read_context` runs the read in one read transaction and turns the row into a :class:`Context`;
-:func:`check_context` raises NotFound/UsageProblem for an unknown game, player or participant, or a phase outside
-0..``Game.decayed_to``; :func:`check_request` does the same with a small query before any embedding is computed
-(the CLI calls it so that a typo does not wait for the embedding model to load).
+:func:`read_context` runs the first read in one read transaction and turns the row into a :class:`Context`: the
+owner, working memory, conflicts and every candidate's ranking inputs, read from an index (no embedding, no store);
+:func:`read_memories` reads the few memories the ranking keeps in full. :func:`check_context` raises
+NotFound/UsageProblem for an unknown game, player or participant, or a phase outside 0..``Game.decayed_to``;
+:func:`check_request` does the same with a small query before any embedding is computed (the CLI calls it so that
+a typo does not wait for the embedding model to load).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import neo4j
+import numpy as np
+import numpy.typing as npt
 
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
@@ -22,8 +26,7 @@ from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "check_request", "flashbulbs_may_be_archived", "read_context",
-           "skips_archived", "strength_now"]
+__all__ = ["Context", "check_context", "check_request", "read_context", "read_memories", "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -31,17 +34,19 @@ class Context:
     """One row of ``recall/context``.
 
     decayed_to : int, Game.decayed_to; curve : str, Game.curve (or the default asked for); now : int, the recall
-    phase; players : sorted names; found : whether the owner is one of them; profile, threshold, wm_capacity,
-    emotion_json : the owner's Player properties; thoughts, conflicts : the query's maps; candidates : the
-    pre-selected candidates' maps (with raw ``dense`` and ``lexical``); count : every candidate (the owner's
-    memories that are not archived at ``now``, see ``recall/context``); dense_min,
-    dense_max : the range of the raw dense scores over every candidate (None without any); lexical_best : the best
-    full-text score over every candidate (0 when none matched).
+    phase; incarnation : str or None, the Game node's incarnation (keys the embedding cache); players : sorted
+    names; found : whether the owner is one of them; profile, threshold, wm_capacity, emotion_json : the owner's
+    Player properties; thoughts, conflicts : the query's maps.
+    The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
+    shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]);
+    flashbulbs (bool);
+    thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
     """
 
     decayed_to: int
     curve: str
     now: int
+    incarnation: str | None
     players: tuple[str, ...]
     found: bool
     profile: str | None
@@ -50,11 +55,17 @@ class Context:
     emotion_json: str
     thoughts: tuple[Mapping[str, Any], ...]
     conflicts: tuple[Mapping[str, Any], ...]
-    candidates: tuple[Mapping[str, Any], ...]
-    count: int
-    dense_min: float | None
-    dense_max: float | None
-    lexical_best: float
+    uids: tuple[str, ...]
+    ns: tuple[int, ...]
+    strengths: npt.NDArray[np.float64]
+    flashbulbs: npt.NDArray[np.bool_]
+    thresholds: npt.NDArray[np.float64]
+    lexical: npt.NDArray[np.float64]
+
+    @property
+    def count(self) -> int:
+        """The number of candidates."""
+        return len(self.uids)
 
 
 def _session(driver: neo4j.Driver, database: str | None) -> neo4j.Session:
@@ -68,42 +79,14 @@ def _no_game(driver: neo4j.Driver, database: str | None, game: str) -> NotFound:
     return unknown_game(game, stored_game_ids(driver, database))
 
 
-def flashbulbs_may_be_archived(params: Parameters) -> bool:
-    """Whether the decay job can archive a flashbulb: only when the flashbulb floor is below the active band
-    (every profile's RetrievalThreshold is below that band, a rule of the configuration, so a floored strength
-    at or above it is never archived). Not with the shipped parameters (floor 0.8, active 0.40)."""
-    return params.flashbulb.floor < params.lifecycle.active
-
-
-def skips_archived(now: int, decayed_to: int, params: Parameters) -> bool:
-    """Whether the recall queries may leave archived memories unread (through the index Memory(game, owner,
-    state)): at ``now`` = ``decayed_to`` the stored lifecycle states are those at ``now``, and a memory archived
-    then cannot be recalled (SPEC 10) unless it is a flashbulb (:func:`flashbulbs_may_be_archived`)."""
-    return now == decayed_to and not flashbulbs_may_be_archived(params)
-
-
-PRESELECTION_SLACK = 1e-6
-"""Margin of the query's pre-selection, on strengths and scores. The query's strengths are the decay job's stored
-ones (held equal to the Python closed form to 1e-9 by the decay tests) or its own closed form (~1e-15), so every
-memory of the exact top k is recallable within this margin and scores within it of the query's k-th best; the
-integration test ``test_the_query_pre_selection_never_changes_the_top_k`` checks the result against ranking all."""
-
-
 def read_context(driver: neo4j.Driver, database: str | None, game: str, player: str, at: int | None,
-                 vector: Sequence[float] | None, lucene: str | None, participants: Sequence[str], k: int,
-                 params: Parameters, ann_k: int = 0) -> Context:
-    """Run ``recall/context`` once, in a read transaction (see the query's header for what it pre-selects).
+                 lucene: str | None, params: Parameters) -> Context:
+    """Run ``recall/context`` once, in a read transaction (see the query's header for what it reads).
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
-    r = params.recall
-    weights = {"relevance": r.relevance_weight, "strength": r.strength_weight, "dense": r.dense_weight,
-               "lexical": r.lexical_weight, "boost": r.participant_boost, "vague_floor": params.clarity.vague_floor,
-               "slack": PRESELECTION_SLACK, "similar_cos": params.similarity.detail_import}
-    values = {"game": game, "player": player, "at": at, "vector": None if vector is None else list(vector),
-              "lucene": lucene, "ann_k": ann_k, "participants": list(participants), "k": k, "curve": params.curve,
-              "threshold": params.profile(params.default_profile).retrieval_threshold, "w": weights,
-              "archived_flashbulbs": flashbulbs_may_be_archived(params), "own_kinds": list(OWN_KINDS)}
+    values = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
+              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support}
 
     def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
         record = tx.run(cypher("recall/context"), values).single()
@@ -115,15 +98,31 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         raise _no_game(driver, database, game)
     return Context(
         decayed_to=int(row["decayed_to"] or 0), curve=str(row["curve"]), now=int(row["now"]),
-        players=tuple(row["players"]), found=bool(row["found"]), profile=row["profile"],
-        threshold=None if row["threshold"] is None else float(row["threshold"]),
+        incarnation=row["incarnation"], players=tuple(row["players"]), found=bool(row["found"]),
+        profile=row["profile"], threshold=None if row["threshold"] is None else float(row["threshold"]),
         wm_capacity=None if row["wm_capacity"] is None else int(row["wm_capacity"]),
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
-        conflicts=tuple(c for c in row["conflicts"] if c is not None), candidates=tuple(row["candidates"]),
-        count=int(row["count"] or 0),
-        dense_min=None if row["dense_min"] is None else float(row["dense_min"]),
-        dense_max=None if row["dense_max"] is None else float(row["dense_max"]),
-        lexical_best=float(row["lexical_best"] or 0.0))
+        conflicts=tuple(c for c in row["conflicts"] if c is not None), uids=tuple(row["uids"]),
+        ns=tuple(int(n) for n in row["ns"]),
+        strengths=np.array(row["strengths"], dtype=np.float64),
+        flashbulbs=np.array(row["flashbulbs"], dtype=bool),
+        thresholds=np.array(row["thresholds"], dtype=np.float64),
+        lexical=np.array([x or 0.0 for x in row["lexical"]], dtype=np.float64))
+
+
+def read_memories(driver: neo4j.Driver, database: str | None, player: str,
+                  uids: Sequence[str]) -> list[Mapping[str, Any]]:
+    """The full properties of the memories ``uids`` (``recall/memories``), in that order, in a read transaction,
+    with ``own`` (derived from the event's actor for a memory stored before the property existed)."""
+    if not uids:
+        return []
+
+    def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
+        return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=list(uids), player=player,
+                                            own_kinds=list(OWN_KINDS))]
+
+    with _session(driver, database) as session:
+        return session.execute_read(work)
 
 
 def _check(game: str, player: str, participants: Sequence[str], at: int | None, decayed_to: int,

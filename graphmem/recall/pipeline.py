@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
 import neo4j
+import numpy as np
+import numpy.typing as npt
 
-from graphmem.embedding import Embedder
+from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import UsageProblem
 from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
@@ -18,28 +21,26 @@ from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker
-from graphmem.recall.candidates import Context, check_context, read_context, strength_now
+from graphmem.recall.candidates import Context, check_context, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
-from graphmem.recall.ranking import Ranked, is_about, rank
+from graphmem.recall.ranking import Ranked, score_candidates, top_k
 from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
+from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
 from graphmem.store.keys import scope_token
 
-__all__ = ["ANN_K", "recall", "run_recall"]
+__all__ = ["dense_scores", "recall", "run_recall"]
 
 log = logging.getLogger(__name__)
-
-ANN_K = 1000
-"""Neighbours asked of the global vector index in the "index" dense method (the index spans every game)."""
 
 
 def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *, topic: str | None = None,
            participants: Sequence[str] = (), at: int | None = None, k: int | None = None, seed: int = 0,
            params: Parameters, embedder: Embedder | None = None, dry_run: bool = False,
-           dense: str = "exact") -> RecallResult:
+           cache: EmbeddingCache | None = None) -> RecallResult:
     """The memory context of ``player`` for a dialogue about ``topic`` with ``participants`` (SPEC 6).
 
     driver, database : the caller's driver and database (None: the server's default)
@@ -53,15 +54,16 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     params : the model parameters (the game's forgetting curve ``Game.curve`` replaces ``params.curve``)
     embedder : needed when there is a topic (the topic's embedding)
     dry_run : compute the same result and write nothing
-    dense : "exact" (default) or "index" (see the package docstring)
+    cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
+        for this call, so every candidate's embedding is read)
 
     Returns a :class:`RecallResult` (``.prompt()`` is the SPEC 8 block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
     outside 0..decayed_to, k < 1, or a topic without an embedder; RecallConflict when a concurrent recall changed
     a memory between the read and the write (nothing is written then).
     """
-    request = RecallRequest(game, player, topic, participants_tuple(participants), at, k, seed, dry_run, dense)
-    return run_recall(driver, database, request, params, embedder)
+    request = RecallRequest(game, player, topic, participants_tuple(participants), at, k, seed, dry_run)
+    return run_recall(driver, database, request, params, embedder, cache=cache)
 
 
 def _curve(context: Context, params: Parameters) -> Parameters:
@@ -112,9 +114,69 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines)
 
 
+def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
+                 vector: Vectors | None) -> npt.NDArray[np.float64] | None:
+    """The raw dense score of each candidate, max(cos(topic, text), cos(topic, context)) in [-1, 1], float64, shape
+    (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic. A cue retrieves a
+    memory by whichever it matches better, what happened or the circumstances it happened in (who, where, when:
+    :mod:`graphmem.recall.vectors` has the reasons and the measurements).
+
+    vectors, rows : the game's kept vectors (text embeddings and context embeddings, :mod:`graphmem.recall.vectors`)
+    and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
+    L2-normalised. Each score depends only on the two vectors, never on where the row sits among the others
+    (``einsum``; BLAS's matrix-vector product does not promise that, and its last bits then change with the order
+    the candidates arrive in), so replays are exact. The ranking min-max normalises the scores (SPEC 6 step 1).
+    """
+    if vector is None:
+        return None
+    topic = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(topic))
+    if norm > 0.0:
+        topic = topic / norm
+    scores = np.full(len(rows), np.nan)
+    found = rows >= 0
+    if found.any():
+        picked = rows[found]
+        text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
+        context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
+        scores[found] = np.maximum(text, context)
+    return scores
+
+
+def similar_pairs(vectors: GameVectors, rows: Sequence[int], uids: Sequence[str],
+                  min_cosine: float) -> dict[str, tuple[tuple[str, float], ...]]:
+    """For each of ``uids`` (memories recalled together; their rows in ``vectors``), the others whose text
+    embeddings have cosine >= ``min_cosine`` with it: {uid: ((other uid, cosine), ...)}, the donors of details and
+    tellers of SPEC 6 step 3 (:func:`graphmem.recall.reconsolidate.recalled_together`). The text embeddings alone:
+    sharing a day or a place does not make two memories tell the same thing. Each cosine depends only on the two
+    vectors (one einsum per pair, k (k - 1) / 2 of them)."""
+    out: dict[str, list[tuple[str, float]]] = {u: [] for u in uids}
+    for i, (a, ra) in enumerate(zip(uids, rows)):
+        for b, rb in zip(uids[i + 1:], rows[i + 1:]):
+            if ra < 0 or rb < 0:
+                continue
+            cosine = float(np.einsum("j,j->", vectors.texts[ra], vectors.texts[rb]))
+            if cosine >= min_cosine:
+                out[a].append((b, cosine))
+                out[b].append((a, cosine))
+    return {u: tuple(v) for u, v in out.items()}
+
+
+def about_flags(vectors: GameVectors, rows: npt.NDArray[np.intp],
+                participants: Sequence[str]) -> npt.NDArray[np.bool_]:
+    """Whether each candidate (its row in ``vectors``) is about any of ``participants``, shape (len(rows),)."""
+    wanted = set(participants)
+    return np.fromiter((i >= 0 and not wanted.isdisjoint(vectors.about[i]) for i in rows), dtype=bool,
+                       count=len(rows))
+
+
+def _nan_none(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
-               embedder: Embedder | None = None, *, ann_k: int = ANN_K) -> RecallResult:
-    """:func:`recall` for a :class:`RecallRequest` (see there). ann_k : int, neighbours of the "index" method."""
+               embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None) -> RecallResult:
+    """:func:`recall` for a :class:`RecallRequest` (see there)."""
     timings: dict[str, float] = {}
     started = clock = time.perf_counter()
 
@@ -128,34 +190,51 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if request.has_topic:
         if embedder is None:
             raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
-        vector = [float(x) for x in embedder.encode_one(request.topic or "")]
+        vector = embedder.encode_one(request.topic or "")
     lap("embed")
     k = request.k if request.k is not None else params.recall.k
     lucene = lucene_query(request.topic, scope_token(request.game, request.player))
-    context = read_context(driver, database, request.game, request.player, request.at, vector, lucene,
-                           request.participants, k, params, ann_k if request.dense == "index" and vector else 0)
+    context = read_context(driver, database, request.game, request.player, request.at, lucene, params)
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
+    n = context.count
+    dense: npt.NDArray[np.float64] | None = None
+    about = np.zeros(n, dtype=bool)
+    kept = cache if cache is not None else EmbeddingCache(0)
+    if n and (vector is not None or request.participants):
+        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns,
+                                   embedder if vector is not None else None)
+        dense = dense_scores(vectors, rows, vector)
+        if request.participants:
+            about = about_flags(vectors, rows, request.participants)
+    lap("dense")
 
     p = _curve(context, params)
     profile = p.profile(context.profile or p.default_profile)
     now = context.now
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
-    candidates = [Candidate.from_row(row, threshold) for row in context.candidates]
-    by_uid = {c.uid: c for c in candidates}
-    dense_range = None if context.dense_min is None or context.dense_max is None else \
-        (context.dense_min, context.dense_max)
-    _, recalled = rank([c.uid for c in candidates], [strength_now(c, now, p.curve) for c in candidates],
-                       [c.flashbulb for c in candidates], [c.threshold for c in candidates],
-                       [c.dense for c in candidates], {c.uid: c.lexical for c in candidates},
-                       [is_about(c.about, request.participants) for c in candidates], k, p,
-                       dense_range=dense_range, lexical_best=context.lexical_best)
+    scores = score_candidates(context.strengths, context.flashbulbs, context.thresholds, dense, context.lexical,
+                              about, p)
+    ranked = top_k(context.uids, context.strengths, context.flashbulbs, context.thresholds, scores, k, p)
     lap("rank")
+    chosen = read_memories(driver, database, request.player, [r.uid for r in ranked])
+    index = {uid: i for i, uid in enumerate(context.uids)}
+    candidates = [Candidate.from_row({**row, "lexical": float(context.lexical[index[row["uid"]]]),
+                                      "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
+                                     threshold) for row in chosen]
+    by_uid = {c.uid: c for c in candidates}
+    recalled = [r for r in ranked if r.uid in by_uid]  # a memory deleted in between is not recalled
+    lap("memories")
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    # the donors of details and tellers: the other memories recalled with each one (SPEC 6 step 3)
-    donors = recalled_together([by_uid[r.uid] for r in recalled])
+    # the donors of details and tellers: the other memories recalled with each one (SPEC 6 step 3), by the cosine
+    # of their text embeddings (kept by the cache; read now for a recall that needed none)
+    together = [r.uid for r in recalled]
+    vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,
+                               [by_uid[u].n for u in together], None)
+    pairs = similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import)
+    donors = recalled_together([replace(by_uid[u], similar=pairs[u]) for u in together])
     lap("similar")
     results = {uid: reconsolidate(states[uid], now, emotion_now, donors.get(uid, ()), profile, p, request.seed)
                for uid in states}

@@ -1,10 +1,10 @@
 """Ranking of the owner's candidate memories (SPEC 6 steps 1 and 2): pure arithmetic, no I/O.
 
-The owner's candidates are the memories recall can return at the recall phase: live (not consolidated, not
-tombstoned), encoded by then, and not archived then (SPEC 10: archived = "kept, not recalled"; SPEC 6 step 2
-filters m >= RetrievalThreshold, which an archived memory fails by definition). The normalisations below run over
-them; an archived memory, which could never be recalled, moves no other memory's score (``recall/context`` does not
-even read it).
+The owner's candidates are the memories some cue could bring back at the recall phase: live (not consolidated, not
+tombstoned), encoded by then, and a flashbulb or at least as strong as :func:`graphmem.model.retrieval.cue_floor`
+(max(0.15, RetrievalThreshold) * (1 - CueSupport)), below which nothing brings a memory back. The normalisations
+below run over them; a memory that no cue could bring back moves no other memory's score (``recall/context`` does
+not even read it).
 
 - ``dense``: the cosine similarity of topic and memory embeddings, min-max normalised over the owner's candidates
   (:func:`min_max`). A degenerate range (one candidate, or all equally similar) carries no information: every
@@ -16,10 +16,14 @@ even read it).
   are 0, so the participant boost alone makes relevance (it still applies: a recall for a conversation with Marcus
   and no topic prefers memories about Marcus).
 - ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase.
-- filter: a memory is recalled only when it has a clarity marker (flashbulbs always; otherwise
-  m >= max(0.15, RetrievalThreshold), which implies the SPEC's m >= RetrievalThreshold); the best ``k`` by score are
-  kept, ties broken by uid so that the result never depends on the order rows arrive in.
+- filter, cued recall (:mod:`graphmem.model.retrieval`): a memory is recalled only when the cue can bring it back,
+  m >= max(0.15, RetrievalThreshold) * (1 - CueSupport * relevance), or it is a flashbulb; its marker is the one its
+  strength gives (VAGUE when only the cue brings it back). Without topic and participants (relevance 0) that is
+  m >= max(0.15, RetrievalThreshold), as free recall always was. The best ``k`` by score are kept, ties broken by
+  uid so that the result never depends on the order rows arrive in.
 
+:func:`score_candidates` computes every candidate's values at once (numpy; an owner may hold thousands of
+candidates) and :func:`top_k` keeps the best; :func:`rank` does both and also returns every candidate scored.
 Weights come from ``Parameters.recall`` (``parameters.recall`` in the configuration).
 """
 
@@ -28,11 +32,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from graphmem.model.clarity import clarity_marker
+import numpy as np
+import numpy.typing as npt
+
 from graphmem.model.params import Parameters
+from graphmem.model.retrieval import recall_marker
 from graphmem.model.vocabulary import Marker
 
-__all__ = ["Ranked", "is_about", "min_max", "rank", "relative_to_best", "relevance", "score"]
+__all__ = ["Ranked", "Scores", "is_about", "min_max", "rank", "relative_to_best", "relevance", "score",
+           "score_candidates", "top_k"]
+
+Floats = npt.NDArray[np.float64]
+Flags = npt.NDArray[np.bool_]
 
 
 def min_max(values: Sequence[float | None], low: float | None = None, high: float | None = None) -> list[float]:
@@ -92,7 +103,7 @@ class Ranked:
 
     uid : str; strength : float in [0, 1], m at the recall phase; flashbulb : bool; threshold : the owner's
     RetrievalThreshold; dense, lexical, relevance, score : floats in [0, 1]; marker : the clarity marker, None when
-    the memory cannot be recalled.
+    no cue brings the memory back (:func:`graphmem.model.retrieval.recall_marker`).
     """
 
     uid: str
@@ -106,27 +117,112 @@ class Ranked:
     marker: Marker | None
 
 
+@dataclass(frozen=True)
+class Scores:
+    """Every candidate's ranking values, as arrays of shape (n_candidates,).
+
+    dense, lexical : float64 in [0, 1], normalised over the candidates; relevance, score : float64 in [0, 1];
+    retrievable : bool, whether the cue can bring the memory back (flashbulbs always).
+    """
+
+    dense: Floats
+    lexical: Floats
+    relevance: Floats
+    score: Floats
+    retrievable: Flags
+
+
+def _normalised_dense(dense_raw: Sequence[float | None] | Floats | None, n: int,
+                      dense_range: tuple[float, float] | None) -> Floats:
+    if dense_raw is None:
+        return np.zeros(n)
+    raw = np.array([np.nan if v is None else v for v in dense_raw], dtype=np.float64) \
+        if not isinstance(dense_raw, np.ndarray) else dense_raw.astype(np.float64)
+    present = raw[~np.isnan(raw)]
+    if dense_range is not None:
+        low, high = dense_range
+    elif present.size:
+        low, high = float(present.min()), float(present.max())
+    else:
+        return np.zeros(n)
+    if high - low <= 1e-12:
+        return np.zeros(n)
+    return np.nan_to_num(np.clip((raw - low) / (high - low), 0.0, 1.0), nan=0.0)
+
+
+def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
+                     thresholds: Sequence[float] | Floats, dense_raw: Sequence[float | None] | Floats | None,
+                     lexical_raw: Sequence[float] | Floats, about_participant: Sequence[bool] | Flags,
+                     params: Parameters, *, dense_range: tuple[float, float] | None = None,
+                     lexical_best: float | None = None) -> Scores:
+    """Score every candidate at once (SPEC 6 steps 1-2, the formulas of the module docstring).
+
+    Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
+    thresholds (the owner's RetrievalThreshold), dense_raw (cosine or any increasing affine transform of it; None
+    or NaN for no score; ``dense_raw`` None without a topic), lexical_raw (full-text scores >= 0, 0 when not
+    matched), about_participant flags.
+    dense_range, lexical_best : the min and max dense score and the best full-text score over ALL the owner's
+    candidates, when the sequences hold only some of them (default: computed from the sequences).
+    The values equal the scalar :func:`relevance`, :func:`score` and
+    :func:`graphmem.model.retrieval.can_retrieve` element by element (the same operations in the same order).
+    """
+    r = params.recall
+    strength = np.asarray(strengths, dtype=np.float64)
+    n = strength.shape[0]
+    dense = _normalised_dense(dense_raw, n, dense_range)
+    lex_raw = np.asarray(lexical_raw, dtype=np.float64).reshape(n)
+    best = float(lex_raw.max(initial=0.0)) if lexical_best is None else lexical_best
+    lexical = np.clip(lex_raw / best, 0.0, 1.0) if best > 0.0 else np.zeros(n)
+    boost = np.where(np.asarray(about_participant, dtype=bool).reshape(n), r.participant_boost, 0.0)
+    rel = np.clip(r.dense_weight * dense + r.lexical_weight * lexical + boost, 0.0, 1.0)
+    scores = r.relevance_weight * rel + r.strength_weight * strength
+    floors = np.maximum(params.clarity.vague_floor, np.asarray(thresholds, dtype=np.float64).reshape(n))
+    retrievable = np.asarray(flashbulbs, dtype=bool).reshape(n) | (strength >= floors * (1.0 - r.cue_support * rel))
+    return Scores(dense, lexical, rel, scores, retrievable)
+
+
+def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
+          thresholds: Sequence[float] | Floats, scores: Scores, k: int, params: Parameters) -> list[Ranked]:
+    """The best ``k`` retrievable candidates, best first (ties by uid), as :class:`Ranked`.
+
+    uids, strengths, flashbulbs, thresholds : the sequences given to :func:`score_candidates`; scores : its result.
+    Cost: a partition of the scores, then a sort of the best k (and their ties) only.
+    """
+    idx = np.flatnonzero(scores.retrievable)
+    if idx.size > k:
+        values = scores.score[idx]
+        kth = np.partition(values, idx.size - k)[idx.size - k]
+        idx = idx[values >= kth]
+    order = sorted((int(i) for i in idx), key=lambda i: (-float(scores.score[i]), uids[i]))[:k]
+    return [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in order]
+
+
+def _ranked(i: int, uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
+            thresholds: Sequence[float] | Floats, scores: Scores, params: Parameters) -> Ranked:
+    strength, flashbulb, threshold = float(strengths[i]), bool(flashbulbs[i]), float(thresholds[i])
+    rel = float(scores.relevance[i])
+    return Ranked(uids[i], strength, flashbulb, threshold, float(scores.dense[i]), float(scores.lexical[i]), rel,
+                  float(scores.score[i]), recall_marker(strength, flashbulb, threshold, rel, params))
+
+
 def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[bool], thresholds: Sequence[float],
-         dense_raw: Sequence[float | None], lexical_raw: Mapping[str, float], about_participant: Sequence[bool],
-         k: int, params: Parameters, *, dense_range: tuple[float, float] | None = None,
+         dense_raw: Sequence[float | None] | None, lexical_raw: Mapping[str, float],
+         about_participant: Sequence[bool], k: int, params: Parameters, *,
+         dense_range: tuple[float, float] | None = None,
          lexical_best: float | None = None) -> tuple[list[Ranked], list[Ranked]]:
-    """Score every candidate and keep the best ``k`` recallable ones (SPEC 6 steps 1-2).
+    """Score every candidate and keep the best ``k`` retrievable ones (SPEC 6 steps 1-2).
 
     Parallel sequences over the owner's candidates: uids, strengths (m now), flashbulb flags, thresholds,
     dense_raw (cosine or any increasing transform of it, None without a topic), about_participant flags;
     lexical_raw : {uid: full-text score} (may hold non-candidates, which are ignored).
-    dense_range, lexical_best : the min and max dense score and the best full-text score over ALL the owner's
-    candidates, when the sequences hold only a pre-selection of them (default: computed from the sequences).
+    dense_range, lexical_best : as in :func:`score_candidates`.
     Returns (all given candidates scored, in input order; the recalled ones, best first, at most ``k``).
     """
-    low, high = dense_range if dense_range is not None else (None, None)
-    dense = min_max(dense_raw, low, high)
-    lexical = relative_to_best(lexical_raw, uids, lexical_best)
-    scored = []
-    for i, uid in enumerate(uids):
-        rel = relevance(dense[i], lexical[uid], about_participant[i], params)
-        marker = clarity_marker(strengths[i], flashbulbs[i], thresholds[i], params)
-        scored.append(Ranked(uid, strengths[i], flashbulbs[i], thresholds[i], dense[i], lexical[uid], rel,
-                             score(rel, strengths[i], params), marker))
-    recalled = sorted((r for r in scored if r.marker is not None), key=lambda r: (-r.score, r.uid))[:k]
-    return scored, recalled
+    lex = [lexical_raw.get(u, 0.0) for u in uids]
+    if lexical_best is None:
+        lexical_best = max((lexical_raw[u] for u in uids if u in lexical_raw), default=0.0)
+    scores = score_candidates(strengths, flashbulbs, thresholds, dense_raw, lex, about_participant, params,
+                              dense_range=dense_range, lexical_best=lexical_best)
+    scored = [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in range(len(uids))]
+    return scored, top_k(uids, strengths, flashbulbs, thresholds, scores, k, params)
+

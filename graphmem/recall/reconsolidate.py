@@ -3,8 +3,9 @@
 For each recalled memory: its :class:`~graphmem.model.reconsolidation.MemoryState` (:func:`memory_state`), then
 :func:`graphmem.model.reconsolidation.reconsolidate`, seeded by (seed, uid, access count), with its donors: the
 similar memories that may lend it a detail or a teller are the other memories recalled with it
-(:func:`recalled_together`: cosine >= 0.5, computed by the recall query among the pre-selected candidates), since
-memories that come to mind together are the ones that blend. :func:`update_row` turns each
+(:func:`recalled_together`: cosine >= 0.5 of their text embeddings, which the recall pipeline keeps,
+:func:`graphmem.recall.pipeline.similar_pairs`), since memories that come to mind together are the ones that
+blend. :func:`update_row` turns each
 result into the properties to write, and :func:`write_updates` writes them all in one managed write transaction
 with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of the memories in
 between.
@@ -19,11 +20,11 @@ import neo4j
 
 from graphmem.errors import GraphmemError
 from graphmem.model.clarity import lifecycle_state
-from graphmem.model.details import Detail, details_to_json, render
+from graphmem.model.details import Detail, details_to_json, render, search_keywords
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import MemoryState, Reconsolidation, SimilarMemory
 from graphmem.model.source import keeps_source, source_belief, source_confidence
-from graphmem.model.vocabulary import DetailKind, LifecycleState, SourceType
+from graphmem.model.vocabulary import LifecycleState, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
 
@@ -77,14 +78,14 @@ def belief_at(candidate: Candidate, now: int, params: Parameters) -> str:
 
 def recalled_together(candidates: Sequence[Candidate]) -> dict[str, tuple[SimilarMemory, ...]]:
     """The donors of each recalled memory: the other memories of the same recall similar to it (its ``similar``
-    list: cosine >= ``parameters.similarity.detail_import``, 0.5, computed by the recall query), most similar
+    list: cosine >= ``parameters.similarity.detail_import``, 0.5, computed by the recall pipeline), most similar
     first, ties by uid.
 
     candidates : the recalled memories. A donor carries its details and believed teller as read, before this
     recall changed anything, so the result does not depend on the order in which the memories are reconsolidated.
     Why the recalled memories only: memories that come to mind together, cued by the same topic, are the ones
     that blend (a detail of a memory that does not come to mind cannot slip into another), and it bounds the work
-    by k: the cosines among the pre-selected candidates come with the one read, no second query.
+    by k: k (k - 1) / 2 cosines of vectors the pipeline holds, no query.
     """
     by_uid = {c.uid: c for c in candidates}
     out: dict[str, tuple[SimilarMemory, ...]] = {}
@@ -96,9 +97,9 @@ def recalled_together(candidates: Sequence[Candidate]) -> dict[str, tuple[Simila
 
 
 def keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
-    """The graph's ``keywords``: sorted, space-separated names of the kept who/whom details and of ``about``."""
-    named = {d.value for d in details if d.kind in (DetailKind.WHO, DetailKind.WHOM) and not d.lost}
-    return " ".join(sorted(named | set(about)))
+    """The graph's ``keywords`` after reconsolidation: :func:`graphmem.model.details.search_keywords` (the kept
+    names, place and day; a lost detail no longer cues)."""
+    return search_keywords(details, about)
 
 
 def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: Parameters) -> dict[str, Any]:

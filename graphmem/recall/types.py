@@ -16,8 +16,6 @@ from graphmem.model.vocabulary import DetailKind, Marker, MemoryType
 
 __all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecalledMemory"]
 
-DENSE_METHODS = ("exact", "index")
-
 
 @dataclass(frozen=True)
 class RecallRequest:
@@ -32,9 +30,7 @@ class RecallRequest:
     k : int >= 1 or None, how many memories (None: ``parameters.recall.k``, 10)
     seed : int, the seed of reconsolidation's randomness (with the memory uid and access count)
     dry_run : bool, compute everything and write nothing
-    dense : "exact" (cosine over the owner's candidates, the default) or "index" (the global vector index, for
-        comparison; see the package docstring)
-    Raises UsageProblem for k < 1, at < 0 or an unknown dense method.
+    Raises UsageProblem for k < 1 or at < 0.
     """
 
     game: str
@@ -45,15 +41,12 @@ class RecallRequest:
     k: int | None = None
     seed: int = 0
     dry_run: bool = False
-    dense: str = "exact"
 
     def __post_init__(self) -> None:
         if self.k is not None and self.k < 1:
             raise UsageProblem(f"k must be at least 1, got {self.k}")
         if self.at is not None and self.at < 0:
             raise UsageProblem(f"the recall phase must be 0 or later, got {self.at}")
-        if self.dense not in DENSE_METHODS:
-            raise UsageProblem(f"unknown dense method {self.dense!r} (known: {', '.join(DENSE_METHODS)})")
         object.__setattr__(self, "participants", tuple(dict.fromkeys(self.participants)))
 
     @property
@@ -76,7 +69,8 @@ def _int(row: Mapping[str, Any], key: str, default: int) -> int:
 class Candidate:
     """One of the owner's live memories as the recall query reads it (docs/graph-model.md property names).
 
-    dense : float in [0, 1] or None, Neo4j's cosine score (1 + cos) / 2 of topic and embedding (None: no topic);
+    dense : float in [-1, 1] or None, the raw dense score max(cos(topic, text), cos(topic, context))
+        (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
     labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source); similar : (uid,

@@ -17,10 +17,14 @@ from graphmem.cli import main
 from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
+from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
-from graphmem.recall import RecallResult, recall
-from graphmem.recall.candidates import read_context
+from graphmem.model.retrieval import cue_floor, retrieval_floor
+from graphmem.recall import EmbeddingCache, RecallResult, recall
+from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
+from graphmem.store.games import delete_game
+from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,10 +220,51 @@ def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j
     assert any(m["flags"]["conflict"] == ["Eleanor"] for m in json.loads(result.to_json())["memories"])
 
 
-def test_both_dense_methods_run_and_agree_on_a_small_database(run: Recall) -> None:
-    exact = run("Marcus", topic="who is the traitor", dry_run=True, k=5)
-    index = run("Marcus", topic="who is the traitor", dry_run=True, k=5, dense="index")
-    assert [m.uid for m in index.memories] and len(index.memories) == len(exact.memories)
+def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Driver, embedder: Any,
+                                                               params: Parameters, fresh_game: FreshGame) -> None:
+    game = fresh_game(SMALL, "vectors")
+    cache = EmbeddingCache()
+
+    def call(**options: Any) -> RecallResult:
+        return recall(driver, None, game, "Marcus", topic="medical training", dry_run=True, k=5, params=params,
+                      embedder=embedder, **options)
+
+    first = call(cache=cache)
+    assert first.candidates > 5 and cache.read == first.candidates
+    again = call(cache=cache)
+    assert cache.read == first.candidates and again.to_json() == first.to_json()
+    assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
+    # a recall that writes raises the access count of the memories it recalls (and may rewrite their keywords):
+    # the next recall reads those again, and only those
+    written = recall(driver, None, game, "Marcus", topic="medical training", k=5, params=params, embedder=embedder,
+                     cache=cache)
+    assert written.written == 5
+    call(cache=cache)
+    assert cache.read == first.candidates + 5
+    # the same id stored again from another log is another incarnation: nothing of the old one is used
+    delete_game(driver, None, game)
+    fresh_game(SMALL, game=game, edit=lambda lines: [line.replace("medical training", "a pilot licence")
+                                                     for line in lines])
+    changed = call(cache=cache)
+    assert cache.read == first.candidates + 5 + changed.candidates
+    assert not any("medical" in m.text for m in changed.memories)
+
+
+def test_dense_scores_are_the_better_cosine_with_the_text_or_the_context(driver: neo4j.Driver, embedder: Any,
+                                                                     game: str) -> None:
+    topic = "who voted against Thomas"
+    records = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.uid AS uid, m.n AS n, m.keywords AS kw "
+                                   "ORDER BY uid", game=game).records
+    uids, ns = [r["uid"] for r in records], [r["n"] for r in records]
+    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, uids, ns, embedder)
+    vector = embedder.encode_one(topic)
+    ours = dense_scores(vectors, rows, vector)
+    assert ours is not None
+    text = [2.0 * r["score"] - 1.0 for r in driver.execute_query(  # Neo4j's score is (1 + cos) / 2
+        "UNWIND $uids AS uid MATCH (m:Memory {uid: uid}) RETURN vector.similarity.cosine($v, m.embedding) AS score",
+        uids=uids, v=[float(x) for x in vector]).records]
+    context = [float(embedder.encode_one(r["kw"]) @ vector) for r in records]
+    assert list(ours) == pytest.approx([max(t, c) for t, c in zip(text, context)], abs=1e-5)
 
 
 @pytest.fixture()
@@ -257,8 +302,8 @@ def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None
     assert cli("--game", game, "--player", "Marcus", "--k", "0").exit_code == 2
 
 
-def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: neo4j.Driver, game: str,
-                                                         params: Parameters) -> None:
+def test_the_best_k_are_the_best_of_every_candidate(run: Recall, driver: neo4j.Driver, game: str,
+                                                     params: Parameters) -> None:
     advance(driver, None, game, 12, params)
     for player in ("Marcus", "Eleanor", "Sarah"):
         for topic, participants in (("traitor", ()), (None, ("Thomas",)), ("votes medical", ("Priya",))):
@@ -269,27 +314,54 @@ def test_the_query_pre_selection_never_changes_the_top_k(run: Recall, driver: ne
             assert three.candidates == everything.candidates
 
 
-def test_archived_memories_are_never_recalled_but_an_earlier_phase_still_sees_them(
+def _strengths(driver: neo4j.Driver, game: str, owner: str) -> dict[str, tuple[float, str, str, float]]:
+    """{uid: (stored strength, state, text, threshold)} of the owner's memories (the decay job's values)."""
+    return {r["uid"]: (r["strength"], r["state"], r["text"], r["threshold"]) for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.strength AS strength, "
+        "m.state AS state, m.text AS text, m.threshold AS threshold", game=game, owner=owner).records}
+
+
+def test_an_archived_memory_comes_back_only_for_a_cue_that_matches_it(
         driver: neo4j.Driver, run: Recall, game: str, params: Parameters) -> None:
     then = run("Marcus", topic="medical training", dry_run=True, k=50)  # at the game's decayed_to, 7
-    advance(driver, None, game, 60, params)
-    states = {r["uid"]: r["state"] for r in driver.execute_query(
-        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.state AS state", game=game).records}
-    archived = {uid for uid, state in states.items() if state == "archived"}
-    assert archived and len(archived) < len(states)
-    late = run("Marcus", topic="medical training", dry_run=True, k=50)
-    assert late.memories and not archived & {m.uid for m in late.memories}
-    assert late.candidates == sum(state in ("active", "warm") for state in states.values())
+    stored = driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) WHERE NOT m.flashbulb "
+                                  "RETURN m.e_ref AS e, m.t_ref AS t, m.s AS s, m.threshold AS th", game=game).records
+
+    def split(phase: int) -> tuple[int, int]:  # (archived but within a cue's reach, beyond any cue) at ``phase``
+        ms = [(strength_at(r["e"], r["t"], r["s"], phase, params.curve), r["th"]) for r in stored]
+        return (sum(cue_floor(th, params) <= m < th for m, th in ms), sum(m < cue_floor(th, params) for m, th in ms))
+
+    phase = next(p for p in range(8, 2000) if all(split(p)))  # the first phase with memories of both kinds
+    advance(driver, None, game, phase, params)
+    memories = _strengths(driver, game, "Marcus")
+    archived = {u: v for u, v in memories.items() if v[1] == "archived"}
+    faded = {u: v for u, v in archived.items() if v[0] >= cue_floor(v[3], params)}  # a cue can still reach them
+    lost = {u: v for u, v in archived.items() if u not in faded}
+    assert faded and lost and len(archived) < len(memories)
+    free = run("Marcus", dry_run=True, k=50)  # no topic, no participants: free recall, as it always was
+    assert free.memories and not archived.keys() & {m.uid for m in free.memories}
+    assert free.candidates == len(memories) - len(lost)  # a memory no cue can reach is no candidate
+    for uid, (strength, _, text, threshold) in faded.items():
+        cued = run("Marcus", topic=text, dry_run=True, k=50)  # its own words: the best cue there is
+        back = next((m for m in cued.memories if m.uid == uid), None)
+        if back is not None:
+            assert back.marker == "VAGUE" and back.strength == pytest.approx(strength)
+            assert strength >= retrieval_floor(threshold, back.relevance, params)
+        else:
+            assert strength < retrieval_floor(threshold, max(m.relevance for m in cued.memories), params)
+    assert any(uid in {m.uid for m in run("Marcus", topic=v[2], dry_run=True, k=50).memories}
+               for uid, v in faded.items())
+    for uid, (_, _, text, _) in lost.items():
+        assert uid not in {m.uid for m in run("Marcus", topic=text, dry_run=True, k=50).memories}
     # at phase 7 the stored states no longer describe the phase: the closed form does, and gives the same recall
     past = run("Marcus", topic="medical training", at=7, k=50)
     assert past.memories == then.memories and past.candidates == then.candidates
-    assert archived & {m.uid for m in past.memories}
 
 
-def test_the_recall_query_gives_the_cosines_among_the_memories_it_pre_selects(driver: neo4j.Driver, game: str,
-                                                                            params: Parameters) -> None:
-    """The donors of a recall are the memories recalled together (SPEC 6 step 3): the read returns, for each
-    pre-selected candidate, the others with cosine >= 0.5, computed from the stored embeddings."""
+def test_the_donors_are_the_memories_recalled_together_by_the_cosine_of_their_texts(driver: neo4j.Driver,
+                                                                                   run: Recall, game: str) -> None:
+    """The donors of a recall are the memories recalled together (SPEC 6 step 3) whose text embeddings have cosine
+    >= 0.5, computed from the stored embeddings (the context, which recall also embeds, plays no part)."""
     stored = {r["uid"]: r["e"] for r in driver.execute_query(
         "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.embedding AS e", game=game).records}
 
@@ -297,17 +369,18 @@ def test_the_recall_query_gives_the_cosines_among_the_memories_it_pre_selects(dr
         x, y = [float(v) for v in stored[a]], [float(v) for v in stored[b]]
         return float(sum(p * q for p, q in zip(x, y)) / (sum(p * p for p in x) * sum(q * q for q in y)) ** 0.5)
 
-    context = read_context(driver, None, game, "Marcus", None, None, None, (), 50, params)
-    picked = [str(row["uid"]) for row in context.candidates]
-    assert len(picked) > 3
+    together = [m.uid for m in run("Marcus", topic="medical training votes", dry_run=True, k=50).memories]
+    assert len(together) > 3
+    vectors, rows = EmbeddingCache().fetch(driver, None, game, None, together, [0] * len(together), None)
+    pairs = similar_pairs(vectors, [int(r) for r in rows], together, 0.5)
     found = 0
-    for row in context.candidates:
-        similar = {s["uid"]: s["cosine"] for s in row["similar"]}
-        expected = {o for o in picked if o != row["uid"] and cosine(row["uid"], o) >= 0.5 + 1e-6}
-        near = {o for o in picked if o != row["uid"] and cosine(row["uid"], o) >= 0.5 - 1e-6}
+    for uid in together:
+        similar = dict(pairs[uid])
+        expected = {o for o in together if o != uid and cosine(uid, o) >= 0.5 + 1e-6}
+        near = {o for o in together if o != uid and cosine(uid, o) >= 0.5 - 1e-6}
         assert expected <= set(similar) <= near
-        for uid, cos in similar.items():
-            assert cos == pytest.approx(cosine(row["uid"], uid), abs=1e-5)
+        for other, cos in similar.items():
+            assert cos == pytest.approx(cosine(uid, other), abs=1e-5)
         found += len(similar)
     assert found > 0
 

@@ -36,7 +36,7 @@ def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: obje
     states = {name: (kind, state) for name, kind, state in again.indexes}
     assert states[VECTOR_INDEX] == ("VECTOR", "ONLINE")
     assert states["memory_text"] == ("FULLTEXT", "ONLINE")
-    assert states["memory_game_owner_state_t_enc"] == ("RANGE", "ONLINE")
+    assert states["memory_recall"] == ("RANGE", "ONLINE")
     assert again.constraints >= 8 and again.dimensions == 384
 
 

@@ -74,3 +74,10 @@ def test_csv_has_a_header_row_and_round_trips() -> None:
     parsed = list(csv.reader(io.StringIO(text)))
     assert parsed == [["a", "b", "c"], ['x, "y"', "1", "[1,2]"], ["", "2.5", "[]"]]
     assert render_csv(("a",), []) == "a\r\n"
+
+
+def test_json_output_is_strict_json_even_for_a_memory_that_never_fades() -> None:
+    from graphmem.cli.query_cmd import json_safe
+
+    rows = [{"memory": "g/memory/Ann/1", "s": float("inf"), "strength": 1.0, "scores": [float("nan"), 0.5]}]
+    assert json_safe(rows) == [{"memory": "g/memory/Ann/1", "s": None, "strength": 1.0, "scores": [None, 0.5]}]

@@ -33,7 +33,7 @@ PROFILE_FIELDS = [f.name for f in fields(Profile) if f.name != "name"]
 
 
 def test_shipped_profiles_are_the_table_of_spec_13() -> None:
-    assert sorted(PARAMS.profiles) == sorted(PROFILE_NAMES)
+    assert sorted(PARAMS.profiles) == sorted((*PROFILE_NAMES, "perfect"))  # perfect: the control (test_model_perfect)
     assert sorted(SPEC_13) == sorted(PROFILE_FIELDS)
     for field_name, values in SPEC_13.items():
         for profile_name, value in zip(PROFILE_NAMES, values):
@@ -171,9 +171,10 @@ def test_wrong_types_and_cross_field_rules_are_rejected() -> None:
     _rejects({"parameters": {"default_profile": "nosuch"}}, "'parameters.default_profile'", "balanced")
     _rejects({"parameters": {"clarity": {"fuzzy": 0.8}}}, "'parameters.clarity.fuzzy'", "(0.15, 0.7)")
     _rejects({"profiles": {"mine": "fast"}}, "'profiles.mine'", "a table")
-    _rejects({"profiles": {"mine": {"base_decay_rate": "fast"}}}, "'profiles.mine.base_decay_rate'", "(0, 1]")
-    _rejects({"profiles": {"mine": {"base_decay_rate": 0}}}, "'profiles.mine.base_decay_rate'", "(0, 1]")
-    _rejects({"profiles": {"mine": {"base_decay_rate": 0.04}}}, "'profiles.mine.base_decay_rate'", "[0.05, 1]")
+    _rejects({"profiles": {"mine": {"base_decay_rate": "fast"}}}, "'profiles.mine.base_decay_rate'", "[0, 1]")
+    _rejects({"profiles": {"mine": {"base_decay_rate": -0.1}}}, "'profiles.mine.base_decay_rate'", "[0, 1]")
+    _rejects({"profiles": {"mine": {"base_decay_rate": 0.04}}}, "'profiles.mine.base_decay_rate'", "0 (never forgets)",
+             "[0.05, 1]")  # 0 is the perfect profile's "never forgets" (test_model_perfect)
     _rejects({"profiles": {"mine": {"detail_memory_bias": True}}}, "'profiles.mine.detail_memory_bias'")
 
 

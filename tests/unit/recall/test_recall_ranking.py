@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.model import default_parameters
+from graphmem.model.clarity import clarity_marker
+from graphmem.model.retrieval import recall_marker
 from graphmem.model.vocabulary import Marker
 from graphmem.recall.ranking import is_about, min_max, rank, relative_to_best, relevance, score
 
@@ -72,12 +74,22 @@ def test_rank_filters_unrecallable_keeps_flashbulbs_and_takes_best_k() -> None:
     dense = [0.1, 0.9, 0.9, 0.9, 0.1]
     scored, recalled = rank(uids, strengths, flash, thresholds, dense, {}, [False] * 5, 3, P)
     markers = {r.uid: r.marker for r in scored}
-    assert markers == {"a": Marker.CLEAR, "b": Marker.FUZZY, "c": None, "d": None, "e": Marker.FLASHBULB}
-    # b: 0.6 * 0.5 * 1 + 0.4 * 0.5 = 0.5; a: 0.4 * 0.9 = 0.36; e: 0.4 * 0.8 = 0.32
-    assert [r.uid for r in recalled] == ["b", "a", "e"]
+    # c has faded below the threshold 0.2, but the cue matches it (relevance 0.5): it needs only
+    # 0.2 * (1 - 0.5 * 0.5) = 0.15 and comes back, VAGUE; d (0.10) is too faded for any cue
+    assert markers == {"a": Marker.CLEAR, "b": Marker.FUZZY, "c": Marker.VAGUE, "d": None, "e": Marker.FLASHBULB}
+    # b: 0.6 * 0.5 * 1 + 0.4 * 0.5 = 0.5; c: 0.3 + 0.4 * 0.19 = 0.376; a: 0.4 * 0.9 = 0.36; e: 0.4 * 0.8 = 0.32
+    assert [r.uid for r in recalled] == ["b", "c", "a"]
     assert recalled[0].score == pytest.approx(0.5)
     _, top1 = rank(uids, strengths, flash, thresholds, dense, {}, [False] * 5, 1, P)
     assert [r.uid for r in top1] == ["b"]
+
+
+def test_a_faded_memory_the_cue_does_not_match_stays_forgotten() -> None:
+    # both have faded to 0.19, below the threshold 0.2: only the one the topic matches comes back
+    scored, recalled = rank(["match", "other"], [0.19, 0.19], [False, False], [0.2, 0.2], [0.9, 0.1], {},
+                            [False, False], 10, P)
+    assert [(r.uid, r.marker) for r in scored] == [("match", Marker.VAGUE), ("other", None)]
+    assert [r.uid for r in recalled] == ["match"]
 
 
 def test_rank_without_topic_orders_by_strength_and_boost() -> None:
@@ -92,3 +104,34 @@ def test_rank_uses_lexical_scores_relative_to_the_best() -> None:
     _, recalled = rank(["a", "b"], [0.5, 0.5], [False, False], [0.18] * 2, [None, None], {"b": 4.0, "a": 1.0},
                        [False, False], 10, P)
     assert [(r.uid, r.lexical) for r in recalled] == [("b", 1.0), ("a", 0.25)]
+
+
+candidate = st.tuples(st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.0, 0.1, 0.15, 0.18, 0.2, 0.3]),
+                      st.one_of(st.none(), st.floats(-1.0, 1.0)), st.floats(0.0, 10.0), st.booleans())
+
+
+@given(st.lists(candidate, min_size=1, max_size=25), st.integers(1, 12))
+def test_the_vectorised_scores_equal_the_scalar_formulas(rows: list[tuple[float, bool, float, float | None, float,
+                                                                          bool]], k: int) -> None:
+    uids = [f"m{i:02d}" for i in range(len(rows))]
+    strengths, flash, thresholds, dense, lex, about = (list(col) for col in zip(*rows))
+    scored, recalled = rank(uids, strengths, flash, thresholds, dense, dict(zip(uids, lex)), about, k, P)
+    dn = min_max(dense)
+    ln = relative_to_best(dict(zip(uids, lex)), uids)
+    for i, r in enumerate(scored):
+        rel = relevance(dn[i], ln[uids[i]], about[i], P)
+        assert r.relevance == rel and r.score == score(rel, strengths[i], P)
+        assert r.marker == recall_marker(strengths[i], flash[i], thresholds[i], rel, P)
+    expected = sorted((r for r in scored if r.marker is not None), key=lambda r: (-r.score, r.uid))[:k]
+    assert recalled == expected
+
+
+@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.15, 0.18, 0.2])), min_size=1,
+                max_size=20))
+def test_a_recall_without_topic_or_participants_filters_as_free_recall(rows: list[tuple[float, bool, float]]) -> None:
+    uids = [f"m{i:02d}" for i in range(len(rows))]
+    strengths, flash, thresholds = (list(col) for col in zip(*rows))
+    scored, recalled = rank(uids, strengths, flash, thresholds, None, {}, [False] * len(rows), 100, P)
+    assert [r.marker for r in scored] == [clarity_marker(m, f, t, P) for m, f, t in rows]
+    assert [r.uid for r in recalled] == sorted((u for u, (m, f, t) in zip(uids, rows) if f or m >= max(0.15, t)),
+                                               key=lambda u: (-strengths[uids.index(u)], u))

@@ -108,13 +108,15 @@ def test_update_row_re_renders_text_and_keywords_and_keeps_the_read_access_count
                      believed_teller="Eleanor")
     out = update_row(c, result, 2, P)
     assert out["text"] == "someone said: Marcus has medical training"
-    assert out["keywords"] == "Marcus"
+    assert out["keywords"] == "Marcus private conversation day 2"  # the lost who no longer cues; place and day do
     assert out["n_before"] == 3 and out["n"] == 4 and out["last_recalled"] == 2 and out["decayed_to"] == 2
     assert out["n_lost"] == 2 and out["fabricated"] is False
     assert details_from_json(out["details_json"]) == lost
     assert out["state"] == "active"
     assert update_row(candidate(state="candidate"), result, 2, P)["state"] == "candidate"
-    assert keywords(DETAILS, ["Marcus"]) == "Eleanor Marcus"
+    assert keywords(DETAILS, ["Marcus"]) == "Eleanor Marcus private conversation day 2"
+    gone = tuple(d.forgotten() if d.kind in ("where", "when") else d for d in DETAILS)
+    assert keywords(gone, ["Marcus"]) == "Eleanor Marcus"
 
 
 def test_belief_fades_to_unknown_on_the_source_clock() -> None:

@@ -1,0 +1,237 @@
+"""Long conversations: ingest time by stage, and recall latency for owners of thousands of memories.
+
+Two figures, on two-person conversations from :mod:`bench.conversation` (each turn a private statement, so each
+speaker remembers every turn: N turns make two owners of N memories each):
+
+- **ingest by stage** (:func:`run_ingest`): the whole ingest of one conversation through
+  :meth:`graphmem.service.MemoryService.ingest`, at several lengths with the same number of turns per session
+  (600 turns over 30 sessions is the size the issue names), timed by the job's own stages (``IngestSummary.stages``:
+  validate, encode, embed, link, write, decay). The embedding model is loaded before and its text cache emptied
+  before each game, so ``embed`` is the model's work. ``growth`` is the exponent b of time ~ turns^b of each stage
+  between the shortest and the longest conversation (1 = linear, 2 = quadratic).
+- **recall latency** (:func:`run_recall`): an owner of 1,000 and of 10,000 memories (a conversation of that many
+  turns over turns/20 sessions, decayed to its end), ``calls`` recalls in-process through one
+  :class:`graphmem.recall.vectors.EmbeddingCache`, as :class:`graphmem.MemoryService` makes them, **the topic
+  embedding included** (every call asks about a different topic, so the model runs each time); dry runs, so every
+  call sees the same memories. The first recall of each owner (the cache empty: every candidate's embedding read)
+  is reported apart. For each profile asked (the default, whose old memories are forgotten, and ``perfect``, which
+  forgets nothing, the worst case: every memory a candidate). References in the same session: a bare vector-index
+  top-10 (``db.index.vector.queryNodes``) and the cosine of the topic with every memory of the owner computed in
+  Cypher, which is what recall did before it kept embeddings (its dense half alone).
+
+Run: ``python -m bench.bench_conversation URI`` (both), ``... URI --ingest`` or ``... URI --recall``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from bench.bench_recall import _embed, _stats
+from bench.conversation import conversation, statement
+from graphmem.embedding import Embedder
+from graphmem.ingest.encode import encode_game
+from graphmem.jobs.decay import advance
+from graphmem.logs import load_game_log
+from graphmem.logs.writer import dumps_line
+from graphmem.model import Parameters, default_parameters
+from graphmem.recall import EmbeddingCache, recall
+from graphmem.service import MemoryService
+from graphmem.store.games import delete_game
+from graphmem.store.schema import ensure_schema
+from graphmem.store.writer import mark_complete, write_game_rows
+
+log = logging.getLogger(__name__)
+
+STAGES = ("validate", "encode", "embed", "link", "write", "decay")
+INGEST_SIZES = ((150, 7), (300, 15), (600, 30), (1200, 60), (2400, 120))
+"""(turns, sessions): 20 turns a session; 600 over 30 is the issue's size."""
+CYPHER_DENSE = ("MATCH (m:Memory {game: $game, owner: $owner}) "
+                "RETURN max(vector.similarity.cosine($v, m.embedding)) AS best, count(*) AS n")
+"""The reference: the topic's cosine with every memory of the owner, in Cypher (recall's dense half before)."""
+VECTOR_TOP_K = ("CALL db.index.vector.queryNodes('memory_embedding', 10, $v) YIELD node, score "
+                "RETURN node.uid AS uid, score")
+
+
+def _write_log(objects: Sequence[dict[str, Any]], folder: Path, name: str) -> Path:
+    path = folder / f"{name}.jsonl"
+    path.write_text("".join(dumps_line(o) + "\n" for o in objects), encoding="utf-8")
+    return path
+
+
+def _growth(first: dict[str, Any], last: dict[str, Any], key: str) -> float | None:
+    a, b = first["stages"].get(key) or 0.0, last["stages"].get(key) or 0.0
+    if a <= 0.0 or b <= 0.0:
+        return None
+    return round(math.log(b / a) / math.log(last["turns"] / first["turns"]), 2)
+
+
+def run_ingest(driver: neo4j.Driver, database: str | None, params: Parameters, embedder: Embedder,
+               sizes: Sequence[tuple[int, int]] = INGEST_SIZES, seed: int = 3) -> dict[str, Any]:
+    """Ingest one conversation per (turns, sessions) in ``sizes`` and time its stages; each game is deleted after.
+    A conversation of the first size is ingested once before, untimed (the warm-up).
+
+    Returns {"rows": [{turns, phases, memories, seconds, stages: {stage: seconds}}], "growth": {stage: b}}.
+    """
+    service = MemoryService(driver, params=params, embedder=embedder)
+    embedder.encode_one("warm the model up")
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        # a first ingest pays for the schema, Neo4j's query plans and the JIT: done once untimed, so that the
+        # growth between the shortest and the longest conversation measures the stages, not the warm-up
+        warm = "bench-talk-ingest-warm-up"
+        try:
+            service.ingest(_write_log(conversation(sizes[0][0], sizes[0][1], seed=seed + 1, game=warm), Path(tmp),
+                                      warm))
+        finally:
+            delete_game(driver, database, warm)
+        for turns, phases in sizes:
+            game = f"bench-talk-ingest-{turns}x{phases}"
+            path = _write_log(conversation(turns, phases, seed=seed, game=game), Path(tmp), game)
+            embedder.clear_cache()
+            try:
+                summary = service.ingest(path)
+            finally:
+                delete_game(driver, database, game)
+            rows.append({"turns": turns, "phases": phases, "memories": summary.memories,
+                         "seconds": round(summary.seconds, 3),
+                         "stages": {k: round(summary.stages.get(k, 0.0), 3) for k in STAGES}})
+            log.info("ingest %s", rows[-1])
+    return {"rows": rows, "growth": {k: _growth(rows[0], rows[-1], k) for k in STAGES}}
+
+
+def _store(driver: neo4j.Driver, database: str | None, turns: int, profile: str | None, params: Parameters,
+           embedder: Embedder) -> str:
+    """Write a conversation of ``turns`` turns over turns/20 sessions with both speakers on ``profile`` (reused
+    when a complete one is stored); returns the game id."""
+    game = f"bench-talk-recall-{turns}-{profile or 'default'}"
+    if driver.execute_query("MATCH (g:Game {uid: $game, complete: true}) RETURN g", game=game,
+                            database_=database).records:
+        return game
+    objects = conversation(turns, max(1, turns // 20), seed=7, game=game, profile=profile)
+    with tempfile.TemporaryDirectory() as tmp:
+        encoded = encode_game(load_game_log(_write_log(objects, Path(tmp), game), "graphmem"), params)
+    by_text = _embed(embedder, sorted({m.text for m in encoded.memories}))
+    ensure_schema(driver, database, embedder.dimension)
+    write_game_rows(driver, database, encoded, {m.uid: by_text[m.text].tolist() for m in encoded.memories}, [])
+    advance(driver, database, game, encoded.game.last_phase, params)
+    mark_complete(driver, database, game)
+    return game
+
+
+def _topics(n: int, seed: int) -> list[str]:
+    """``n`` distinct questions about the conversation (a turn's words turned into a question, numbered so that
+    the embedding model's cache never holds one)."""
+    import random
+
+    rng = random.Random(seed)
+    return [f"Do you remember when {statement(rng).rstrip('.!?')}? ({i})" for i in range(n)]
+
+
+def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, embedder: Embedder,
+               owners: Sequence[int] = (1_000, 10_000), profiles: Sequence[str | None] = (None, "perfect"),
+               calls: int = 200, keep: bool = False) -> list[dict[str, Any]]:
+    """Time recall for an owner of each size in ``owners`` (memories), for each profile (None: the default).
+
+    Returns one dict per (size, profile): memories (per owner), profile, candidates (mean per recall), cold_ms (the
+    first recall of each owner, embedding cache empty, mean of the two owners), median_ms / p95_ms (every call,
+    topic embedding included), embed_median_ms, read_median_ms (the candidates' query), cypher_dense_median_ms /
+    cypher_dense_p95_ms (reference: the cosine with every memory of the owner in Cypher), vector_median_ms /
+    vector_p95_ms (reference: bare vector-index top 10). Each game is deleted afterwards unless ``keep``.
+    """
+    rows: list[dict[str, Any]] = []
+    embedder.encode_one("warm the model up")
+    for size in owners:
+        for profile in profiles:
+            if profile is not None and profile not in params.profiles:
+                log.warning("no profile %r: skipped", profile)
+                continue
+            game = _store(driver, database, size, profile, params, embedder)
+            try:
+                rows.append(_time_owner(driver, database, game, size, profile, params, embedder, calls))
+            finally:
+                if not keep:
+                    delete_game(driver, database, game)
+            log.info("recall %s", rows[-1])
+    return rows
+
+
+def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int, profile: str | None,
+                params: Parameters, embedder: Embedder, calls: int) -> dict[str, Any]:
+    cache = EmbeddingCache()
+    # the model's content cache would hold the topics (and keywords) of an earlier owner of the same size: without
+    # this, every profile after the first was timed without its topic embedding
+    embedder.clear_cache()
+    speakers = ("Avery", "Jordan")
+    topics = _topics(calls + 2, seed=size)
+    recall(driver, database, game, speakers[0], topic="warm-up", params=params, embedder=embedder, dry_run=True,
+           cache=EmbeddingCache(0))  # query plans, not timed
+    cold = []
+    for i, owner in enumerate(speakers):
+        t0 = time.perf_counter()
+        recall(driver, database, game, owner, topic=topics[i], params=params, embedder=embedder, dry_run=True,
+               cache=cache)
+        cold.append(time.perf_counter() - t0)
+    totals, embeds, reads, candidates = [], [], [], []
+    for i in range(calls):
+        t0 = time.perf_counter()
+        result = recall(driver, database, game, speakers[i % 2], topic=topics[i + 2], params=params,
+                        embedder=embedder, dry_run=True, cache=cache)
+        totals.append(time.perf_counter() - t0)
+        embeds.append(result.timings["embed"])
+        reads.append(result.timings["read"])
+        candidates.append(result.candidates)
+    dense, vector = [], []
+    with driver.session(database=database) as session:
+        for i in range(min(calls, 100)):
+            v = [float(x) for x in embedder.encode_one(topics[i + 2])]
+            t0 = time.perf_counter()
+            session.run(CYPHER_DENSE, game=game, owner=speakers[i % 2], v=v).consume()
+            dense.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            session.run(VECTOR_TOP_K, v=v).consume()
+            vector.append(time.perf_counter() - t0)
+    median, p95 = _stats(totals)
+    return {"memories": size, "profile": profile or params.default_profile, "candidates": statistics.mean(candidates),
+            "cold_ms": 1000 * statistics.mean(cold), "median_ms": median, "p95_ms": p95,
+            "embed_median_ms": _stats(embeds)[0], "read_median_ms": _stats(reads)[0],
+            "cypher_dense_median_ms": _stats(dense)[0], "cypher_dense_p95_ms": _stats(dense)[1],
+            "vector_median_ms": _stats(vector)[0], "vector_p95_ms": _stats(vector)[1]}
+
+
+def main(argv: Sequence[str]) -> None:
+    """``python -m bench.bench_conversation URI [--ingest | --recall]``: print the figures."""
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    uri = argv[0] if argv else "bolt://127.0.0.1:7687"
+    which = set(argv[1:]) or {"--ingest", "--recall"}
+    params = default_parameters()
+    embedder = Embedder()
+    with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+        if "--ingest" in which:
+            result = run_ingest(driver, None, params, embedder)
+            for r in result["rows"]:
+                print(f"{r['turns']:>5} turns / {r['phases']:>3} sessions ({r['memories']} memories): "
+                      f"{r['seconds']:.1f} s = " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages"].items()))
+            print("growth (time ~ turns^b): " + ", ".join(f"{k} {v}" for k, v in result["growth"].items()))
+        if "--recall" in which:
+            for r in run_recall(driver, None, params, embedder):
+                print(f"owner of {r['memories']:,} memories, {r['profile']} ({r['candidates']:.0f} candidates): "
+                      f"recall median {r['median_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms (embedding "
+                      f"{r['embed_median_ms']:.1f} ms, read {r['read_median_ms']:.1f} ms; first recall "
+                      f"{r['cold_ms']:.0f} ms) | cosine of every memory in Cypher {r['cypher_dense_median_ms']:.1f}/"
+                      f"{r['cypher_dense_p95_ms']:.1f} ms | vector top-10 {r['vector_median_ms']:.1f}/"
+                      f"{r['vector_p95_ms']:.1f} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,467 @@
+"""Retrieval benchmark on the real games: does recall find what a player is asked about? (issue 13)
+
+One command (``python -m bench.bench_retrieval``) ingests the real Traitors games once per memory profile (the
+``perfect`` control and every shipped profile; each copy under the id ``GAME.PROFILE`` with every player on that
+profile), asks each copy the same questions at the end of its game, and prints recall@k per question kind and by
+age, next to two single rankings of the same memories in the same run:
+
+- **questions** are generated from the ground truth of each log (:func:`questions`), only about what the asked
+  player witnessed, each with its evidence events:
+
+  ========  ===========================================================  ==========================================
+  kind      question                                                     evidence (events the owner remembers)
+  ========  ===========================================================  ==========================================
+  vote      "Who did Riley vote to banish on day 2?"                     Riley's banish votes that day
+  accused   "Who voted to banish you on day 2?"                          the banish votes against the owner then
+  said      "What did Fletcher say at the round table on day 1?"         Fletcher's round-table statements that day
+  private   "What did Casey tell you in private on day 2?"               Casey's private messages to the owner then
+  told      "Who told you about Riley in private?"                       private messages to the owner about Riley
+  about     "What did Casey say about Riley?"                            Casey's statements about Riley that the
+                                                                         owner heard (round table or to the owner)
+  fate      "Who was murdered before breakfast on day 3?" / "... banished the murder / the banishment
+            on day 2?"
+  ========  ===========================================================  ==========================================
+
+  Per game and kind at most ``per_kind`` questions are drawn (seeded), each asked to one witness (not the player the
+  question is about), keeping questions with 1 to k evidence events;
+- **recall@k** of a question is the share of its evidence events that are the event of one of the k memories
+  returned; a kind's figure is the mean over its questions; "by age" is the share of evidence events recalled,
+  grouped by how many phases before the question they happened;
+- **rankings**: :func:`graphmem.recall.recall` (dry run, k = 10, the question as topic, no participants) on each
+  profile's copy, and on the default profile's copy once more with ``recall.cue_support`` = 0 (free recall, the rule
+  before cued recall: strength alone decides what can come back); ``dense only``: the owner's memories by the
+  cosine of the question's and the memory text's embeddings (plain cosine, as a vector store ranks), computed in
+  Neo4j; ``lexical only``: the owner's memories by Neo4j's full-text score of the question (the Lucene query recall
+  uses, scoped to the owner, over the text and keywords). Both single rankings see every memory of the owner,
+  whatever its strength. For transparency a third one, ``graphmem's dense lane only``, ranks the same memories by
+  recall's own dense relevance (the better of the question's cosine with the memory's text and with its context)
+  without the full-text lane or strength.
+
+The target (issue 13): the ``perfect`` profile's recall@10 beats both single rankings by at least 10% relative.
+``--figure PATH`` draws the default profile's recall by age (with and without cued recall, with ``perfect`` and the
+single rankings) as a PNG.
+
+Run: ``python -m bench.bench_retrieval`` (a throw-away local Neo4j, or ``$NEO4J_URI``); ``--games N`` uses the
+first N games; ``--profiles perfect,balanced`` some profiles; ``--out`` the JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphmem.embedding import Embedder
+from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.logs.writer import dumps_line, game_log_lines
+from graphmem.model import Parameters, default_parameters
+from graphmem.recall import EmbeddingCache, recall
+from graphmem.recall.lucene import lucene_query
+from graphmem.recall.pipeline import dense_scores
+from graphmem.service import MemoryService
+from graphmem.store.games import delete_game, stored_game_ids
+from graphmem.store.keys import scope_token
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("vote", "accused", "said", "private", "told", "about", "fate")
+AGE_BINS = ((0, 2), (3, 5), (6, 8), (9, 11), (12, 99))
+RECENT = 4
+"""Evidence from the last 5 phases (age 0-4) is "recent" (the issue's held-out target for the slowest-forgetting
+shipped profile against plain cosine)."""
+DENSE = "dense only"
+LEXICAL = "lexical only"
+CONTEXT = "graphmem's dense lane only"
+"""The owner's memories by max(cos(question, text), cos(question, context)), recall's dense relevance alone (no
+full-text lane, no strength): how much of recall's lead comes from matching the context."""
+FREE = "{} without cued recall"
+"""The default profile with recall.cue_support = 0 (free recall: strength alone decides what can come back), the
+rule before issue 13, on the same copy: what cued recall changes."""
+DENSE_QUERY = """MATCH (m:Memory {game: $game, owner: $owner})
+WHERE NOT m.state IN ['consolidated', 'tombstoned']
+WITH m, vector.similarity.cosine($v, m.embedding) AS score
+ORDER BY score DESC, m.uid LIMIT $k
+RETURN m.event AS event"""
+MEMORIES_QUERY = """MATCH (m:Memory {game: $game, owner: $owner})
+WHERE NOT m.state IN ['consolidated', 'tombstoned']
+RETURN m.uid AS uid, m.n AS n, m.event AS event"""
+LEXICAL_QUERY = """CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score
+WHERE NOT node.state IN ['consolidated', 'tombstoned']
+WITH node, score ORDER BY score DESC, node.uid LIMIT $k
+RETURN node.event AS event"""
+
+
+def games_dir() -> Path:
+    """The real Traitors games: ``$GRAPHMEM_TRAITORS_DATA``, else ``../shared/data/traitors-llm/games`` beside the
+    checkout, else the three in ``examples/traitors-llm``."""
+    for candidate in (os.environ.get("GRAPHMEM_TRAITORS_DATA", ""),
+                      str(ROOT.parent / "shared" / "data" / "traitors-llm" / "games"),
+                      "/work/shared/data/traitors-llm/games"):
+        if candidate and Path(candidate).is_dir() and any(Path(candidate).glob("*/plomp.json")):
+            return Path(candidate)
+    return ROOT / "examples" / "traitors-llm"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question: the game (original id), its kind, the player asked, the text, the evidence events (ids), the
+    phase of each evidence event and the phase it is asked at (the game's last)."""
+
+    game: str
+    kind: str
+    owner: str
+    text: str
+    evidence: tuple[str, ...]
+    phases: tuple[int, ...]
+    asked_at: int
+
+
+def questions(game_log: GameLog, witnessed: dict[str, set[str]], *, per_kind: int = 6, k: int = 10,
+              seed: int = 0) -> list[Question]:
+    """The questions of one game (see the module docstring).
+
+    witnessed : {owner: ids of the events the owner holds a memory of} (from the stored game; perception decides
+    it, SPEC 3.1). per_kind : at most this many questions per kind (seeded draw); k : the most evidence events a
+    question may have. A question about everyone's business (a vote, a round-table speech, a death) goes to one
+    witness drawn at random, never the player it is about; a personal one (what you were told, who voted against
+    you) to the player it concerns.
+    """
+    rng = random.Random(f"{seed}/{game_log.game}")
+    last = max(p.index for p in game_log.phases)
+    phase_of = {logged.id: logged.phase for logged in game_log.events}
+    public: dict[tuple[str, str], list[str]] = defaultdict(list)  # (kind, text) -> evidence
+    not_asked: dict[tuple[str, str], str] = {}  # (kind, text) -> the player it is about
+    personal: dict[tuple[str, str, str], list[str]] = defaultdict(list)  # (kind, text, owner) -> evidence
+    for logged in game_log.events:
+        data: dict[str, Any] = logged.event.model_dump()
+        day, kind, eid = logged.day, logged.kind, logged.id
+        if kind == "vote" and data.get("ballot") == "banish" and data.get("target"):
+            key = ("vote", f"Who did {data['voter']} vote to banish on day {day}?")
+            public[key].append(eid)
+            not_asked[key] = data["voter"]
+            personal[("accused", f"Who voted to banish you on day {day}?", data["target"])].append(eid)
+        elif kind == "say" and data.get("channel") == "roundtable":
+            key = ("said", f"What did {data['speaker']} say at the round table on day {day}?")
+            public[key].append(eid)
+            not_asked[key] = data["speaker"]
+            for owner in witnessed:
+                for subject in data.get("about") or ():
+                    if owner not in (subject, data["speaker"]):
+                        personal[("about", f"What did {data['speaker']} say about {subject}?", owner)].append(eid)
+        elif kind == "say" and data.get("channel") == "private" and isinstance(data.get("to"), (list, tuple)):
+            for owner in data["to"]:
+                personal[("private", f"What did {data['speaker']} tell you in private on day {day}?", owner)] \
+                    .append(eid)
+                for subject in data.get("about") or ():
+                    if subject not in (owner, data["speaker"]):
+                        personal[("told", f"Who told you about {subject} in private?", owner)].append(eid)
+                        personal[("about", f"What did {data['speaker']} say about {subject}?", owner)].append(eid)
+        elif kind == "murder":
+            key = ("fate", f"Who was murdered before breakfast on day {day}?")
+            public[key].append(eid)
+            not_asked[key] = data["victim"]
+        elif kind == "banish":
+            key = ("fate", f"Who was banished on day {day}?")
+            public[key].append(eid)
+            not_asked[key] = data["player"]
+    options: dict[str, list[tuple[str, tuple[str, ...], str]]] = defaultdict(list)
+    for (kind, text), ids in sorted(public.items()):
+        owners = sorted(o for o, seen in witnessed.items() if o != not_asked[(kind, text)] and set(ids) <= seen)
+        if owners and len(ids) <= k:
+            options[kind].append((text, tuple(ids), rng.choice(owners)))
+    for (kind, text, owner), ids in sorted(personal.items()):
+        if owner in witnessed and set(ids) <= witnessed[owner] and len(ids) <= k:
+            options[kind].append((text, tuple(ids), owner))
+    chosen: list[Question] = []
+    for kind in KINDS:
+        for text, evidence, owner in rng.sample(options[kind], min(per_kind, len(options[kind]))):
+            chosen.append(Question(game_log.game, kind, owner, text, evidence, tuple(phase_of[i] for i in evidence),
+                                   last))
+    return chosen
+
+
+def copy_id(game: str, profile: str) -> str:
+    """The id of a game's copy in which every player has ``profile``."""
+    return f"{game}.{profile}"
+
+
+def write_copies(logs: Sequence[GameLog], profile: str, folder: Path) -> Path:
+    """Canonical files of every game under :func:`copy_id`, every player on ``profile``, in ``folder/profile``."""
+    out = folder / profile
+    out.mkdir(parents=True, exist_ok=True)
+    for game_log in logs:
+        lines = list(game_log_lines(game_log))
+        header = json.loads(lines[0])
+        header["game"] = copy_id(game_log.game, profile)
+        header["players"] = [{**p, "profile": profile} for p in header["players"]]
+        (out / f"{header['game']}.jsonl").write_text("\n".join([dumps_line(header), *lines[1:]]) + "\n",
+                                                     encoding="utf-8")
+    return out
+
+
+def _witnessed(driver: neo4j.Driver, database: str | None, game: str) -> dict[str, set[str]]:
+    records, _, _ = driver.execute_query(
+        "MATCH (m:Memory {game: $game}) WHERE m.event IS NOT NULL RETURN m.owner AS owner, collect(m.event) AS events",
+        game=game, database_=database, routing_=neo4j.RoutingControl.READ)
+    return {r["owner"]: set(r["events"]) for r in records}
+
+
+def _hits(question: Question, events: Iterable[str | None]) -> list[bool]:
+    got = {e for e in events if e is not None}
+    return [e in got for e in question.evidence]
+
+
+def ask(driver: neo4j.Driver, database: str | None, question: Question, game: str, params: Parameters,
+        embedder: Embedder, cache: EmbeddingCache, k: int) -> list[bool]:
+    """Whether each evidence event is among the events of the k memories recall returns on the copy ``game``."""
+    result = recall(driver, database, game, question.owner, topic=question.text, k=k, dry_run=True, params=params,
+                    embedder=embedder, cache=cache)
+    return _hits(question, (m.event for m in result.memories))
+
+
+def ask_dense(session: neo4j.Session, question: Question, game: str, embedder: Embedder, k: int) -> list[bool]:
+    """The same for the owner's k memories most similar to the question (cosine in Neo4j, every memory)."""
+    vector = [float(x) for x in embedder.encode_one(question.text)]
+    records = session.run(DENSE_QUERY, game=game, owner=question.owner, v=vector, k=k)
+    return _hits(question, (r["event"] for r in records))
+
+
+def ask_context(driver: neo4j.Driver, database: str | None, question: Question, game: str, embedder: Embedder,
+                cache: EmbeddingCache, k: int) -> list[bool]:
+    """The same for the owner's k memories with the best dense relevance of recall (the text or the context
+    embedding, whichever matches the question better; :func:`graphmem.recall.pipeline.dense_scores`)."""
+    records, _, _ = driver.execute_query(MEMORIES_QUERY, game=game, owner=question.owner, database_=database,
+                                         routing_=neo4j.RoutingControl.READ)
+    incarnation = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.incarnation AS i", game=game,
+                                       database_=database).records[0]["i"]
+    uids = [str(r["uid"]) for r in records]
+    vectors, rows = cache.fetch(driver, database, game, incarnation, uids, [int(r["n"]) for r in records], embedder)
+    scores = dense_scores(vectors, rows, embedder.encode_one(question.text))
+    assert scores is not None
+    order = sorted(range(len(uids)), key=lambda i: (-float(scores[i]), uids[i]))[:k]
+    return _hits(question, (records[i]["event"] for i in order))
+
+
+def ask_lexical(session: neo4j.Session, question: Question, game: str, k: int) -> list[bool]:
+    """The same for the owner's k memories with the best full-text score of the question (every memory)."""
+    query = lucene_query(question.text, scope_token(game, question.owner))
+    if query is None:
+        return [False] * len(question.evidence)
+    records = session.run(LEXICAL_QUERY, q=query, k=k)
+    return _hits(question, (r["event"] for r in records))
+
+
+def _age_bin(age: int) -> str:
+    for lo, hi in AGE_BINS:
+        if lo <= age <= hi:
+            return f"{lo}-{hi}" if hi < 99 else f"{lo}+"
+    return "?"
+
+
+def score(questions_: Sequence[Question], hits: Sequence[Sequence[bool]]) -> dict[str, Any]:
+    """recall@k overall (mean over questions), per kind, and by age (share of evidence events recalled)."""
+    per_question = [sum(h) / len(h) for h in hits]
+    kinds = {kind: round(statistics.mean(v), 3) for kind in KINDS
+             if (v := [r for q, r in zip(questions_, per_question) if q.kind == kind])}
+    ages: dict[str, list[bool]] = defaultdict(list)
+    recent: list[bool] = []
+    for q, h in zip(questions_, hits):
+        for phase, hit in zip(q.phases, h):
+            ages[_age_bin(q.asked_at - phase)].append(hit)
+            if q.asked_at - phase <= RECENT:
+                recent.append(hit)
+    by_age = {b: round(sum(v) / len(v), 3) for b, v in sorted(ages.items(), key=lambda kv: int(kv[0].split("-")[0]
+                                                                                               .rstrip("+")))}
+    return {"all": round(statistics.mean(per_question), 3) if per_question else 0.0, "kinds": kinds,
+            "by_age": by_age, "evidence_by_age": {b: len(v) for b, v in ages.items()},
+            "recent": round(sum(recent) / len(recent), 3) if recent else 0.0}
+
+
+def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] | None = None,
+        games: int | None = None, per_kind: int = 6, k: int = 10, seed: int = 0,
+        params: Parameters | None = None, embedder: Embedder | None = None) -> dict[str, Any]:
+    """The whole benchmark (see the module docstring); returns the JSON report: games, questions (count per kind),
+    results {ranking: score()}, seconds per step, and the target check."""
+    params = params or default_parameters()
+    embedder = embedder or Embedder()
+    shipped = [p for p in params.profiles if p != "perfect"]
+    wanted = list(profiles) if profiles else (["perfect"] if "perfect" in params.profiles else []) + shipped
+    missing = [p for p in wanted if p not in params.profiles]
+    if missing:
+        log.warning("profiles not defined, skipped: %s", ", ".join(missing))
+    wanted = [p for p in wanted if p in params.profiles]
+    folder = games_dir()
+    found = sorted(discover([folder]))[:games] if games else sorted(discover([folder]))
+    logs = [load_game_log(path, fmt) for path, fmt in found]
+    service = MemoryService(driver, params=params, embedder=embedder)
+    steps: dict[str, float] = {}
+    stored = set(stored_game_ids(driver, database))
+    with tempfile.TemporaryDirectory(prefix="graphmem-retrieval-") as tmp:
+        for profile in wanted:
+            t0 = time.perf_counter()
+            for game_log in logs:  # a copy left by an earlier run was encoded by another graphmem: start afresh
+                if copy_id(game_log.game, profile) in stored:
+                    delete_game(driver, database, copy_id(game_log.game, profile))
+            service.ingest(write_copies(logs, profile, Path(tmp)))
+            steps[f"ingest {profile}"] = round(time.perf_counter() - t0, 1)
+    reference = wanted[0]
+    asked: list[Question] = []
+    for game_log in logs:
+        asked += questions(game_log, _witnessed(driver, database, copy_id(game_log.game, reference)),
+                           per_kind=per_kind, k=k, seed=seed)
+    results: dict[str, Any] = {}
+    cache = EmbeddingCache()
+    for profile in wanted:
+        t0 = time.perf_counter()
+        hits = [ask(driver, database, q, copy_id(q.game, profile), params, embedder, cache, k) for q in asked]
+        results[profile] = score(asked, hits)
+        steps[f"ask {profile}"] = round(time.perf_counter() - t0, 1)
+    default = params.default_profile
+    if default in wanted:
+        free = replace(params, recall=replace(params.recall, cue_support=0.0))
+        results[FREE.format(default)] = score(asked, [ask(driver, database, q, copy_id(q.game, default), free,
+                                                          embedder, cache, k) for q in asked])
+    with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
+        t0 = time.perf_counter()
+        results[DENSE] = score(asked, [ask_dense(session, q, copy_id(q.game, reference), embedder, k)
+                                       for q in asked])
+        results[LEXICAL] = score(asked, [ask_lexical(session, q, copy_id(q.game, reference), k) for q in asked])
+        steps["single rankings"] = round(time.perf_counter() - t0, 1)
+    results[CONTEXT] = score(asked, [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
+                                     for q in asked])
+    counts = {kind: sum(q.kind == kind for q in asked) for kind in KINDS}
+    report = {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "questions": counts,
+              "evidence": sum(len(q.evidence) for q in asked), "results": results, "steps": steps,
+              "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]]}
+    report["target"] = target(results, params)
+    return report
+
+
+def target(results: dict[str, Any], params: Parameters | None = None) -> dict[str, Any]:
+    """perfect's recall@k against the better single ranking (relative gain, met when >= 10%), and the
+    slowest-forgetting shipped profile's recall of recent evidence (age 0-4) against plain cosine's."""
+    params = params or default_parameters()
+    out: dict[str, Any] = {"met": None, "why": "no perfect profile in this run"}
+    if "perfect" in results:
+        best = max(results[DENSE]["all"], results[LEXICAL]["all"])
+        gain = results["perfect"]["all"] / best - 1.0 if best else float("inf")
+        out = {"perfect": results["perfect"]["all"], "best_single": best, "relative_gain": round(gain, 3),
+               "met": gain >= 0.10}
+    shipped = [p for p in params.profiles.values() if p.name in results and p.base_decay_rate > 0.0]
+    if shipped:
+        slowest = min(shipped, key=lambda p: (p.base_decay_rate, -p.base_encoding_strength, p.name)).name
+        out["recent"] = {"profile": slowest, "recall": results[slowest]["recent"],
+                         "plain_cosine": results[DENSE]["recent"],
+                         "above": results[slowest]["recent"] > results[DENSE]["recent"]}
+    return out
+
+
+def table(report: dict[str, Any]) -> str:
+    """Two Markdown tables: recall@k by kind, and by age in phases."""
+    results = report["results"]
+    kinds = [k for k in KINDS if report["questions"].get(k)]
+    k = report["k"]
+    head = (f"| ranking | all ({sum(report['questions'].values())}) | "
+            + " | ".join(f"{kind} ({report['questions'][kind]})" for kind in kinds) + " |")
+    lines = [f"recall@{k} by question kind (questions):", "", head, "|---" * (2 + len(kinds)) + "|"]
+    for name, r in results.items():
+        label = f"{name} (default)" if name == report.get("default_profile") else name
+        lines.append(f"| {label} | {r['all']:.3f} | " + " | ".join(f"{r['kinds'].get(kind, 0.0):.3f}"
+                                                                    for kind in kinds) + " |")
+    bins = list(next(iter(results.values()))["by_age"])
+    counts = next(iter(results.values()))["evidence_by_age"]
+    lines += ["", f"recall@{k} by age of the evidence, in phases before the question (evidence events):", "",
+              "| ranking | " + " | ".join(f"{b} ({counts.get(b, 0)})" for b in bins) + " |",
+              "|---" * (1 + len(bins)) + "|"]
+    for name, r in results.items():
+        label = f"{name} (default)" if name == report.get("default_profile") else name
+        lines.append(f"| {label} | " + " | ".join(f"{r['by_age'].get(b, 0.0):.3f}" for b in bins) + " |")
+    t = report["target"]
+    if t.get("met") is not None:
+        lines += ["", f"target: perfect {t['perfect']:.3f} vs best single ranking {t['best_single']:.3f}: "
+                      f"{100 * t['relative_gain']:+.1f}% ({'met' if t['met'] else 'NOT met'}, needs +10%)"]
+    if "recent" in t:
+        r = t["recent"]
+        lines += [f"evidence from the last 5 phases: {r['profile']} (the slowest-forgetting shipped profile) "
+                  f"{r['recall']:.3f} vs plain cosine {r['plain_cosine']:.3f} ({'above' if r['above'] else 'NOT above'})"]
+    return "\n".join(lines)
+
+
+def figure(report: dict[str, Any], path: Path) -> None:
+    """The default profile's recall@k by age, with perfect and the single rankings, as a PNG (matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = report["results"]
+    default = report["default_profile"]
+    bins = list(results[default]["by_age"])
+    fig, ax = plt.subplots(figsize=(7.0, 4.0), dpi=120)
+    styles = {default: ("C0", "-", 2.5), FREE.format(default): ("C3", "-.", 1.5), "perfect": ("C2", "--", 1.5),
+              DENSE: ("C7", ":", 1.5), LEXICAL: ("C1", ":", 1.5)}
+    for name, (colour, line, width) in styles.items():
+        if name in results:
+            ax.plot(bins, [results[name]["by_age"].get(b, 0.0) for b in bins], color=colour, linestyle=line,
+                    linewidth=width, marker="o", label=f"{name} (default profile)" if name == default else name)
+    ax.set_xlabel("age of the evidence (phases before the question)")
+    ax.set_ylabel(f"recall@{report['k']}")
+    ax.set_ylim(0.0, 1.0)
+    ax.set_title(f"What a player recalls of what they are asked, by age ({report['games']} real games)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_retrieval", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, help="use the first N games (default: all)")
+    parser.add_argument("--profiles", help="comma-separated profiles (default: perfect and every shipped one)")
+    parser.add_argument("--per-kind", type=int, default=6, help="questions per kind and game (default 6)")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
+    parser.add_argument("--figure", type=Path, help="draw the default profile's recall by age to this PNG")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="[retrieval] %(message)s")
+    logging.getLogger("neo4j").setLevel(logging.ERROR)
+    from bench.run import machine, neo4j_uri
+
+    started = time.perf_counter()
+    with neo4j_uri() as uri:
+        auth = (os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "graphmem"))
+        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+            report = run(driver, os.environ.get("NEO4J_DATABASE") or None,
+                         profiles=args.profiles.split(",") if args.profiles else None, games=args.games,
+                         per_kind=args.per_kind, k=args.k, seed=args.seed)
+    report["machine"] = machine()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    if args.figure:
+        figure(report, args.figure)
+    print(table(report))
+    print(f"\n{report['games']} games, {sum(report['questions'].values())} questions, {report['evidence']} evidence "
+          f"events; {report['seconds']:.0f} s in all; JSON written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

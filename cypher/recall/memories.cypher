@@ -1,0 +1,19 @@
+// The recalled memories in full (SPEC 6 steps 3-5, 8): every property reconsolidation and the prompt need, for the
+// few memories the ranking kept (graphmem.recall.ranking.top_k); the other players who witnessed the event of a
+// flashbulb (its sensory details, SPEC 5); and whether it is the owner's own statement or action (SPEC 4.1: it
+// keeps its source): the stored `own`, or for a memory stored before `own` existed, its kind is one of $own_kinds
+// and its event's actor is the owner. Rows come in the order of $uids.
+// @param uids: LIST<STRING>  the recalled memories' uids
+// @param player: STRING  the owner's name (left out of the witnesses)
+// @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS)
+// @returns memory
+UNWIND range(0, size($uids) - 1) AS i
+MATCH (m:Memory {uid: $uids[i]})
+WITH i, m ORDER BY i
+RETURN m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, .day, .phase_name, .flashbulb,
+          .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k, .source_type, .teller,
+          .believed_teller, .misattributed, .threshold, .state, .emotion_json, summary: m:Summary,
+          own: CASE WHEN m.own IS NOT NULL THEN m.own
+                    ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
+          witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
+                                                 WHERE w.name <> $player | w.name] ELSE [] END} AS memory

@@ -1,0 +1,195 @@
+"""What recall keeps of an owner's memories between calls: the vectors of the dense half of SPEC 6 step 1.
+
+**Content and context.** A cue retrieves a memory by how it was encoded, its context included (Tulving & Thomson
+1973, encoding specificity): "what did Fletcher tell you in private on day 2" names who, where and when, not what
+was said. So a memory has two embeddings: of its text (what happened, the embedding ingest stores) and of its
+context, the words it can be found by besides its text (its ``keywords``: the names it holds, the place and the
+day, :func:`graphmem.model.details.search_keywords`). Dense relevance is the better of the two matches,
+max(cos(topic, text), cos(topic, context)), min-max normalised over the candidates
+(:func:`graphmem.recall.pipeline.dense_scores`): a cue reaches a memory through whichever aspect it shares with it,
+its content or its circumstances, and a question about one of them is not diluted by the other. On the 40 real
+games (bench/bench_retrieval.py, questions whose answers the player witnessed) the ``perfect`` profile's recall@10
+was 0.62 with the text alone, 0.81 with the sum of the two cosines and 0.89 with the better of them, against 0.76
+for the full-text index alone and 0.62 for plain cosine (bench/README.md). The text embedding alone still serves
+rumour chains, consolidation, contradictions and the donors of reconsolidation: there a place and a day in common
+make two memories no more alike.
+
+**Kept, not stored.** Neo4j reads a 384-float embedding from the property store in ~10 us and computes its cosine
+in ~4 us, so an owner with 10,000 candidates cost ~140 ms per recall in Cypher; numpy does the same product over a
+matrix held in memory in well under a millisecond. A memory's text embedding and the players it is about never
+change once written (ingest and consolidation set them only when missing; reconsolidation rewrites the text, not the
+embedding); its keywords change only when a reconsolidation rewrites them, which also raises its access count
+``n``. So an :class:`EmbeddingCache` keeps, per stored game, each memory's uid, its ``about``, its keywords with the
+``n`` they belong to, and its two vectors:
+
+- a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
+  game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
+- :meth:`EmbeddingCache.fetch` reads only the memories it does not hold, or holds at another ``n`` (one query,
+  ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
+  memories written or reconsolidated since; context embeddings come from the embedding model (its own content
+  cache embeds each distinct keywords string once per process: a game has a few per player and day);
+- at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions); beyond that the games
+  used least recently are dropped whole.
+
+The first recall of an owner in a process therefore reads every candidate's embedding and embeds its distinct
+keywords (on a real game, ~50 memories and ~25 strings: tens of milliseconds); ``graphmem recall`` on the command
+line is such a first recall every time. A long-running process (a game engine, ``graphmem serve``) pays it once.
+
+It holds no game state: whatever it holds can be read again, a restart loses nothing, and several processes serving
+one Neo4j each keep their own. One cache belongs to one driver and database (a :class:`graphmem.MemoryService`
+owns one); it is thread-safe (``graphmem serve`` shares one between its request threads): a lock serialises
+the reads and writes of :meth:`EmbeddingCache.fetch`, and a row a caller was given is never moved or dropped
+(matrices only grow, copying their rows; a game dropped from the cache stays whole for whoever holds it).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import neo4j
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.embedding import Embedder
+from graphmem.store.queries import cypher
+
+__all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_MEMORIES = 100_000
+"""Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions (two vectors each)."""
+
+Matrix = npt.NDArray[np.float32]
+
+
+@dataclass
+class GameVectors:
+    """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` and ``contexts`` (shape
+    (capacity, dim), the first ``size`` rows in use: the L2-normalised embeddings of the text and of the context,
+    float32; a context row is zero until an embedder has embedded it), ``about``, ``keywords`` and ``n`` (the
+    access count the keywords belong to; -1 while the context is missing)."""
+
+    rows: dict[str, int] = field(default_factory=dict)
+    about: list[tuple[str, ...]] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    n: list[int] = field(default_factory=list)
+    texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    contexts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    size: int = 0
+
+    def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
+            about: tuple[str, ...], keywords: str, n: int) -> None:
+        """Set the row of ``uid`` (appended when new); ``context`` None leaves it zero and ``n`` -1."""
+        row = self.rows.get(uid)
+        dim = text.shape[0]
+        if row is None:
+            if self.texts.shape[0] <= self.size or self.texts.shape[1] != dim:
+                capacity = max(64, 2 * self.texts.shape[0])
+                texts = np.zeros((capacity, dim), dtype=np.float32)
+                contexts = np.zeros((capacity, dim), dtype=np.float32)
+                if self.size and self.texts.shape[1] == dim:
+                    texts[:self.size] = self.texts[:self.size]
+                    contexts[:self.size] = self.contexts[:self.size]
+                self.texts, self.contexts = texts, contexts
+            row = self.rows[uid] = self.size
+            self.size += 1
+            self.about.append(about)
+            self.keywords.append(keywords)
+            self.n.append(n)
+        else:
+            self.about[row], self.keywords[row] = about, keywords
+        self.texts[row] = text
+        if context is None:
+            self.contexts[row] = 0.0
+            self.n[row] = -1
+        else:
+            self.contexts[row] = context
+            self.n[row] = n
+
+
+class EmbeddingCache:
+    """Each memory's text and context vectors and its ``about`` list, by game incarnation and uid (see the module
+    docstring).
+
+    max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
+    candidates again).
+    """
+
+    def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES) -> None:
+        self.max_memories = max_memories
+        self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
+        self._lock = threading.Lock()
+        self.read = 0
+        """Memories read from Neo4j so far (cache misses)."""
+
+    def __len__(self) -> int:
+        return sum(v.size for v in self._games.values())
+
+    def clear(self) -> None:
+        """Drop everything held."""
+        self._games.clear()
+
+    def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
+              uids: Sequence[str], ns: Sequence[int],
+              embedder: Embedder | None) -> tuple[GameVectors, npt.NDArray[np.intp]]:
+        """The vectors of the memories ``uids`` of ``game``, at access counts ``ns``: (the game's vectors, the row of
+        each uid in its matrix, in order; -1 for a memory stored without an embedding).
+
+        Reads the memories not held, or held at another access count, in one query (``recall/embeddings``), and
+        embeds their keywords with ``embedder`` (None: only the texts and ``about`` are wanted, as for a recall
+        without a topic; rows read then hold no context, and the next call with an embedder reads them again). A game
+        without an ``incarnation`` (stored by a graphmem without it; ``graphmem init`` gives it one) is read every
+        time and not kept.
+        """
+        with self._lock:
+            return self._fetch(driver, database, game, incarnation, uids, ns, embedder)
+
+    def _fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
+               uids: Sequence[str], ns: Sequence[int],
+               embedder: Embedder | None) -> tuple[GameVectors, npt.NDArray[np.intp]]:
+        key = (database, game, incarnation or "")
+        vectors = self._games.get(key) if incarnation else None
+        if vectors is None:
+            vectors = GameVectors()
+        rows, held = vectors.rows, vectors.n
+        if embedder is None:  # only the text and `about`, which never change, are wanted
+            stale = [u for u in uids if u not in rows]
+        else:
+            stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
+        if stale:
+            self._read(driver, database, vectors, list(dict.fromkeys(stale)), embedder)
+        if incarnation and self.max_memories > 0:
+            self._games[key] = vectors
+            self._games.move_to_end(key)
+            self._evict(keep=key)
+        return vectors, np.fromiter((rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
+
+    def _read(self, driver: neo4j.Driver, database: str | None, vectors: GameVectors, uids: list[str],
+              embedder: Embedder | None) -> None:
+        records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
+                                             routing_=neo4j.RoutingControl.READ)
+        found = [r for r in records if r["embedding"] is not None]
+        if not found:
+            return
+        raw = np.array([r["embedding"] for r in found], dtype=np.float32)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
+        contexts = None if embedder is None else embedder.encode([str(r["keywords"]) for r in found])
+        for i, r in enumerate(found):
+            vectors.put(str(r["uid"]), texts[i], None if contexts is None else contexts[i].astype(np.float32),
+                        tuple(r["about"] or ()), str(r["keywords"]), int(r["n"]))
+        self.read += len(found)
+
+    def _evict(self, keep: tuple[str | None, str, str]) -> None:
+        total = len(self)
+        while total > self.max_memories and len(self._games) > 1:
+            oldest = next(iter(self._games))
+            if oldest == keep:
+                break
+            total -= self._games.pop(oldest).size
+            log.debug("embedding cache: dropped %s", oldest[1])
