@@ -1,4 +1,4 @@
-"""Benchmark of the consolidation job (SPEC 11): one owner with N memories, clustered and summarised.
+"""Benchmark of the consolidation job (docs/jobs.md#consolidation): one owner with N memories, clustered and summarised.
 
 :func:`run` writes one throw-away game with one player holding N synthetic memories (a bare ``UNWIND ... CREATE``
 of the properties consolidation reads, in batches of 1,000 rows): random unit embeddings of 384 dimensions, a fifth

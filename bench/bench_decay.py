@@ -1,4 +1,4 @@
-"""Benchmark of the decay job (SPEC 4): one ``advance`` over N memories against a bare batched SET.
+"""Benchmark of the decay job (docs/model.md#forgetting): one ``advance`` over N memories against a bare batched SET.
 
 :func:`run` writes N synthetic memories of one throw-away game (bare ``UNWIND ... CREATE`` in batches of 10k),
 times one :func:`graphmem.jobs.decay.advance` to a new phase, then times the reference, one bare

@@ -1,4 +1,5 @@
-"""Benchmark of recall (SPEC 6): latency with N memories stored, against a bare vector-index top-k query.
+"""Benchmark of recall (docs/model.md#recall-and-reconsolidation): latency with N memories stored, against a bare
+vector-index top-k query.
 
 :func:`run` writes one synthetic game per size (``bench.generate.game_for_memories``, encoded by the real ingest
 code, embedded with the real model once per distinct text, written with the real writer and decayed to its last

@@ -1,4 +1,4 @@
-"""Benchmark of the service (SPEC 15.1): recall over HTTP and over MCP, the topic embedded by the server, on the 40
+"""Benchmark of the service (docs/service.md): recall over HTTP and over MCP, the topic embedded by the server, on the 40
 real games stored, at 1, 8 and 32 concurrent clients, next to the same recalls in-process and a bare Neo4j vector
 top-k, with one and with two server processes.
 

@@ -1,10 +1,11 @@
-"""Seeded synthetic Traitors-like games in the canonical format "graphmem/1" (SPEC 2.1), for benchmarks.
+"""Seeded synthetic Traitors-like games in the canonical format "graphmem/1" (docs/log-format.md), for benchmarks.
 
 Each day: breakfast (the night's murder), social talk, roundtable (every living player speaks and votes),
 banishment, night (recruitment, traitors' talk, murder votes), until a side wins or ``days`` are played. Templates
 with names give suspicions, defences, role claims, accusations, votes, alibis, small talk, rumours passed on by
 several players and contradictions (two players telling a third opposite things about a fourth's role), with claims
-(SPEC 2.3). Three random streams derive from ``seed``: the plot (votes, murders) does not depend on the talk.
+(docs/perception.md#claims). Three random streams derive from ``seed``: the plot (votes, murders) does not depend on
+the talk.
 
 CLI: ``python -m bench.generate --memories 100000 --seed 1 -o /tmp/g.jsonl``.
 """
@@ -32,7 +33,8 @@ NAMES = ("Marcus", "Sarah", "Eleanor", "Thomas", "Priya", "Casey", "Fletcher", "
          "Olive", "Rafael", "Saoirse", "Tobias", "Uma", "Viktor", "Wren", "Yusuf", "Zara", "Hugo", "Freya", "Omar",
          "Beatrix", "Callum", "Delphine", "Ezra", "Hattie", "Idris")
 
-# Templates: slots {S} speaker, {X} target, {Z} another player, {V} the victim; claims (SPEC 2.3) follow " | " as
+# Templates: slots {S} speaker, {X} target, {Z} another player, {V} the victim; claims (docs/perception.md#claims)
+# follow " | " as
 # "subject-slot predicate object" (object: a slot or a value; "!" before it negates: "X role !traitor").
 _TEMPLATES: dict[str, tuple[str, ...]] = {
     "suspicion": (
@@ -295,7 +297,8 @@ def generate_game(*, players: int = 9, traitors: int = 2, days: int = 5, stateme
 
 
 def count_memories(game: Sequence[Obj]) -> int:
-    """Witness-memories of a canonical game: per event, its ``witnesses`` or SPEC 2.1's default just before it: private
+    """Witness-memories of a canonical game: per event, its ``witnesses`` or docs/log-format.md's default just before
+    it: private
     say: speaker + ``to``; traitors' say, murder vote: living traitors; other say and vote, banish, end: the living;
     murder: the living but the victim (as graphmem.ingest.perception); recruit: player + living traitors; observe: the
     observers; reveal: the player; phase, thought, emotion: nobody."""

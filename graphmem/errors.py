@@ -103,7 +103,7 @@ class LogProblem:
 @dataclass(frozen=True)
 class Guess:
     """A keyword an importer read the way a person would: a near spelling of a known keyword (its case, spacing,
-    letters repeated or missing at the end, a letter or two off), taken as that keyword (SPEC 2.2).
+    letters repeated or missing at the end, a letter or two off), taken as that keyword (docs/perception.md#imported-logs).
 
     where : str, the position in the source log (a file and its line, or the path of a JSON value)
     read : str, the text as written

@@ -196,7 +196,7 @@ class MemoryService:
                progress: Progress | None = None,
                on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
         """Ingest game log files or folders (as ``graphmem ingest``): write each game's memories, decay them to the
-        end of the log (SPEC 4) and mark the game complete. Idempotent.
+        end of the log (docs/model.md#forgetting) and mark the game complete. Idempotent.
 
         fmt : "auto" or a format name; batch_size : rows per write transaction; progress(stage, rows) after each
         written batch; on_stage(description, total_rows) before writing.
@@ -220,7 +220,7 @@ class MemoryService:
         return summary
 
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
-        """Open a live game: store its canonical header (SPEC 2.1's first line) and, when ``history`` is given, its
+        """Open a live game: store its canonical header (docs/log-format.md's first line) and, when ``history`` is given, its
         first events. A player may come without ``role`` and get it from :meth:`set_roles` before the first event.
         A game whose hidden killing side is not called "traitor" names its roles in the header:
         ``"traitor_roles": ["werewolf"]`` (default ``["traitor"]``); those players hear the ``traitors`` channel
@@ -280,7 +280,8 @@ class MemoryService:
         return self.add_events(game, [event], after=after)
 
     def end_game(self, game: str, winner: str, *, text: str | None = None, after: int | None = None) -> BatchReport:
-        """The ``end`` event of a live game (SPEC 2.1): the game is complete, and the player tokens minted during it
+        """The ``end`` event of a live game (docs/log-format.md): the game is complete, and the player tokens minted
+        during it
         stop working. Raises as :meth:`add_events`."""
         event: dict[str, Any] = {"kind": "end", "winner": winner}
         if text:
@@ -291,7 +292,7 @@ class MemoryService:
 
     def advance_phase(self, game: str, to: int | None = None, *, day: int | None = None, name: str | None = None,
                       after: int | None = None, batch_size: int = 10_000) -> DecayReport:
-        """Move time on: run the decay job (SPEC 4), ``batch_size`` memories per write transaction.
+        """Move time on: run the decay job (docs/model.md#forgetting), ``batch_size`` memories per write transaction.
 
         A live game (not ended) moves with its ``phase`` events: with ``day`` and ``name`` this adds the phase
         event (``after`` as in :meth:`add_events`) and decays to it; without them it decays to the game's current
@@ -326,7 +327,8 @@ class MemoryService:
     def recall(self, game: str, player: str, topic: str | None = None, *, participants: Sequence[str] = (),
                at: int | None = None, k: int | None = None, seed: int | None = None,
                dry_run: bool = False) -> RecallResult:
-        """What ``player`` remembers for a dialogue about ``topic`` with ``participants`` (SPEC 6), reconsolidated
+        """What ``player`` remembers for a dialogue about ``topic`` with ``participants``
+        (docs/model.md#recall-and-reconsolidation), reconsolidated
         and written back unless ``dry_run`` (or ``at`` is an earlier phase). ``result.prompt()`` is the block.
 
         Concurrent recalls of one player (an agent calling tools in parallel, two engines) can touch the same
@@ -366,7 +368,8 @@ class MemoryService:
 
     def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
                      trigger: str = "api") -> str:
-        """Push a thought into ``player``'s working memory at the game's current phase (SPEC 7); returns its uid.
+        """Push a thought into ``player``'s working memory at the game's current phase (docs/model.md#working-memory);
+        returns its uid.
 
         priority : float in [0, 1]; persistence : int >= 0, phases it stays. Beyond the player's capacity the
         lowest priority goes (oldest first). Raises NotFound for an unknown game or player, UsageProblem for a
@@ -428,7 +431,8 @@ class MemoryService:
         return tokens.verify(self.driver, self.database, token)
 
     def conflicts(self, game: str, player: str) -> list[dict[str, Any]]:
-        """The open conflicts between ``player``'s own memories (SPEC 9), the critical ones (identity, lie) first:
+        """The open conflicts between ``player``'s own memories (docs/jobs.md#contradictions), the critical ones
+        (identity, lie) first:
         [{conflict, kind, subject, predicate, detected_phase, said, memories, texts, days}]; ``said`` is the conflict
         in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan.", the line
         the prompt block shows; None for a conflict stored without one), ``texts`` the memories as the player now
@@ -446,7 +450,8 @@ class MemoryService:
 
     def consolidate(self, game: str, player: str | None = None, *, dry_run: bool = False,
                     progress: Callable[[str, int], None] | None = None) -> ConsolidationReport:
-        """Consolidate clusters of similar memories into summaries (SPEC 11), per player; progress(owner, n)
+        """Consolidate clusters of similar memories into summaries (docs/jobs.md#consolidation), per player;
+        progress(owner, n)
         after each owner."""
         from graphmem.jobs.consolidation import consolidate
 
@@ -455,7 +460,8 @@ class MemoryService:
 
     def contradictions(self, game: str, player: str | None = None, *, dry_run: bool = False,
                        progress: Callable[[str, int], None] | None = None) -> ContradictionReport:
-        """Detect and store conflicting memories (SPEC 9); identity conflicts resolve once the truth is seen;
+        """Detect and store conflicting memories (docs/jobs.md#contradictions); identity conflicts resolve once the
+        truth is seen;
         progress(owner, n) after each owner."""
         from graphmem.jobs.contradictions import find_contradictions
 

@@ -1,5 +1,5 @@
 // The accusation network: who voted to banish whom, and who called whom a traitor in a statement (a role claim,
-// SPEC 2.3: "X is a traitor", stored in claims_json as ["X", "role", "traitor", true] or its equivalent
+// docs/perception.md#claims: "X is a traitor", stored in claims_json as ["X", "role", "traitor", true] or its equivalent
 // ["X", "role", "faithful", false]; any traitor-side role of Game.traitor_roles counts, e.g. "werewolf"; claims
 // about oneself are not accusations; in a game with side_names, a side claim counts too: "Charlie is evil" is
 // ["Charlie", "side", "evil", true] in Avalon, or ["Charlie", "side", "good", false]). kind is "banish vote",

@@ -1,4 +1,4 @@
-// Memories that no longer match the ground-truth event (SPEC 6, 6.1, 1): details lost or fabricated at recall, or
+// Memories that no longer match the ground-truth event (docs/model.md#recall-and-reconsolidation, docs/model.md#details-and-how-they-render, docs/model.md#vocabulary-and-units): details lost or fabricated at recall, or
 // a misattributed source (the owner now believes someone other than the true teller told them). lost_details names
 // the kinds of the lost details (who, whom, where, when, quote, what); fabricated_details lists each imported
 // detail as {kind, value, original, origin, origin_owner, origin_event, origin_text}: the value the owner now

@@ -1,4 +1,4 @@
-// Flashbulb memories (SPEC 5): vivid, confident memories of emotionally intense, surprising, consequential events.
+// Flashbulb memories (docs/model.md#flashbulb-memories): vivid, confident memories of emotionally intense, surprising, consequential events.
 // Their strength never drops below 0.8, but their details still go through reconsolidation, so confidence and
 // accuracy can part (Talarico & Rubin 2003): n_lost and fabricated show how far each has drifted.
 // emotion_json is the full emotional context at encoding ({emotion: intensity}).

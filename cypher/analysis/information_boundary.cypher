@@ -1,4 +1,4 @@
-// Information-boundary check (SPEC 3.1): MUST RETURN NO ROWS. Each row is a leak of one of three kinds:
+// Information-boundary check (docs/perception.md#who-remembers-what): MUST RETURN NO ROWS. Each row is a leak of one of three kinds:
 // "not a witness": a memory of an event whose owner is not among the event's witnesses (WITNESSED_BY);
 // "someone else's secret vote": a memory of a secret vote (a quest card, a team vote seen by its voter alone) held
 // by anyone but the voter;

@@ -1,4 +1,4 @@
-// Who lies about votes and who flip-flops, with each speaker's true role (SPEC 9): per speaker, the lies the
+// Who lies about votes and who flip-flops, with each speaker's true role (docs/jobs.md#contradictions): per speaker, the lies the
 // contradiction job caught (statements about a vote that a player saw cast otherwise: "Fletcher claimed to have
 // voted for Ellis on day 2, but you saw Fletcher vote for Sudz"; or claims of one's own role or side that a reveal
 // the player held contradicts: "Eve said on day 2 that they are good, but you know Eve is evil") and the stance

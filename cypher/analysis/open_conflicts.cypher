@@ -1,4 +1,4 @@
-// Open contradictions (SPEC 9) between memories of one owner, the critical ones (identity, lie) first: the
+// Open contradictions (docs/jobs.md#contradictions) between memories of one owner, the critical ones (identity, lie) first: the
 // conflict's kind (identity, lie, temporal, preference, minor), the subject and predicate it concerns, when it was
 // detected, what it is in a player's words (text; null for a conflict stored without), and the memories it links
 // (uids, texts and days, oldest first).

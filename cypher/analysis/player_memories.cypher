@@ -1,4 +1,4 @@
-// One player's memories with their stored forgetting state (SPEC 4), from which the strength at any phase is
+// One player's memories with their stored forgetting state (docs/model.md#forgetting), from which the strength at any phase is
 // computed (graphmem viz decay draws them): encoding (t_enc, e0, s_enc), last reinforcement (e_ref at t_ref,
 // stability s, access count n, last_recalled), floor (0.8 for flashbulbs), the strength and state at decayed_to.
 // @param game: STRING  the game id

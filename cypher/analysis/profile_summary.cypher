@@ -1,4 +1,4 @@
-// Memory per memory profile (SPEC 13) at the phase the game was decayed to: players and memories, mean strength,
+// Memory per memory profile (docs/model.md#profiles) at the phase the game was decayed to: players and memories, mean strength,
 // the share of memories still recalled (state neither archived nor tombstoned) and the share whose source is
 // forgotten, flashbulbs, lost details, fabricated memories and misattributed sources.
 // @param game: STRING  the game id

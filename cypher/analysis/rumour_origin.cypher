@@ -1,4 +1,4 @@
-// Where each second-hand memory came from (SPEC 3.2): for every memory that DERIVED_FROM another, the chain followed
+// Where each second-hand memory came from (docs/perception.md#rumour-chains): for every memory that DERIVED_FROM another, the chain followed
 // to its end. chain lists the owners from the memory's owner back to the origin's owner; hops is its length;
 // weakest_link is the lowest similarity along it (how much the story changed at its weakest step).
 // @param game: STRING  the game id

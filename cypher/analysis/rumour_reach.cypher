@@ -1,4 +1,4 @@
-// Rumour origins and their reach (SPEC 3.2). Following DERIVED_FROM from a memory to the end of the chain finds the
+// Rumour origins and their reach (docs/perception.md#rumour-chains). Following DERIVED_FROM from a memory to the end of the chain finds the
 // rumour's origin: a memory that derives from no other. Its reach is every memory that derives from it, directly
 // or through others (memories), and the players other than the origin's owner who hold them (players, reached,
 // sorted by name). depth is the longest chain in hops. origin_source is how the origin's owner came to know it:

@@ -1,4 +1,4 @@
-// Source amnesia (SPEC 4.1): memories whose source the owner has forgotten (source_belief "unknown": the source
+// Source amnesia (docs/model.md#source-memory): memories whose source the owner has forgotten (source_belief "unknown": the source
 // confidence fell below 0.3) while the provenance is kept: source_type and teller come from the memory's Source
 // node and its GIVEN_BY edge, which never change. By default only memories whose content the owner can still
 // recall: the classic case of knowing something without knowing how.

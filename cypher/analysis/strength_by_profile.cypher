@@ -1,5 +1,5 @@
 // Mean memory strength per memory profile at every phase of the game, computed from each memory's stored
-// closed-form state with the game's forgetting curve (SPEC 4: m(t) = max(floor, E * R(t - t0, S)), R = exp(-dt/S)
+// closed-form state with the game's forgetting curve (docs/model.md#forgetting: m(t) = max(floor, E * R(t - t0, S)), R = exp(-dt/S)
 // or (1 + 3 dt / (S ln 2))^(-1/2)), from the phase the memory was encoded in to $to.
 // What the stored state can tell: from t_ref (the last reinforcement) on, the value is exact (E = e_ref, S = s).
 // Before it, only the encoding state (e0 at t_enc, s_enc) is kept: the value there is exact for a memory recalled

@@ -1,5 +1,5 @@
 // Traitors' lies about roles, and who believed them. A lie is a statement by a player who was a traitor when they
-// made it, whose role claim (SPEC 2.3) contradicts the truth at that moment: calling a faithful a traitor, or
+// made it, whose role claim (docs/perception.md#claims) contradicts the truth at that moment: calling a faithful a traitor, or
 // calling a traitor (themselves or another) faithful. "Traitor" is the traitor side, the roles of
 // Game.traitor_roles (["traitor"] for a game stored without it; e.g. "werewolf"), "faithful" every other role of
 // the game: in a Werewolf game, "X is the seer" about a werewolf is a lie, subject_role and claimed name the sides.

@@ -1,6 +1,6 @@
 // Who told whom: the statements each player heard from another, counted per day and channel (private: told
 // directly; roundtable, public, traitors: heard in group discussion). One TOLD edge is one statement heard by one
-// listener (SPEC 14); overheard statements are not "told" (SPEC 3.1) and do not count.
+// listener (docs/graph-model.md); overheard statements are not "told" (docs/perception.md#who-remembers-what) and do not count.
 // @param game: STRING  the game id
 // @param day: INTEGER = null  only this day (null: every day)
 // @returns teller, teller_role, listener, listener_role, day, channel, messages

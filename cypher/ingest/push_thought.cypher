@@ -1,4 +1,4 @@
-// Push one working-memory item for a player at the game's current phase (the API's push_thought, SPEC 7).
+// Push one working-memory item for a player at the game's current phase (the API's push_thought, docs/model.md#working-memory).
 // The id is api-<seq>, where seq continues the game's push order; the decay job's working-memory pass then
 // decides whether it is held (capacity, priority).
 // @param game: STRING  the game id

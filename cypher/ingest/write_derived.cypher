@@ -1,4 +1,4 @@
-// Rumour chains: a listener's memory DERIVED_FROM the teller's memory it came from (SPEC 3.2).
+// Rumour chains: a listener's memory DERIVED_FROM the teller's memory it came from (docs/perception.md#rumour-chains).
 // @param rows: LIST<MAP>  derived rows (memory_uid, origin_uid, similarity, via)
 // @returns written
 UNWIND $rows AS r

@@ -1,6 +1,6 @@
-// The memories of one owner that consolidation may cluster (SPEC 11): live (state active, warm or archived), not
-// summaries themselves (no summaries of summaries), not flashbulbs (vivid and distinct by definition: SPEC 5),
-// and not part of an open conflict (SPEC 9: the owner must still see both sides). Ordered by uid.
+// The memories of one owner that consolidation may cluster (docs/jobs.md#consolidation): live (state active, warm or archived), not
+// summaries themselves (no summaries of summaries), not flashbulbs (vivid and distinct by definition: docs/model.md#flashbulb-memories),
+// and not part of an open conflict (docs/jobs.md#contradictions: the owner must still see both sides). Ordered by uid.
 // @param game: STRING  the game id
 // @param owner: STRING  the owner's player name
 // @returns uid, kind, text, template, details_json, day, t_enc, phase_name, strength, s, source_type, teller, about, keywords, claims_json, embedding, salience, relevance, emotion_peak, surprise, consequence, threshold, decay_rate, source_k

@@ -1,4 +1,4 @@
-// Write one owner's consolidation (SPEC 11) in one transaction: each Memory:Summary node (MERGE by its uid, which
+// Write one owner's consolidation (docs/jobs.md#consolidation) in one transaction: each Memory:Summary node (MERGE by its uid, which
 // derives from its sorted member uids, so re-running creates nothing; properties only ON CREATE), the owner's
 // REMEMBERS edge, ABOUT edges to the players it is about, CONSOLIDATES edges to the members, and the members'
 // state "consolidated" with `summary` = the summary's uid. The embedding is stored as a 32-bit float vector

@@ -1,4 +1,4 @@
-// The memories of one owner the contradiction job compares (SPEC 9): live ones (state active, warm or archived),
+// The memories of one owner the contradiction job compares (docs/jobs.md#contradictions): live ones (state active, warm or archived),
 // summaries included (they are what the owner recalls); consolidated and tombstoned memories are left out. With
 // each memory what the rules need of its event: who said or did it (the event's actor), its line in the log and
 // a vote's ballot (none for a summary).

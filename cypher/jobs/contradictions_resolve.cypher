@@ -1,4 +1,4 @@
-// Resolve open conflicts by the truth the owner now knows (SPEC 9): status resolved with the resolution, the phase
+// Resolve open conflicts by the truth the owner now knows (docs/jobs.md#contradictions): status resolved with the resolution, the phase
 // and the reason; the losing memories are tombstoned (state "tombstoned", tombstone_reason, tombstone_phase),
 // never deleted. Only conflicts still open change: resolved and dismissed ones are never reopened or redone.
 // @param resolutions: LIST<MAP>  {uid, resolution, phase, reason, losers (memory uids)}

@@ -1,4 +1,4 @@
-// The role reveals one owner witnessed and still holds (SPEC 9): memories, not tombstoned, of a banishment with a
+// The role reveals one owner witnessed and still holds (docs/jobs.md#contradictions): memories, not tombstoned, of a banishment with a
 // revealed role or of a reveal event; `final` when the revealed player was eliminated by the reveal's phase.
 // @param game: STRING  the game id
 // @param owner: STRING  the owner's player name

@@ -1,4 +1,4 @@
-// Write one owner's detected conflicts (SPEC 9): each Conflict node MERGEd by its uid (which derives from its two
+// Write one owner's detected conflicts (docs/jobs.md#contradictions): each Conflict node MERGEd by its uid (which derives from its two
 // memories' uids) with its properties set only ON CREATE, so a re-run neither duplicates nor reopens a conflict,
 // and (Conflict)-[:BETWEEN {side}]->(Memory) to both memories (side "a": the earlier, "b": the later).
 // @param conflicts: LIST<MAP>  {uid, a, b, props (every Conflict property)}

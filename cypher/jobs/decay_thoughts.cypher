@@ -1,4 +1,4 @@
-// Every working-memory item (Thought) of a game with its player's capacity (SPEC 7), for the decay job; not those
+// Every working-memory item (Thought) of a game with its player's capacity (docs/model.md#working-memory), for the decay job; not those
 // dropped because the memory they came from was forgotten on request (graphmem forget).
 // capacity is null when the player has no Player node or no wm_capacity.
 // @param game: STRING  the game id

@@ -1,4 +1,4 @@
-// Write the working-memory state computed by the decay job (SPEC 7): whether each thought is held (unexpired and
+// Write the working-memory state computed by the decay job (docs/model.md#working-memory): whether each thought is held (unexpired and
 // within capacity) and how many phases it has left.
 // @param rows: LIST<MAP>  one {uid, active, persistence_left} per thought of the game
 // @returns thoughts

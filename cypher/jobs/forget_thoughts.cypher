@@ -1,4 +1,4 @@
-// Drop the working-memory items (Thought nodes, SPEC 7) that ingest pushed automatically from one memory that is
+// Drop the working-memory items (Thought nodes, docs/model.md#working-memory) that ingest pushed automatically from one memory that is
 // forgotten on request: a flashbulb or an accusation keeps the event in mind for a few phases, and a forgotten
 // memory must not stay in mind. The nodes are kept, marked `forgotten` (the phase) and inactive, so that decay and
 // recall skip them and ingesting the log again (MERGE by uid) does not bring them back.

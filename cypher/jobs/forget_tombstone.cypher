@@ -1,4 +1,4 @@
-// Tombstone one memory of one owner on request (SPEC 10): state "tombstoned", the reason and the phase; the node,
+// Tombstone one memory of one owner on request (docs/model.md#lifecycle-states): state "tombstoned", the reason and the phase; the node,
 // its edges and its text stay for audit (nothing is deleted). A memory already tombstoned keeps its first reason.
 // @param uid: STRING  the memory's uid
 // @param game: STRING  the game id

@@ -1,4 +1,4 @@
-// Everything one recall reads before ranking, in one query (SPEC 6, 7, 8, 9): the game and the owner, the owner's
+// Everything one recall reads before ranking, in one query (docs/model.md#recall-and-reconsolidation, docs/model.md#working-memory, docs/prompt.md, docs/jobs.md#contradictions): the game and the owner, the owner's
 // working memory (Thought nodes: at Game.decayed_to the ones the decay job marked active; at an earlier phase every
 // push up to it, for the caller to replay), the owner's open conflicts at the recall phase, and the owner's
 // candidate memories as parallel lists (uid, access count, strength, flashbulb, threshold, full-text score).
@@ -7,7 +7,7 @@
 // max($vague_floor, threshold) * (1 - $cue_support) (graphmem.model.retrieval.cue_floor): below it nothing brings a
 // memory back, so it is no candidate and moves no other memory's score. Summaries are ordinary candidates.
 // Every value is read from the composite index memory_recall (Memory(game, owner, state, t_enc, t_ref, e_ref, s,
-// floor, threshold, flashbulb, n, uid)), never from the store: strength at `now` is the closed form of SPEC 4 (the
+// floor, threshold, flashbulb, n, uid)), never from the store: strength at `now` is the closed form of docs/model.md#forgetting (the
 // decay job's), max(floor, e_ref * R(now - t_ref, s)); only for a memory rehearsed after `now` (a look into the
 // past) are the encoding values e0 and s_enc read from the store. So a memory the owner has long forgotten costs
 // one index entry, and its embedding is never read.

@@ -1,6 +1,6 @@
-// The recalled memories in full (SPEC 6 steps 3-5, 8): every property reconsolidation and the prompt need, for the
+// The recalled memories in full (docs/model.md#reconsolidation, docs/prompt.md): every property reconsolidation and the prompt need, for the
 // few memories the ranking kept (graphmem.recall.ranking.top_k); the other players who witnessed the event of a
-// flashbulb (its sensory details, SPEC 5); and whether it is the owner's own statement or action (SPEC 4.1: it
+// flashbulb (its sensory details, docs/model.md#flashbulb-memories); and whether it is the owner's own statement or action (docs/model.md#source-memory: it
 // keeps its source): the stored `own`, or for a memory stored before `own` existed, its kind is one of $own_kinds
 // and its event's actor is the owner. Rows come in the order of $uids.
 // @param uids: LIST<STRING>  the recalled memories' uids

@@ -1,4 +1,4 @@
-// Write the reconsolidation of the recalled memories (SPEC 6 step 3) in one statement: rehearsal (e_ref, t_ref,
+// Write the reconsolidation of the recalled memories (docs/model.md#reconsolidation) in one statement: rehearsal (e_ref, t_ref,
 // s, n, strength), the details after loss and import (details_json, n_lost, fabricated, the re-rendered text and
 // keywords), the believed teller (believed_teller, misattributed), last_recalled, state and decayed_to.
 // A memory whose access count is no longer the one read ($rows[i].n_before: another recall wrote it meanwhile) is

@@ -1,4 +1,5 @@
-"""``graphmem convert``: game logs of other shapes (or canonical ones) to canonical JSONL (SPEC 2.1, 2.2)."""
+"""``graphmem convert``: game logs of other shapes (or canonical ones) to canonical JSONL (docs/log-format.md,
+docs/perception.md#imported-logs)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """``graphmem consolidate``, ``graphmem contradictions`` and ``graphmem forget``: the jobs that reshape one game's
-memories (SPEC 9, 10, 11). Unknown games, players and memories exit 1 naming them and listing what exists."""
+memories (docs/jobs.md#contradictions, docs/model.md#lifecycle-states, docs/jobs.md#consolidation). Unknown games,
+players and memories exit 1 naming them and listing what exists."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def _short(text: str, width: int = 110) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool, as_json: bool) -> None:
-    """Merge clusters of similar memories of each player into Summary memories (SPEC 11).
+    """Merge clusters of similar memories of each player into Summary memories (docs/jobs.md#consolidation).
 
     Live memories (active, warm, archived; not flashbulbs, not summaries, not in an open conflict) are clustered
     by embedding (average linkage, cosine distance below parameters.consolidation.distance_threshold); every
@@ -91,7 +92,7 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
 @click.pass_context
 def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, player: str | None, dry_run: bool,
                    as_json: bool) -> None:
-    """Find conflicting memories of each player and store them as Conflict nodes (SPEC 9).
+    """Find conflicting memories of each player and store them as Conflict nodes (docs/jobs.md#contradictions).
 
     Claims are compared exactly: roles (identity), votes per ballot round (a statement about a vote the player saw
     cast otherwise is a lie caught; votes of different rounds never conflict), stances (a speaker who trusted a
@@ -154,7 +155,8 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:
-    """Tombstone one memory on request (SPEC 10): it is no longer recalled but is kept, with the reason and the
+    """Tombstone one memory on request (docs/model.md#lifecycle-states): it is no longer recalled but is kept, with the
+    reason and the
     phase, for audit. A memory that does not exist or belongs to another player exits 1."""
     with _job(ctx, "forgetting", None, True) as (service, _):
         result = service.forget(game, player, memory, reason)

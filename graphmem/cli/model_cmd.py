@@ -4,7 +4,7 @@
 memories of one profile: a mundane, a moderate and a salient episodic memory and a flashbulb. The profiles are the
 shipped ones plus those of the configuration file (``[profiles.NAME]``).
 
-``graphmem model findings`` runs the nine published findings of SPEC 18 as seeded simulations over the model
+``graphmem model findings`` runs the nine published findings of docs/model.md as seeded simulations over the model
 (:mod:`graphmem.model.findings`) and prints graphmem's figure beside the published value and the target range, one
 Markdown table row per finding, the table last (a hook reads its last 12 lines).
 """

@@ -1,4 +1,5 @@
-"""``graphmem phase advance``: let a game's memories fade to a later phase (SPEC 4, 7, 10).
+"""``graphmem phase advance``: let a game's memories fade to a later phase (docs/model.md#forgetting,
+docs/model.md#working-memory, docs/model.md#lifecycle-states).
 
 ``graphmem phase advance --game G`` moves the game one phase on; ``--to PHASE`` goes to that phase (the phase it
 is at already changes nothing; an earlier one is a usage error, exit 2). An unknown game fails with exit 1 and

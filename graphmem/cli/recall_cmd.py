@@ -1,4 +1,4 @@
-"""``graphmem recall``: a player's memory context for a dialogue, as the prompt block of SPEC 8 or JSON."""
+"""``graphmem recall``: a player's memory context for a dialogue, as the prompt block of docs/prompt.md or JSON."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def participant_names(value: str | None) -> tuple[str, ...]:
 @click.pass_context
 def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_: str | None, at: int | None,
            k: int | None, seed: int | None, dry_run: bool, as_json: bool) -> None:
-    """Recall what PLAYER remembers for a dialogue, and reconsolidate it (SPEC 6).
+    """Recall what PLAYER remembers for a dialogue, and reconsolidate it (docs/model.md#recall-and-reconsolidation).
 
     Prints the prompt block an LLM agent reads (active thoughts, the vivid flashbulb, numbered memories with
     clarity markers and source labels). Recalling changes the memories it returns (rehearsal, fading details,

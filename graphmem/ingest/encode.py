@@ -1,11 +1,15 @@
-"""From a validated game log to the rows of the graph: perception (SPEC 3.1) and encoding (SPEC 3.3-3.5, 5, 7).
+"""From a validated game log to the rows of the graph: perception (docs/perception.md#who-remembers-what) and encoding
+(docs/model.md#salience, docs/model.md#encoding-strength-and-stability, docs/model.md#the-appraisal-table,
+docs/model.md#flashbulb-memories, docs/model.md#working-memory).
 
 Pure: no I/O, no Neo4j, no embeddings (rumour chains, which need embeddings, are linked afterwards by
 :mod:`graphmem.ingest.rumours`). The same log and parameters always give the same rows, which is what makes a
 second ingest of a log a no-op.
 
-The emotions a witness encodes with (SPEC 3.3's ``I``) are the event's ``emotion`` entry for that witness when the
-log gives one (a game's emotion engine); otherwise the appraisal of SPEC 3.5 combined with the witness's current
+The emotions a witness encodes with (docs/model.md#salience's ``I``) are the event's ``emotion`` entry for that witness
+when the
+log gives one (a game's emotion engine); otherwise the appraisal of docs/model.md#the-appraisal-table combined with the
+witness's current
 emotion state from ``emotion`` events (the larger intensity of each emotion stands).
 
 The claims an event is encoded with (perception, memory type, rumour chains, ``claims_json`` of its Event and
@@ -67,7 +71,7 @@ ClaimTuple = tuple[str, str, str, bool, int | None]
 
 @dataclass(frozen=True)
 class Statement:
-    """A ``say`` event as rumour chains need it (SPEC 3.2).
+    """A ``say`` event as rumour chains need it (docs/perception.md#rumour-chains).
 
     order : int, position of the event in the log; speaker : str; text : the statement's content (the text of
     its listeners' memories); claims : tuple of ClaimTuple; listeners : uids of the
@@ -207,7 +211,7 @@ class Encoder:
 
     def thought(self, player: str, thought_id: str, content: str, priority: float, persistence: int,
                 phase: int, trigger: str) -> None:
-        """Push a working-memory item (SPEC 7); the decay job decides which are active."""
+        """Push a working-memory item (docs/model.md#working-memory); the decay job decides which are active."""
         self.seq += 1
         self.thoughts.append(ThoughtRow(
             uid=thought_uid(self.game, player, thought_id), game=self.game, player=player, content=content,

@@ -1,6 +1,6 @@
 """A game being played: a game engine sends its events in batches while the game runs.
 
-Any process can take any batch of any game: a process keeps no game state that Neo4j does not hold (SPEC 15.1,
+Any process can take any batch of any game: a process keeps no game state that Neo4j does not hold (docs/service.md,
 "the server holds no game state between requests"). What a batch needs — the validator's state (who is alive,
 roles, ids, phases), the encoder's state (emotions, votes of the round, statements for rumour chains) and the
 embeddings of the speakers' earlier memories — is rebuilt from what the game stores:

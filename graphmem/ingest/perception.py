@@ -1,7 +1,7 @@
-"""Who perceives what (SPEC 3.1): witnesses, source types and what an event is for each of them.
+"""Who perceives what (docs/perception.md#who-remembers-what): witnesses, source types and what an event is for each of them.
 
 This is the information boundary. Each event yields one :class:`Percept` for each witness and for nobody else:
-the log's explicit ``witnesses`` when given, otherwise the kind's default of SPEC 2.1, computed from the living
+the log's explicit ``witnesses`` when given, otherwise the kind's default of docs/log-format.md, computed from the living
 players at that moment (:class:`graphmem.logs.state.GameState`, the game's facts, which the caller applies each
 event to after perceiving it). A faithful therefore never perceives a traitors-only event.
 
@@ -53,8 +53,8 @@ class Percept:
     owner : str, the witness
     source_type : SourceType, how the owner came to know it
     teller : str or None, who gave it (the speaker) for told, overheard and group statements
-    situation : Situation, the row of the appraisal table (SPEC 3.5) that applies to the owner
-    involved : bool, the owner is actor, target, addressee or mentioned (SPEC 3.3)
+    situation : Situation, the row of the appraisal table (docs/model.md#the-appraisal-table) that applies to the owner
+    involved : bool, the owner is actor, target, addressee or mentioned (docs/model.md#salience)
     voted_out_faithful : bool, a banishment revealed a faithful whom the owner voted out
     """
 
@@ -128,7 +128,7 @@ def _mention_pattern(players: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def default_witnesses(event: Event, state: GameState) -> list[str]:
-    """The witnesses of SPEC 2.1's table when the log gives none (computed before the event changes the state)."""
+    """The witnesses of docs/log-format.md's table when the log gives none (computed before the event changes the state)."""
     if isinstance(event, SayEvent):
         if event.channel == "private":
             return [event.speaker, *(p for p in event.to if p != event.speaker)]

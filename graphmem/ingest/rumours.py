@@ -1,4 +1,5 @@
-"""Rumour chains (SPEC 3.2): when A tells B something A remembers from elsewhere, B's memory DERIVED_FROM A's.
+"""Rumour chains (docs/perception.md#rumour-chains): when A tells B something A remembers from elsewhere, B's memory
+DERIVED_FROM A's.
 
 For every statement, the candidates are the speaker's memories of earlier events. The origin is the candidate
 most similar to the statement (cosine of embeddings) among those with cosine >= the rumour-chain threshold (0.75)
@@ -28,7 +29,7 @@ def link_rumours(encoded: EncodedGame, vectors: dict[str, Vectors], threshold: f
     """The DERIVED_FROM rows of one game.
 
     vectors : {memory uid: L2-normalised embedding of its text}, for every memory of the game
-    threshold : float in [0, 1], the cosine needed without a shared claim (SPEC 3.2: 0.75)
+    threshold : float in [0, 1], the cosine needed without a shared claim (docs/perception.md#rumour-chains: 0.75)
     """
     by_owner: dict[str, list[str]] = defaultdict(list)
     for memory in encoded.memories:

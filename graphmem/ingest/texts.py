@@ -1,4 +1,5 @@
-"""What a memory says: its template and structured details, from the owner's point of view (SPEC 6.1).
+"""What a memory says: its template and structured details, from the owner's point of view
+(docs/model.md#details-and-how-they-render).
 
 A memory's text is never stored alone: it is ``render(template, details)``, so that recall can lose or import a
 detail and re-render the text (a lost ``who`` reads "someone", a lost quote leaves the gist). Templates use the
@@ -103,7 +104,8 @@ def _ballot_phrase(event: VoteEvent) -> str:
 
 def details_for(day: int, who: str | None = None, whom: list[str] | None = None, where: str | None = None,
                 quote: str | None = None, what: str | None = None) -> tuple[Detail, ...]:
-    """Structured details (SPEC 6.1) in a fixed order: who, whom..., where, when (the day), quote, what."""
+    """Structured details (docs/model.md#details-and-how-they-render) in a fixed order: who, whom..., where, when (the
+    day), quote, what."""
     details = []
     if who:
         details.append(Detail("who", who))
@@ -123,7 +125,8 @@ def _say(event: SayEvent, owner: str | None, day: int) -> Wording:
     addressees = [] if event.to == "all" else [p for p in event.to if p != event.speaker]
     quote, what = event.text, gist(event.text)
     if owner == event.speaker:
-        # {where}, not the place's words: a lost `where` detail must read "somewhere" (SPEC 6.1)
+        # {where}, not the place's words: a lost `where` detail must read "somewhere"
+        # (docs/model.md#details-and-how-they-render)
         template = "You told {whom}: {content}" if event.channel == "private" else "You said {where}: {content}"
         if event.channel == "private" and not addressees:
             template = "You said: {content}"
@@ -230,5 +233,6 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
 
 
 def lesson_wording(banished: str, day: int) -> Wording:
-    """The outcome rule of SPEC 3.4: a voter learns that voting out a faithful was a mistake."""
+    """The outcome rule of docs/model.md#encoding-strength-and-stability: a voter learns that voting out a faithful was
+    a mistake."""
     return Wording("Voting out {whom} was a mistake.", details_for(day, None, [banished]))

@@ -1,8 +1,10 @@
-"""Jobs that change a stored game as a whole: decay (SPEC 4, 7, 10), consolidation (SPEC 11), contradictions
-(SPEC 9) and forgetting on request (SPEC 10).
+"""Jobs that change a stored game as a whole: decay (docs/model.md#forgetting, docs/model.md#working-memory,
+docs/model.md#lifecycle-states), consolidation (docs/jobs.md#consolidation), contradictions
+(docs/jobs.md#contradictions) and forgetting on request (docs/model.md#lifecycle-states).
 
 Each job takes the caller's ``driver`` and ``database`` and works on one game, and consolidation and contradictions
-on one owner at a time, so jobs for different games can run in parallel against one Neo4j (SPEC 16) and memory use
+on one owner at a time, so jobs for different games can run in parallel against one Neo4j
+(docs/jobs.md#games-are-independent) and memory use
 stays bounded by the largest owner.
 """
 

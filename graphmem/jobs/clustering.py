@@ -1,4 +1,5 @@
-"""Clustering one owner's memory embeddings for consolidation (SPEC 11). Pure: numpy and scikit-learn, no I/O.
+"""Clustering one owner's memory embeddings for consolidation (docs/jobs.md#consolidation). Pure: numpy and
+scikit-learn, no I/O.
 
 :func:`clusters` is scikit-learn's
 ``AgglomerativeClustering(metric="cosine", linkage="average", distance_threshold=t, n_clusters=None)``: average

@@ -1,4 +1,5 @@
-"""Conflicts between the claims of one owner's memories (SPEC 2.3, 9): what a player at the table would notice.
+"""Conflicts between the claims of one owner's memories (docs/perception.md#claims, docs/jobs.md#contradictions): what
+a player at the table would notice.
 Pure: no I/O.
 
 - **Roles** (:func:`role_conflicts`): two memories whose ``role`` claims about one player admit no common role

@@ -1,4 +1,4 @@
-"""A conflict in the words a player would use, from the owner's side (SPEC 8's conflict line). Pure.
+"""A conflict in the words a player would use, from the owner's side (docs/prompt.md's conflict line). Pure.
 
 The contradiction job stores one sentence per conflict (``Conflict.text``); the prompt block prints it, in
 parentheses, after the first recalled memory the conflict holds. The owner is "you"; players are named (never "he"

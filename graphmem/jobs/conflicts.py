@@ -1,9 +1,10 @@
-"""Which memories of one owner contradict each other, and how a known truth settles it (SPEC 9). Pure: no I/O.
+"""Which memories of one owner contradict each other, and how a known truth settles it (docs/jobs.md#contradictions).
+Pure: no I/O.
 
 Three detectors, all per owner (:func:`detect` runs them in this order; a pair of memories is in one conflict at
 most):
 
-1. **Claims** (SPEC 2.3; :mod:`graphmem.jobs.conflict_claims`): role claims that admit no common role
+1. **Claims** (docs/perception.md#claims; :mod:`graphmem.jobs.conflict_claims`): role claims that admit no common role
    (``identity``); statements about a vote that the vote the owner saw contradicts (``lie``), or two accounts of
    one ballot round that cannot both be true (``temporal``; votes of different rounds never conflict); a speaker's
    stance on a player that reversed, or two players telling the owner opposite stances on a third (``preference``).
@@ -28,7 +29,7 @@ Kinds, and their status when detected:
 Every conflict of the claims carries ``text``, the conflict in a player's words from the owner's side
 (:mod:`graphmem.jobs.conflict_words`), which the prompt block shows.
 
-Resolution by the truth (SPEC 9): a role reveal the owner witnessed and still holds (a banishment with
+Resolution by the truth (docs/jobs.md#contradictions): a role reveal the owner witnessed and still holds (a banishment with
 ``role_revealed`` or a ``reveal`` event) settles the identity conflicts about that player whose memories were
 both encoded at or before the reveal's phase, or all of them when the player was already eliminated by then
 (their role can no longer change). The memory the truth contradicts loses: ``keep_a``/``keep_b`` keeps the other;
@@ -126,7 +127,8 @@ def text_role_stance(text: str, subject: str) -> tuple[str, bool] | None:
 
 
 FACT_KINDS = frozenset({"outcome"})
-"""Memory kinds the similar-text detector leaves out: what the game announced of one ballot (SPEC 2.1 ``outcome``)."""
+"""Memory kinds the similar-text detector leaves out: what the game announced of one ballot (docs/log-format.md
+``outcome``)."""
 
 _WORD = re.compile(r"[a-z0-9']+")
 FLIP_OVERLAP = 0.6

@@ -1,4 +1,4 @@
-"""The consolidation job: repeated, similar memories of one owner become one Summary memory (SPEC 11).
+"""The consolidation job: repeated, similar memories of one owner become one Summary memory (docs/jobs.md#consolidation).
 
 ``graphmem consolidate`` calls :func:`consolidate`. For each owner (one player, or every player of the game):
 
@@ -19,7 +19,8 @@ members of a summary leave the candidate set and the write MERGEs by a uid deriv
 adds nothing, and a run killed half-way leaves whole owners done or untouched: the next run completes it.
 Summaries are never clustered again (no summaries of summaries): a summary already stands for its cluster, and
 counting and dating members of members would blur the "N times, days A-B" it states. The lifecycle state
-``candidate`` (SPEC 10) is never needed: an owner's write is one transaction, so no memory is ever half-consolidated.
+``candidate`` (docs/model.md#lifecycle-states) is never needed: an owner's write is one transaction, so no memory is
+ever half-consolidated.
 """
 
 from __future__ import annotations
@@ -79,14 +80,15 @@ STATEMENT_KINDS = frozenset({"say", "lesson"})
 
 
 def consolidation_key(member: Member) -> tuple[Any, ...]:
-    """Which memories may share a summary: only those with the same key (SPEC 11's clustering then runs inside
+    """Which memories may share a summary: only those with the same key (docs/jobs.md#consolidation's clustering then
+    runs inside
     each group; it is block-diagonal connectivity in scikit-learn's terms).
 
     Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", "The traitors have
     decided to murder Ellis" and "... to murder Sudz", or "I vote for Taylor" and "I vote for Riley", within cosine
     distance 0.35 of each other: clustering on the embedding alone merges different facts, and the summary's
     "(N similar memories) <medoid>" then misreports all but one of them. A summary stands for *repeated* memories
-    (SPEC 11), so the key keeps apart what is about something else:
+    (docs/jobs.md#consolidation), so the key keeps apart what is about something else:
 
     - statements (say) and lessons: the kind, the claims they carry, whether the owner said it (the owner's words
       carry no "who" detail) and how the owner came to know it (source type: a traitors'-meeting whisper does not
@@ -116,7 +118,7 @@ def _common(values: Sequence[str | None]) -> str | None:
 
 def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, curve: str, params: Parameters,
                  summariser: Summariser | None = None) -> PlannedSummary:
-    """The summary of one cluster (SPEC 11). Pure.
+    """The summary of one cluster (docs/jobs.md#consolidation). Pure.
 
     members : the cluster, >= 1 memories of ``owner`` (any order); phase : int, the game's ``decayed_to`` (the
     members' ``strength`` is their strength there, and the summary is formed there); curve : the game's
@@ -125,9 +127,9 @@ def plan_summary(game: str, owner: str, members: Sequence[Member], phase: int, c
     - text (and template/details when the summariser is a :class:`TemplatingSummariser`) from the summariser;
     - ``e0 = e_ref = strength = min(1, max member strength + consolidation.strength_boost)``, ``t_ref`` = the
       formation phase (``max(phase, latest member t_enc)``), ``n = 0``;
-    - ``s = s_enc = consolidation.stability_factor * max member s`` (SPEC 11: 1.5 x the largest member S);
+    - ``s = s_enc = consolidation.stability_factor * max member s`` (docs/jobs.md#consolidation: 1.5 x the largest member S);
     - ``t_enc`` = the latest member's phase, ``day`` = ``day_last`` = its day, ``day_first`` = the earliest day;
-    - type semantic, kind summary, no event; ``state`` by the lifecycle bands (SPEC 10) at ``e0``;
+    - type semantic, kind summary, no event; ``state`` by the lifecycle bands (docs/model.md#lifecycle-states) at ``e0``;
     - source: the members' provenance type when they all share it, with their teller when that is shared too
       (the owner heard it from the same person each time) and no teller otherwise (heard from several people: the
       prompt says "[Someone told you]"); ``inferred`` with no teller when the types differ (the gist is the owner's
@@ -299,7 +301,7 @@ def consolidate_owner(driver: neo4j.Driver, database: str | None, scope: Scope, 
 def consolidate(driver: neo4j.Driver, database: str | None, game: str, params: Parameters, *,
                 player: str | None = None, dry_run: bool = False, summariser: Summariser | None = None,
                 progress: Progress | None = None) -> ConsolidationReport:
-    """Consolidate the memories of every player of ``game`` (or only ``player``) into summaries (SPEC 11).
+    """Consolidate the memories of every player of ``game`` (or only ``player``) into summaries (docs/jobs.md#consolidation).
 
     driver : the caller's driver; database : the database name or None for the server's default
     game : str, the game id; player : str or None, one owner only

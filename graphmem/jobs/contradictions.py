@@ -1,5 +1,5 @@
 """The contradiction job: find the memories of each owner that contradict each other, store them as Conflict
-nodes, and settle identity conflicts once the owner knows the truth (SPEC 9).
+nodes, and settle identity conflicts once the owner knows the truth (docs/jobs.md#contradictions).
 
 ``graphmem contradictions`` calls :func:`find_contradictions`. For each owner (one player, or every player):
 
@@ -181,7 +181,8 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, owner: str, pl
 def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, params: Parameters, *,
                         player: str | None = None, dry_run: bool = False,
                         progress: Progress | None = None) -> ContradictionReport:
-    """Detect, store and (when the owner knows the truth) resolve the contradictions of ``game`` (SPEC 9).
+    """Detect, store and (when the owner knows the truth) resolve the contradictions of ``game``
+    (docs/jobs.md#contradictions).
 
     driver : the caller's driver; database : the database name or None for the server's default
     game : str, the game id; player : str or None, one owner only

@@ -1,4 +1,5 @@
-"""The decay job: bring a game's memories and working memory to a phase (SPEC 4, 4.1, 7, 10).
+"""The decay job: bring a game's memories and working memory to a phase (docs/model.md#forgetting,
+docs/model.md#source-memory, docs/model.md#working-memory, docs/model.md#lifecycle-states).
 
 ``graphmem phase advance`` and the end of every ingest call :func:`advance`. For every live memory of the game
 (state active, warm or archived) encoded by the target phase, one batched Cypher update
@@ -53,7 +54,8 @@ PHASES_PAST_END = 1000
 flashbulbs is archived long before), near enough to refuse a typo, which could not be undone (decay only moves
 forward)."""
 
-#: The lifecycle states the decay job moves memories between (SPEC 10); the others belong to other jobs.
+#: The lifecycle states the decay job moves memories between (docs/model.md#lifecycle-states); the others belong to
+# other jobs.
 LIVE_STATES = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
 #: Attempts of the batched memory update on a retryable (transient) error.
 RETRIES = 3
@@ -143,7 +145,8 @@ def _thought_item(row: Mapping[str, Any]) -> WorkingMemoryItem:
 
 def refresh_working_memory(driver: neo4j.Driver, database: str | None, game: str, to: int,
                     params: Parameters) -> tuple[int, int]:
-    """Recompute which thoughts of the game are held in working memory at phase ``to`` (SPEC 7: capacity per
+    """Recompute which thoughts of the game are held in working memory at phase ``to`` (docs/model.md#working-memory:
+    capacity per
     player, lowest priority evicted first, oldest first on ties) and their ``persistence_left``; returns
     (thoughts, active)."""
     records, _, _ = driver.execute_query(cypher("jobs/decay_thoughts"), game=game, database_=database,
@@ -187,8 +190,10 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
     batch_size : int >= 1, memories per write transaction
 
     Memories in state active, warm or archived with ``t_enc <= to_phase`` get ``strength``,
-    ``source_confidence``, ``source_belief``, ``state`` and ``decayed_to`` (SPEC 4, 4.1, 10); thoughts get
-    ``active`` and ``persistence_left`` (SPEC 7). The game's ``curve`` is used (``params.curve`` when unset).
+    ``source_confidence``, ``source_belief``, ``state`` and ``decayed_to`` (docs/model.md#forgetting,
+    docs/model.md#source-memory, docs/model.md#lifecycle-states); thoughts get
+    ``active`` and ``persistence_left`` (docs/model.md#working-memory). The game's ``curve`` is used (``params.curve``
+    when unset).
     Idempotent: advancing to the phase the game is at changes nothing.
 
     Returns a :class:`DecayReport`.

@@ -1,4 +1,4 @@
-"""Forgetting on request: ``graphmem forget`` tombstones one memory of one owner (SPEC 10).
+"""Forgetting on request: ``graphmem forget`` tombstones one memory of one owner (docs/model.md#lifecycle-states).
 
 A tombstoned memory is never recalled, clustered or compared again, but it is kept, with the reason and the
 phase, for audit and analysis: nothing is ever deleted except by purging a whole game.
@@ -49,7 +49,8 @@ class ForgetResult:
 
 
 def _restored(row: neo4j.Record, phase: int, curve: str, params: Parameters) -> dict[str, Any]:
-    """A consolidated member's strength at ``phase`` (closed form, SPEC 4) and its lifecycle state (SPEC 10)."""
+    """A consolidated member's strength at ``phase`` (closed form, docs/model.md#forgetting) and its lifecycle state
+    (docs/model.md#lifecycle-states)."""
     strength = strength_at(float(row["e_ref"]), float(row["t_ref"]), float(row["s"]), phase, curve,
                            float(row["floor"]))
     return {"uid": row["uid"], "strength": strength,
@@ -63,7 +64,7 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
     tombstoned is left as it is. The working-memory items that ingest pushed from this memory (a flashbulb or an
     accusation kept in mind) are dropped in the same transaction, so a forgotten memory is not an active thought;
     and a summary the memory was consolidated into, whose text carries its gist, is tombstoned too, its other
-    members returning to the lifecycle state of their current strength (SPEC 10).
+    members returning to the lifecycle state of their current strength (docs/model.md#lifecycle-states).
 
     Raises NotFound naming an unknown game (listing the stored games) or player (listing the game's players), or
     a memory uid that does not exist or is not one of that player's memories in that game.

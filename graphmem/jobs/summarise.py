@@ -1,4 +1,5 @@
-"""What a consolidation summary says (SPEC 11): the :class:`Summariser` interface and the default extractive one.
+"""What a consolidation summary says (docs/jobs.md#consolidation): the :class:`Summariser` interface and the default
+extractive one.
 
 A summariser turns the members of one cluster (one owner's similar memories) into the text of their Summary
 memory. The default, :class:`ExtractiveSummariser`, needs no network and no model: it keeps the medoid member's

@@ -1,5 +1,6 @@
-"""Game logs in: the canonical format "graphmem/1" (SPEC 2.1), its reader and writer, claims (SPEC 2.3) and the
-importers of other formats (SPEC 2.2).
+"""Game logs in: the canonical format "graphmem/1" (docs/log-format.md), its reader and writer, claims
+(docs/perception.md#claims) and the
+importers of other formats (docs/perception.md#imported-logs).
 
 The calls other parts of graphmem use::
 

@@ -1,4 +1,4 @@
-"""A small rule-based claim extractor (SPEC 2.3): statements in, claims out. Precision over recall.
+"""A small rule-based claim extractor (docs/perception.md#claims): statements in, claims out. Precision over recall.
 
 Recognised, at the start of a clause only (see below):
 
@@ -35,7 +35,8 @@ Conservative by construction:
 Stances (``suspects``, ``trusts``) come after them, from :mod:`graphmem.logs.stances` (which does resolve "you" and
 pronouns, its own way); a player given a role or side claim in the statement gets no stance beside it.
 
-Vote claims name the ballot round they are about (SPEC 2.3; :class:`VoteRounds`, :class:`BallotRounds`): a round is
+Vote claims name the ballot round they are about (docs/perception.md#claims; :class:`VoteRounds`,
+:class:`BallotRounds`): a round is
 the day of its banish ballot. Given the rounds at the statement, a past vote ("X voted for Y", "I voted for Y") is
 about the latest ballot before it (:meth:`VoteRounds.past`), a vote to come ("I'm voting for Y") and the speaker's
 own vote said at the round table before the round ended are about the coming one.
@@ -225,7 +226,8 @@ def _vote(subject: str, target: str, polarity: bool, past: bool, rounds: VoteRou
 
 @dataclass(frozen=True)
 class VoteRounds:
-    """The banish ballot rounds as they stand at one statement (SPEC 2.3: a claim about a vote names its round).
+    """The banish ballot rounds as they stand at one statement (docs/perception.md#claims: a claim about a vote names
+    its round).
 
     A round is the day of its ballot. ``open`` : the day of the round in progress (votes cast, no banishment yet)
     or None; ``finished`` : the day of the last round that ended (by a banishment, or because its day is over) or
@@ -377,7 +379,8 @@ def derived_claims(event: Event, extractor: ClaimExtractor, rounds: VoteRounds |
 
 
 def with_rounds(event: Event, claims: Sequence[Claim], rounds: VoteRounds, day: int) -> tuple[Claim, ...]:
-    """``claims`` with every ``voted_for`` claim naming its round (SPEC 2.3): a banish vote's own claim (the voter
+    """``claims`` with every ``voted_for`` claim naming its round (docs/perception.md#claims): a banish vote's own
+    claim (the voter
     voted for the target) is about the vote's ``day``; any other without a round is about the latest ballot before
     the statement (:meth:`VoteRounds.past`). Claims that name a round keep it. A claim that then repeats an earlier
     one is dropped."""

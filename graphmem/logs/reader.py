@@ -1,4 +1,4 @@
-"""Reading and validating canonical game logs (SPEC 2.1), completely.
+"""Reading and validating canonical game logs (docs/log-format.md), completely.
 
 Validation is complete: every bad line is reported, with its line number, the field and the reason, in one
 :class:`~graphmem.errors.InvalidGameLog`. Nothing raises anything else: unreadable, empty, binary, non-UTF-8 and
@@ -463,7 +463,7 @@ def parse_game_log(lines: Iterable[str | bytes], source: str = "<memory>", *,
 
 
 def read_game_log(path: str | os.PathLike[str], *, skip_invalid: bool = False) -> GameLog:
-    """Read and validate a canonical JSONL game log (SPEC 2.1).
+    """Read and validate a canonical JSONL game log (docs/log-format.md).
 
     path : the file
     skip_invalid : bool, keep the valid events and list the rejected lines in ``GameLog.rejected``

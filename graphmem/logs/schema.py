@@ -1,4 +1,4 @@
-"""The canonical game-log format "graphmem/1" (SPEC 2.1) as pydantic v2 models.
+"""The canonical game-log format "graphmem/1" (docs/log-format.md) as pydantic v2 models.
 
 A canonical log is UTF-8 JSONL: line 1 is a :class:`GameHeader`, every later line one event. Every model is
 strict: unknown fields are rejected (``extra="forbid"``), strings, integers, numbers and booleans are never coerced
@@ -9,11 +9,12 @@ phases never go back, event ids are unique) is checked by :mod:`graphmem.logs.re
 
 Player-valued fields (checked against the header's players by the reader): ``speaker``, ``to``, ``witnesses``,
 ``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, ``leader``, ``team``, the keys of
-``emotion``, and in claims (SPEC 2.3) the subject of the functional predicates ``role``, ``side`` and ``voted_for``
+``emotion``, and in claims (docs/perception.md#claims) the subject of the functional predicates ``role``, ``side`` and
+``voted_for``
 and of the stance predicates ``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects`` and
 ``trusts``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
 
-Mission games (Avalon and its kin, SPEC 2.1) add ``propose`` (a leader proposes a team) and ``outcome`` (what
+Mission games (Avalon and its kin, docs/log-format.md) add ``propose`` (a leader proposes a team) and ``outcome`` (what
 became public: a vote tally, a quest's result), and yes/no ``vote`` ballots with a ``choice`` and, for what only the
 voter sees (a quest card), ``secret``.
 
@@ -61,11 +62,12 @@ CHANNELS = ("private", "public", "roundtable", "traitors")
 """The channels of a ``say`` event."""
 
 FUNCTIONAL_PREDICATES = frozenset({"role", "voted_for"})
-"""Claim predicates with one true object at a time (SPEC 2.3; ``voted_for`` one per ballot round); their subjects
+"""Claim predicates with one true object at a time (docs/perception.md#claims; ``voted_for`` one per ballot round);
+their subjects
 must be players."""
 
 STANCE_PREDICATES = frozenset({"suspects", "trusts"})
-"""Stance predicates (SPEC 2.3): the subject (the speaker) suspects or trusts the object (a player)."""
+"""Stance predicates (docs/perception.md#claims): the subject (the speaker) suspects or trusts the object (a player)."""
 
 PLAYER_PREDICATES = FUNCTIONAL_PREDICATES | STANCE_PREDICATES | {"side"}
 """Claim predicates whose subject must be a player of the game. ``side`` claims a player's side by the game's name
@@ -146,7 +148,7 @@ def _vote_count(value: Any) -> Any:
 
 
 def _murderers(value: Any) -> Any:
-    # One murderer may be given as a name: a reader knows what "by": "Sarah" means (SPEC 2.1), and it is stored as
+    # One murderer may be given as a name: a reader knows what "by": "Sarah" means (docs/log-format.md), and it is stored as
     # the list ["Sarah"].
     if isinstance(value, str):
         return [value]
@@ -191,7 +193,7 @@ class _Model(BaseModel):
 
 
 class Claim(_Model):
-    """A claim carried by a statement (SPEC 2.3).
+    """A claim carried by a statement (docs/perception.md#claims).
 
     subject : str, a player name for the predicates ``role``, ``voted_for``, ``suspects`` and ``trusts``,
         otherwise free text
@@ -200,7 +202,7 @@ class Claim(_Model):
     object : str, the claimed value (a role name; a player name for ``voted_for``, ``suspects`` and ``trusts``)
     polarity : bool, False for a negated claim ("X is not a traitor", "I don't trust X"); default True
     round : int >= 0 or None, only for ``voted_for``: the day of the banish ballot the claim is about. None (the
-        default) in a log means "the latest ballot before the statement"; encoding fills it in (SPEC 2.3)
+        default) in a log means "the latest ballot before the statement"; encoding fills it in (docs/perception.md#claims)
     """
 
     subject: Text
@@ -223,7 +225,7 @@ class Claim(_Model):
 
 class PlayerSpec(_Model):
     """One player in the header: ``name``, ``role`` (faithful, traitor or the game's own role names) and an
-    optional memory ``profile`` name (SPEC 13; unknown names are rejected when the profile is resolved)."""
+    optional memory ``profile`` name (docs/model.md#profiles; unknown names are rejected when the profile is resolved)."""
 
     name: PlayerName
     role: Text
@@ -336,10 +338,10 @@ class _EventBase(_Model):
 class _Perceived(_EventBase):
     """Fields of the events players perceive.
 
-    witnesses : list of player names or None (None: the kind's default, SPEC 2.1; [] means nobody)
+    witnesses : list of player names or None (None: the kind's default, docs/log-format.md; [] means nobody)
     emotion : ``{player: {emotion: intensity in [0, 1]}}`` or None, the perceivers' state from a game's emotion
-        engine (None: SPEC 3.3's appraisal applies)
-    claims : list of Claim (SPEC 2.3), default empty. Absent and ``[]`` differ (``"claims" in
+        engine (None: docs/model.md#salience's appraisal applies)
+    claims : list of Claim (docs/perception.md#claims), default empty. Absent and ``[]`` differ (``"claims" in
         model_fields_set``): a ``say`` or a ``vote`` with a reason ``text`` that has no ``claims`` key gets the
         claims of its text when it is encoded (:func:`graphmem.logs.claims.derived_claims`; logs written natively
         and live games), ``[]`` means none; the writer keeps an explicit ``[]``
@@ -502,8 +504,9 @@ class OutcomeEvent(_Perceived):
 
 
 class ThoughtEvent(_EventBase):
-    """A working-memory item (SPEC 7): ``player``, ``text``, ``priority`` in [0, 1], ``persistence`` (int >= 0,
-    phases), optional ``procedural`` (a lesson, SPEC 3.4) and ``trigger``."""
+    """A working-memory item (docs/model.md#working-memory): ``player``, ``text``, ``priority`` in [0, 1],
+    ``persistence`` (int >= 0,
+    phases), optional ``procedural`` (a lesson, docs/model.md#encoding-strength-and-stability) and ``trigger``."""
 
     kind: Literal["thought"]
     player: Name
@@ -565,10 +568,10 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "propose": ProposeEvent,
     "outcome": OutcomeEvent,
 }
-"""The model of each event kind (SPEC 2.1's order, then the mission-game kinds)."""
+"""The model of each event kind (docs/log-format.md's order, then the mission-game kinds)."""
 
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_MODELS)
-"""The known event kinds, in SPEC order."""
+"""The known event kinds, in the order of docs/log-format.md."""
 
 
 def player_references(event: _EventBase) -> list[tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""How much of what players say the stance extractor reads (SPEC 2.3): the share of statements that name another
+"""How much of what players say the stance extractor reads (docs/perception.md#claims): the share of statements that
+name another
 player and yield a stance on a player they name.
 
 ``python -m graphmem.logs.stance_coverage PATH...`` prints the figures for game logs (files or folders, canonical

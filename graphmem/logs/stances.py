@@ -1,4 +1,5 @@
-"""Stances from text (SPEC 2.3): who a speaker suspects and who they trust, the way players of these games say it.
+"""Stances from text (docs/perception.md#claims): who a speaker suspects and who they trust, the way players of these
+games say it.
 
 Players rarely say "X is a traitor". They say "I suspect Fletcher", "Riley's behaviour is concerning", "Casey and
 Taylor seem a bit off to me", "we should keep an eye on Morgan", "let's eliminate Beef", "I trust Casey",
@@ -47,7 +48,7 @@ from graphmem.logs.schema import Claim
 
 SUSPECTS, TRUSTS = "suspects", "trusts"
 STANCE_PREDICATES = frozenset({SUSPECTS, TRUSTS})
-"""The stance predicates (SPEC 2.3): subject the speaker, object a player."""
+"""The stance predicates (docs/perception.md#claims): subject the speaker, object a player."""
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 _QUOTED = re.compile(r'"[^"\n]*"')

@@ -5,7 +5,7 @@ current role (the header's; after a ``recruit``, the recruiter's traitor-side ro
 ``traitor_roles`` and ``side_names``), the banish votes of the current round, in a mission game the last team
 proposed and who voted on each yes/no ballot since its last ``outcome`` (the quest's team), and whether the game has
 ended. Validation
-(:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks (SPEC 2.1 "validation is
+(:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks (docs/log-format.md "validation is
 strict"); perception (:mod:`graphmem.ingest.perception`) asks it who is alive, who is on the traitor side and who
 voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after each accepted event.
 The validation rules:
@@ -150,7 +150,7 @@ class GameState:
 
     Attributes: ``eliminated`` {player: Elimination}, ``recruited`` {player: line}, ``banish_votes`` {voter: target}
     of the current banishment round (cleared by each banishment), ``ballots`` the banish ballot rounds by day (the
-    rounds claims about votes name, SPEC 2.3), ``proposal`` (leader, team) of the last ``propose`` or None,
+    rounds claims about votes name, docs/perception.md#claims), ``proposal`` (leader, team) of the last ``propose`` or None,
     ``ballot_voters`` {ballot: voters in order} of the yes/no ballots since that ballot's last ``outcome`` (for a
     quest ballot: the quest's team), ``ended`` (line, winner) or None.
     """

@@ -1,9 +1,9 @@
-"""Writing canonical game logs (SPEC 2.1): one JSON object per line, UTF-8, header first.
+"""Writing canonical game logs (docs/log-format.md): one JSON object per line, UTF-8, header first.
 
 The output reads back equal: ``read_game_log(path)`` of a written log has the same header and the same events
 (ids are always written, so events keep their identity even when the line numbers change). Fields equal to their
 defaults are left out, except an explicit ``"claims": []`` (it means "no claims", where a missing ``claims`` lets
-encoding derive them from the text, SPEC 2.3); ``kind`` comes first on every line.
+encoding derive them from the text, docs/perception.md#claims); ``kind`` comes first on every line.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""Clarity markers shown to the agent and the lifecycle band of a memory (SPEC 6 step 4, SPEC 10).
+"""Clarity markers shown to the agent and the lifecycle band of a memory
+(docs/model.md#cued-recall-which-memories-come-back, docs/model.md#lifecycle-states).
 
 Markers tell the language model how much to trust a memory instead of a binary remembered/forgotten: the
-seed's bands, except that VAGUE starts at the profile's RetrievalThreshold when that is above 0.15 (SPEC 12.5:
+seed's bands, except that VAGUE starts at the profile's RetrievalThreshold when that is above 0.15
+(docs/model.md#defects-of-the-seed-formulas:
 the analytical threshold 0.20 used to sit inside the VAGUE band).
 """
 
@@ -21,7 +23,8 @@ def vague_floor(threshold: float, params: Parameters | None = None) -> float:
 
 def clarity_marker(strength: float, flashbulb: bool, threshold: float,
                    params: Parameters | None = None) -> Marker | None:
-    """The marker of a memory of this strength, or None when it is not recalled (SPEC 6 step 4).
+    """The marker of a memory of this strength, or None when it is not recalled
+    (docs/model.md#cued-recall-which-memories-come-back).
 
     strength : float in [0, 1], current (displayed) strength; flashbulb : always FLASHBULB;
     threshold : the owner's RetrievalThreshold in [0, 0.40).
@@ -42,7 +45,7 @@ def clarity_marker(strength: float, flashbulb: bool, threshold: float,
 
 
 def lifecycle_state(strength: float, threshold: float, params: Parameters | None = None) -> LifecycleState:
-    """active (m >= 0.40), warm (threshold <= m < 0.40) or archived (m < threshold) (SPEC 10).
+    """active (m >= 0.40), warm (threshold <= m < 0.40) or archived (m < threshold) (docs/model.md#lifecycle-states).
 
     strength : float in [0, 1], current displayed strength (a flashbulb's is floored at 0.8, so it stays
     active); threshold : the owner's RetrievalThreshold. The other states (candidate, consolidated,

@@ -1,4 +1,5 @@
-"""Structured details of a memory and how a memory renders once some are lost or fabricated (SPEC 6.1).
+"""Structured details of a memory and how a memory renders once some are lost or fabricated
+(docs/model.md#details-and-how-they-render).
 
 A memory's text is a template with placeholders ``{who}``, ``{whom}``, ``{where}`` and ``{content}`` filled from
 its details. Lost details render vaguely ("someone", "somewhere"; a lost quote leaves the gist; a lost ``when``
@@ -27,7 +28,7 @@ JSON_KEYS = ("kind", "value", "lost", "fabricated", "original", "origin")
 
 @dataclass(frozen=True, init=False)
 class Detail:
-    """One structured detail of a memory (SPEC 6.1).
+    """One structured detail of a memory (docs/model.md#details-and-how-they-render).
 
     kind : DetailKind (who, whom, where, when, quote, what); a plain str is accepted and converted
     value : str, the detail as the owner holds it (for ``when``, the day number, e.g. "3")
@@ -83,7 +84,7 @@ def _content(details: Sequence[Detail]) -> str:
 
 
 def render(template: str, details: Sequence[Detail]) -> str:
-    """The memory's text as the owner now remembers it (SPEC 6.1).
+    """The memory's text as the owner now remembers it (docs/model.md#details-and-how-they-render).
 
     template : str with placeholders ``{who}``, ``{whom}``, ``{where}``, ``{content}`` (other braces are left
     alone). ``{content}`` is the quote in double quotes if kept, else the ``what`` gist. A lost (or absent)
@@ -97,7 +98,8 @@ def render(template: str, details: Sequence[Detail]) -> str:
 
 
 def day_label_kept(details: Iterable[Detail]) -> bool:
-    """False when a ``when`` detail is lost: the prompt then drops the day marker (SPEC 6.1)."""
+    """False when a ``when`` detail is lost: the prompt then drops the day marker
+    (docs/model.md#details-and-how-they-render)."""
     return not any(d.kind is DetailKind.WHEN and d.lost for d in details)
 
 
@@ -141,7 +143,8 @@ def search_keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
 
 
 def cannot_remember_who(details: Iterable[Detail]) -> bool:
-    """True when a ``who`` detail is lost: the [FUZZY] line adds a "cannot remember who" clause (SPEC 6.1)."""
+    """True when a ``who`` detail is lost: the [FUZZY] line adds a "cannot remember who" clause
+    (docs/model.md#details-and-how-they-render)."""
     return any(d.kind is DetailKind.WHO and d.lost for d in details)
 
 
@@ -151,7 +154,8 @@ def n_lost(details: Iterable[Detail]) -> int:
 
 
 def any_fabricated(details: Iterable[Detail]) -> bool:
-    """Whether the memory holds an imported detail now (the graph's ``fabricated``, SPEC 6 step 3): an imported
+    """Whether the memory holds an imported detail now (the graph's ``fabricated``, docs/model.md#reconsolidation): an
+    imported
     detail that was lost again no longer counts (its ``fabricated`` and ``origin`` stay, for analysis)."""
     return any(d.fabricated and not d.lost for d in details)
 

@@ -1,9 +1,10 @@
-"""Rehearsal and distortion risk at recall, and the seeded randomness of reconsolidation (SPEC 6 step 3).
+"""Rehearsal and distortion risk at recall, and the seeded randomness of reconsolidation (docs/model.md#reconsolidation).
 
 Retrieval makes a memory labile again before it is re-stored (reconsolidation, Nader, Schafe & LeDoux 2000):
 recalling strengthens it a little (rehearsal) and gives it a chance to change. The chance grows with how much
 it has faded since encoding, how often it has been retrieved and how aroused the owner is now, and is scaled
-by the profile's ConfabulationRisk. The seed's risk was unbounded (SPEC 12.4); here it is clipped to [0, 1].
+by the profile's ConfabulationRisk. The seed's risk was unbounded (docs/model.md#defects-of-the-seed-formulas); here it
+is clipped to [0, 1].
 
 What the risk then drives: the loss of details (omission), the import of a detail from a similar memory that came
 from another person (the misinformation effect, Loftus 2005; co-witness contamination, Gabbert et al. 2003),
@@ -27,30 +28,33 @@ __all__ = ["access_load", "confabulation_probability", "distortion_risk", "faded
 
 
 def rehearse(m: float, params: Parameters | None = None) -> float:
-    """Strength after a retrieval, m' = m + 0.05 (1 - m), in [m, 1] (SPEC 6 step 3: the testing effect)."""
+    """Strength after a retrieval, m' = m + 0.05 (1 - m), in [m, 1] (docs/model.md#reconsolidation: the testing effect)."""
     return m + resolve(params).reconsolidation.rehearsal * (1.0 - check_unit("m", m))
 
 
 def faded_since_encoding(now: float, t_enc: float, s_enc: float, curve: str = DEFAULT_CURVE) -> float:
-    """a = 1 - R(now - t_enc, S_enc), in [0, 1): how much the memory has faded since encoding (SPEC 6).
+    """a = 1 - R(now - t_enc, S_enc), in [0, 1): how much the memory has faded since encoding
+    (docs/model.md#recall-and-reconsolidation).
 
     s_enc : the stability at encoding of an ordinary memory of this salience and type; for a flashbulb that is not
-    its own (SPEC 5: its details drift like an everyday memory's, Talarico & Rubin 2003).
+    its own (docs/model.md#flashbulb-memories: its details drift like an everyday memory's, Talarico & Rubin 2003).
     """
     return 1.0 - retention(now - t_enc, s_enc, curve)
 
 
 def access_load(n: int, params: Parameters | None = None) -> float:
-    """b = 1 - exp(-n / 10), in [0, 1): the load of earlier retrievals (SPEC 6). n : int >= 0, access count."""
+    """b = 1 - exp(-n / 10), in [0, 1): the load of earlier retrievals (docs/model.md#recall-and-reconsolidation). n :
+    int >= 0, access count."""
     return 1.0 - math.exp(-check_nonnegative("n", n) / resolve(params).reconsolidation.access_scale)
 
 
 def distortion_risk(a: float, b: float, c: float, profile: Profile, params: Parameters | None = None) -> float:
-    """rho = clip((0.5 + ConfabulationRisk) * (0.5 a + 0.25 b + 0.25 c), 0, 1) (SPEC 6 step 3, 12.4).
+    """rho = clip((0.5 + ConfabulationRisk) * (0.5 a + 0.25 b + 0.25 c), 0, 1) (docs/model.md#reconsolidation,
+    docs/model.md#defects-of-the-seed-formulas).
 
     a : float in [0, 1], faded since encoding; b : float in [0, 1], access load; c : float in [0, 1], the
     owner's emotional intensity now. Monotone in each input and in ConfabulationRisk.
-    Source: SPEC 6; reconsolidation, Nader et al. 2000; misinformation, Loftus 2005.
+    Source: docs/model.md#recall-and-reconsolidation; reconsolidation, Nader et al. 2000; misinformation, Loftus 2005.
     """
     r = resolve(params).reconsolidation
     mix = (r.weight_faded * check_unit("a", a) + r.weight_accesses * check_unit("b", b)
@@ -59,13 +63,13 @@ def distortion_risk(a: float, b: float, c: float, profile: Profile, params: Para
 
 
 def loss_probability(rho: float, kind: DetailKind | str, profile: Profile, params: Parameters | None = None) -> float:
-    """Chance that one kept detail is lost at this recall, in [0, 1] (SPEC 6 step 3).
+    """Chance that one kept detail is lost at this recall, in [0, 1] (docs/model.md#reconsolidation).
 
     0 when rho <= 0.3; else (rho - 0.3) / 0.7 * (1 - w * bias), where bias is TemporalMemoryBias for the
     ``when`` detail and DetailMemoryBias for the others, and w is ``reconsolidation.detail_bias_weight``: the
-    SPEC's 0.5, tuned to 1.0 in defaults.toml so that a balanced memory keeps 40-80% of its details over 10
-    recalls (SPEC 18; a bias of 1 then keeps every detail). The ``what`` gist is the memory's content itself and
-    is never lost (SPEC 6.1 gives it no vague rendering).
+    design's 0.5, tuned to 1.0 in defaults.toml so that a balanced memory keeps 40-80% of its details over 10
+    recalls (docs/model.md; a bias of 1 then keeps every detail). The ``what`` gist is the memory's content itself and
+    is never lost (docs/model.md#details-and-how-they-render gives it no vague rendering).
     """
     r = resolve(params).reconsolidation
     kind = DetailKind(kind)
@@ -78,7 +82,8 @@ def loss_probability(rho: float, kind: DetailKind | str, profile: Profile, param
 def misinformation_probability(rho: float, c_src: float, similarity: float, profile: Profile,
                                params: Parameters | None = None) -> float:
     """Chance that a detail of a similar memory from another source (someone told, overheard or said it at the
-    table) replaces or joins this memory's at this recall (SPEC 6 step 3, as changed for SPEC 18: see below):
+    table) replaces or joins this memory's at this recall (docs/model.md#reconsolidation, as changed for docs/model.md:
+    see below):
     min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * (similarity - 0.5) / (1 - 0.5), in [0, 1], no
     emotion gate.
 
@@ -88,12 +93,12 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
     Hashtroudi & Lindsay 1993; Loftus 2005): the fainter the owner's sense of where the memory came from, and the
     closer the other account, the less they can tell what they perceived from what they were told. So a calm
     witness who discussed an event with a co-witness picks up the co-witness's details too (Gabbert et al. 2003:
-    71% did), while a loosely similar remark rarely lends one. The first factor is the SPEC's misattribution rule
+    71% did), while a loosely similar remark rarely lends one. The first factor is the design's misattribution rule
     (SuggestibilityFactor * max(rho, 1 - c_src)) with the distortion risk's scale 0.5 + ConfabulationRisk. The
-    SPEC's ConfabulationRisk * (rho - 0.3) / 0.7 cannot exceed ConfabulationRisk (0.3 balanced) per recall and is
-    0 for a calm owner soon after the event (rho < 0.3), so no two recalls reach the 0.50-0.85 of SPEC 18.
+    design's ConfabulationRisk * (rho - 0.3) / 0.7 cannot exceed ConfabulationRisk (0.3 balanced) per recall and is
+    0 for a calm owner soon after the event (rho < 0.3), so no two recalls reach the 0.50-0.85 of docs/model.md.
     0 for an owner whose ConfabulationRisk and SuggestibilityFactor are both 0 (the ``perfect`` control profile,
-    SPEC 13: no distortion): taking on another's account is what those two measure.
+    docs/model.md#profiles: no distortion): taking on another's account is what those two measure.
     """
     p = resolve(params)
     if profile.confabulation_risk == 0.0 and profile.suggestibility_factor == 0.0:
@@ -108,7 +113,8 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
 def confabulation_probability(rho: float, emotion_now: float, profile: Profile,
                               params: Parameters | None = None) -> float:
     """Chance of spontaneous confabulation from the owner's own memories (first-hand or worked out) at this
-    recall: ConfabulationRisk when rho > 0.5 and the owner's emotional intensity now > 0.6, else 0 (SPEC 6 step 3,
+    recall: ConfabulationRisk when rho > 0.5 and the owner's emotional intensity now > 0.6, else 0
+    (docs/model.md#reconsolidation,
     the stricter gate)."""
     r = resolve(params).reconsolidation
     if check_unit("rho", rho) > r.import_onset and check_unit("emotion_now", emotion_now) > r.import_emotion:
@@ -117,7 +123,7 @@ def confabulation_probability(rho: float, emotion_now: float, profile: Profile,
 
 
 def misattribution_probability(rho: float, c_src: float, profile: Profile) -> float:
-    """SuggestibilityFactor * max(rho, 1 - c_src), in [0, SuggestibilityFactor] (SPEC 6 step 3).
+    """SuggestibilityFactor * max(rho, 1 - c_src), in [0, SuggestibilityFactor] (docs/model.md#reconsolidation).
 
     rho : float in [0, 1], distortion risk; c_src : float in [0, 1], the source confidence now. The fainter the
     source, the easier it is confused with another teller of a similar memory (Johnson, Hashtroudi & Lindsay

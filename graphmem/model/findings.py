@@ -1,6 +1,6 @@
-"""Nine published findings about human memory, each a seeded simulation over the pure model (SPEC 18).
+"""Nine published findings about human memory, each a seeded simulation over the pure model (docs/model.md).
 
-Each function here runs one phenomenon of SPEC 18 with the given parameters (the shipped defaults unless a user
+Each function here runs one phenomenon of docs/model.md with the given parameters (the shipped defaults unless a user
 overrides them) and returns a :class:`Finding`: graphmem's figure beside the published value and the target range,
 and whether the figure lies inside it. Everything is closed form or seeded (``reconsolidate``'s generator is seeded
 by (seed, memory uid, access count)), so a run gives the same figures every time. No I/O: ``graphmem model
@@ -12,7 +12,7 @@ observation), episodic, of the balanced profile unless the finding is about prof
 an observed or told event has in graphmem (who, where, when, the exact words; the gist is never lost).
 
 Sources: Wixted & Ebbesen 1991; Roediger & Karpicke 2006; Cepeda et al. 2006; Talarico & Rubin 2003; Neisser &
-Harsch 1992; Johnson, Hashtroudi & Lindsay 1993; Gabbert, Memon & Allan 2003; Cowan 2001 (SPEC 17).
+Harsch 1992; Johnson, Hashtroudi & Lindsay 1993; Gabbert, Memon & Allan 2003; Cowan 2001 (docs/model.md).
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ __all__ = ["FINDINGS", "Finding", "co_witness_contamination", "detail_decline", 
            "testing_effect", "working_memory_capacity"]
 
 PROFILES = ("analytical", "intuitive", "balanced", "emotional", "paranoid")
-"""The shipped profiles with forgetting, in SPEC 13's order."""
+"""The shipped profiles with forgetting, in docs/model.md#profiles's order."""
 SALIENCE = 0.5
-"""Salience of the simulated ordinary memory: a round-table remark (r = 0.5, SPEC 3.5) heard calmly."""
+"""Salience of the simulated ordinary memory: a round-table remark (r = 0.5, docs/model.md#the-appraisal-table) heard
+calmly."""
 CALM = 0.0
 """The owner's emotional intensity at each simulated recall."""
 WITNESSES = 1000
@@ -51,7 +52,7 @@ OBSERVED = (Detail("who", "Anna"), Detail("where", "at the library"), Detail("wh
 
 @dataclass(frozen=True)
 class Finding:
-    """One row of SPEC 18.
+    """One row of docs/model.md.
 
     key : str, a short identifier ("testing_effect"); phenomenon : str, the finding and its source; measure : str,
     what is measured; published : str, the published value; target : str, graphmem's target range; figure : str,
@@ -78,7 +79,8 @@ class Finding:
 def _ordinary(uid: str, profile: Profile, p: Parameters, *, salience: float = SALIENCE, flashbulb: bool = False,
               source: SourceType = SourceType.FIRST_HAND, teller: str | None = None, t_enc: int = 0,
               details: tuple[Detail, ...] = OBSERVED) -> MemoryState:
-    """A freshly encoded memory of ``profile`` at phase ``t_enc`` (SPEC 3.4, 4.1, 5)."""
+    """A freshly encoded memory of ``profile`` at phase ``t_enc`` (docs/model.md#encoding-strength-and-stability,
+    docs/model.md#source-memory, docs/model.md#flashbulb-memories)."""
     s = stability(salience, profile, MemoryType.EPISODIC, flashbulb, p)
     return MemoryState(uid=uid, e_ref=encoding_strength(salience, profile, flashbulb, p), t_ref=t_enc, s=s, n=0,
                        salience=salience, t_enc=t_enc, s_enc=s, flashbulb=flashbulb,
@@ -99,7 +101,8 @@ def _strength(state: MemoryState, t: int, p: Parameters) -> float:
 
 
 def _kept(state: MemoryState) -> tuple[int, int]:
-    """(details kept as encoded, details that can be lost): the gist (``what``) is never lost (SPEC 6.1)."""
+    """(details kept as encoded, details that can be lost): the gist (``what``) is never lost
+    (docs/model.md#details-and-how-they-render)."""
     loseable = [d for d in state.details if d.kind is not DetailKind.WHAT]
     return sum(1 for d in loseable if not d.lost and not d.fabricated), len(loseable)
 
@@ -376,11 +379,12 @@ def working_memory_capacity(params: Parameters | None = None, seed: int = 0) -> 
 FINDINGS: tuple[Callable[[Parameters | None, int], Finding], ...] = (
     forgetting_curve, testing_effect, spacing_effect, flashbulb_consistency, detail_decline, source_amnesia,
     co_witness_contamination, misattribution, working_memory_capacity)
-"""The findings of SPEC 18, in its order."""
+"""The findings of docs/model.md, in its order."""
 
 
 def run_findings(params: Parameters | None = None, seed: int = 0) -> tuple[Finding, ...]:
-    """Every finding of SPEC 18 with ``params`` (None: the shipped defaults) and ``seed``, in SPEC order.
+    """Every finding of docs/model.md with ``params`` (None: the shipped defaults) and ``seed``, in the order of
+    docs/model.md's table.
 
     Raises UsageProblem when ``params`` lacks a shipped profile (analytical, intuitive, balanced, emotional,
     paranoid).

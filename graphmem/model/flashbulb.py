@@ -1,4 +1,4 @@
-"""Flashbulb memories: vivid, durable memories of shocking, consequential moments (SPEC 5).
+"""Flashbulb memories: vivid, durable memories of shocking, consequential moments (docs/model.md#flashbulb-memories).
 
 Brown & Kulik 1977 described memories of surprising, consequential, emotionally arousing news that feel
 photographic. Talarico & Rubin 2003 showed that their vividness and the owner's confidence stay high while their
@@ -25,15 +25,16 @@ _TOLERANCE = 1e-12
 
 
 def emotional_peak(emotions: Mapping[str, float]) -> float:
-    """The largest intensity of an emotion state, in [0, 1]; 0 for an empty state (SPEC 5)."""
+    """The largest intensity of an emotion state, in [0, 1]; 0 for an empty state (docs/model.md#flashbulb-memories)."""
     return max((check_unit(f"emotion {name!r}", v) for name, v in emotions.items()), default=0.0)
 
 
 def flashbulb_score(peak: float, surprise: float, personal_relevance: float, consequence: float,
                     params: Parameters | None = None) -> float:
-    """score = 0.3 peak + 0.25 surprise + 0.25 personal_relevance + 0.2 consequence, in [0, 1] (SPEC 5).
+    """score = 0.3 peak + 0.25 surprise + 0.25 personal_relevance + 0.2 consequence, in [0, 1]
+    (docs/model.md#flashbulb-memories).
 
-    All inputs are floats in [0, 1]; personal_relevance is r' of SPEC 3.3. Source: Brown & Kulik 1977
+    All inputs are floats in [0, 1]; personal_relevance is r' of docs/model.md#salience. Source: Brown & Kulik 1977
     (surprise, consequentiality and arousal as the conditions of flashbulb memories).
     """
     f = resolve(params).flashbulb
@@ -44,7 +45,7 @@ def flashbulb_score(peak: float, surprise: float, personal_relevance: float, con
 
 def is_flashbulb(emotions: Mapping[str, float], surprise: float, personal_relevance: float, consequence: float,
                  params: Parameters | None = None) -> bool:
-    """Whether an encoding forms a flashbulb memory (SPEC 5).
+    """Whether an encoding forms a flashbulb memory (docs/model.md#flashbulb-memories).
 
     A candidate only if the emotional peak (largest intensity of ``emotions``) is >= 0.6; then a flashbulb if
     ``flashbulb_score`` >= 0.7. emotions : mapping emotion -> intensity in [0, 1], the owner's state at encoding.
@@ -57,13 +58,15 @@ def is_flashbulb(emotions: Mapping[str, float], surprise: float, personal_releva
 
 
 def strength_floor(flashbulb: bool, params: Parameters | None = None) -> float:
-    """The displayed-strength floor (the graph's ``floor``): 0.8 for a flashbulb, else 0 (SPEC 5)."""
+    """The displayed-strength floor (the graph's ``floor``): 0.8 for a flashbulb, else 0
+    (docs/model.md#flashbulb-memories)."""
     return resolve(params).flashbulb.floor if flashbulb else 0.0
 
 
 @dataclass(frozen=True)
 class EmotionalContext:
-    """The full emotion vector at encoding, kept with a flashbulb (SPEC 5) and stored as ``emotion_json``.
+    """The full emotion vector at encoding, kept with a flashbulb (docs/model.md#flashbulb-memories) and stored as
+    ``emotion_json``.
 
     emotions : read-only mapping emotion name -> intensity in [0, 1]
     """
@@ -85,7 +88,7 @@ class EmotionalContext:
         return sorted(((k, v) for k, v in self.emotions.items() if v > 0), key=lambda kv: (-kv[1], kv[0]))
 
     def describe(self) -> str:
-        """The prompt's wording (SPEC 8): ``Fear (0.85), Anger (0.60)``; "" when empty."""
+        """The prompt's wording (docs/prompt.md): ``Fear (0.85), Anger (0.60)``; "" when empty."""
         return ", ".join(f"{name.capitalize()} ({value:.2f})" for name, value in self.ranked())
 
     def to_json(self) -> str:

@@ -1,9 +1,10 @@
-"""Forgetting curves and the closed-form strength of a memory at any phase (SPEC 4).
+"""Forgetting curves and the closed-form strength of a memory at any phase (docs/model.md#forgetting).
 
 A memory keeps the strength it had at its last reinforcement (``e_ref`` at phase ``t_ref``) and its stability
 ``S``; its strength at phase ``t`` is ``e_ref * R(t - t_ref, S)``. Because the state is never overwritten by
 decay, evaluating any phase any number of times gives the same value (decay is idempotent), unlike the seed's
-running product (SPEC 12.3). The Cypher decay query implements the same two curves and must agree to 1e-9.
+running product (docs/model.md#defects-of-the-seed-formulas). The Cypher decay query implements the same two curves and
+must agree to 1e-9.
 
 Curves, both with retention 1/2 at the half-life ``S ln 2``:
 
@@ -13,7 +14,7 @@ Curves, both with retention 1/2 at the half-life ``S ln 2``:
 - ``exponential``: R = exp(-dt / S) (Ebbinghaus 1885; Murre & Dros 2015 replicated the curve).
 
 A recall sets a new reference (``e_ref`` = the rehearsed strength, ``t_ref`` = now) and grows S
-(:func:`stability_after_recall`, SPEC 4.0) so that the memory is never weaker at any later phase than without
+(:func:`stability_after_recall`, docs/model.md#forgetting) so that the memory is never weaker at any later phase than without
 the recall (the testing effect), and gains more the more it had faded (the spacing effect).
 """
 
@@ -44,7 +45,8 @@ def half_life(s: float) -> float:
 
 
 def retention(dt: float, s: float, curve: str = DEFAULT_CURVE) -> float:
-    """Retention R in [0, 1] (0 only by floating-point underflow) after ``dt`` phases at stability ``s`` (SPEC 4).
+    """Retention R in [0, 1] (0 only by floating-point underflow) after ``dt`` phases at stability ``s``
+    (docs/model.md#forgetting).
 
     dt : float >= 0, elapsed phases; s : float > 0, stability in phases (inf: a memory that never fades, R = 1);
     curve : "exponential" or "power". R(0) = 1; R falls with dt and rises with s; R(S ln 2) = 1/2 on both curves.
@@ -66,10 +68,12 @@ def retention(dt: float, s: float, curve: str = DEFAULT_CURVE) -> float:
 
 def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = DEFAULT_CURVE,
                 floor: float = 0.0) -> float:
-    """Strength m(t) = max(floor, e_ref * R(t - t_ref, s)), in [floor, e_ref] (SPEC 4, 5).
+    """Strength m(t) = max(floor, e_ref * R(t - t_ref, s)), in [floor, e_ref] (docs/model.md#forgetting,
+    docs/model.md#flashbulb-memories).
 
     e_ref : float in [0, 1], strength at the last reinforcement; t_ref : its phase; s : stability, phases;
-    t : the phase asked about, >= t_ref; floor : the displayed minimum, 0.8 for flashbulbs (SPEC 5), else 0.
+    t : the phase asked about, >= t_ref; floor : the displayed minimum, 0.8 for flashbulbs
+    (docs/model.md#flashbulb-memories), else 0.
     Closed form: the result depends only on the stored state and t, never on earlier evaluations.
     Raises UsageProblem for t < t_ref, s <= 0 or an unknown curve.
     """
@@ -77,7 +81,7 @@ def strength_at(e_ref: float, t_ref: float, s: float, t: float, curve: str = DEF
 
 
 def stability_gain(r_now: float, curve: str = DEFAULT_CURVE, rehearsal_gain: float = 1.0) -> float:
-    """The factor S'/S of a recall, g(R) * (1 + rehearsal_gain * (1 - R)), >= 1 (SPEC 4.0).
+    """The factor S'/S of a recall, g(R) * (1 + rehearsal_gain * (1 - R)), >= 1 (docs/model.md#forgetting).
 
     r_now : float in [0, 1] (> 0 on the power curve), the retention since the last reinforcement at the moment of
     recall, R(now - t_ref, S);
@@ -87,7 +91,8 @@ def stability_gain(r_now: float, curve: str = DEFAULT_CURVE, rehearsal_gain: flo
     rehearsal_gain : float >= 0, ``parameters.reconsolidation.rehearsal_gain`` (1.0).
     Non-increasing in r_now: the more the memory had faded, the more a recall gains (the spacing effect, Cepeda
     et al. 2006); 1 at r_now = 1, so a second recall in the same phase gains nothing more.
-    Source: SPEC 4.0; Roediger & Karpicke 2006 (testing effect); the stability update of FSRS (Ye, Su & Cao 2022)
+    Source: docs/model.md#forgetting; Roediger & Karpicke 2006 (testing effect); the stability update of FSRS (Ye, Su &
+    Cao 2022)
     has the same two properties. Raises UsageProblem for r_now outside [0, 1] (or 0 on the power curve), a negative
     gain or an unknown curve.
     """
@@ -105,11 +110,11 @@ def stability_gain(r_now: float, curve: str = DEFAULT_CURVE, rehearsal_gain: flo
 
 
 def stability_after_recall(s: float, dt: float, curve: str = DEFAULT_CURVE, rehearsal_gain: float = 1.0) -> float:
-    """S' = S * g(R) * (1 + rehearsal_gain * (1 - R)) with R = R(dt, S), phases, >= S (SPEC 4.0).
+    """S' = S * g(R) * (1 + rehearsal_gain * (1 - R)) with R = R(dt, S), phases, >= S (docs/model.md#forgetting).
 
     s : float > 0, stability before the recall; dt : float >= 0, phases since the last reinforcement (t_ref);
     see :func:`stability_gain`. With the new reference ``e_ref = m' >= m`` at ``now``, the strength at every
-    later phase is at least what it would have been without the recall (law (a) of SPEC 4.0).
+    later phase is at least what it would have been without the recall (law (a) of docs/model.md#forgetting).
     Raises UsageProblem for s <= 0, dt < 0, a negative gain or an unknown curve.
     """
     return s * stability_gain(retention(dt, s, curve), curve, rehearsal_gain)

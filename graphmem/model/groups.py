@@ -1,4 +1,4 @@
-"""Parameter groups of the memory model, one frozen dataclass per SPEC section, with each field's allowed
+"""Parameter groups of the memory model, one frozen dataclass per section of docs/model.md, with each field's allowed
 range declared in its metadata (``Num(lo, hi)``; ``(`` and ``)`` mark open bounds in messages).
 
 The values live in ``defaults.toml``; :mod:`graphmem.model.params` loads, merges and validates them.
@@ -25,7 +25,7 @@ def _empty() -> Mapping[str, float]:
 
 @dataclass(frozen=True)
 class SalienceParams:
-    """SPEC 3.3: r' = 1 - (1 - r)(1 - involvement_boost * involved);
+    """docs/model.md#salience: r' = 1 - (1 - r)(1 - involvement_boost * involved);
     e = min(1, emotion_weight * I * (threat_multiplier if threat) * (bias_offset + EmotionalMemoryBias))."""
 
     involvement_boost: float = field(metadata=IN_UNIT)
@@ -37,7 +37,7 @@ class SalienceParams:
 
 @dataclass(frozen=True)
 class AppraisalRow:
-    """One row of SPEC 3.5: relevance r, appraised emotions, surprise, consequence, all in [0, 1].
+    """One row of docs/model.md#the-appraisal-table: relevance r, appraised emotions, surprise, consequence, all in [0, 1].
     ``regret_emotions`` are added when the owner voted out a faithful (banishment with role reveal)."""
 
     relevance: float = field(metadata=IN_UNIT)
@@ -49,8 +49,9 @@ class AppraisalRow:
 
 @dataclass(frozen=True)
 class EncodingParams:
-    """SPEC 3.4: S_enc = max(min_stability, salience_weight * salience * (reference_decay_rate / decay rate)
-    * type_factors[type]); emotional type at peak >= emotional_peak. Recalls grow S by SPEC 4.0
+    """docs/model.md#encoding-strength-and-stability: S_enc = max(min_stability, salience_weight * salience *
+    (reference_decay_rate / decay rate)
+    * type_factors[type]); emotional type at peak >= emotional_peak. Recalls grow S by docs/model.md#forgetting
     (:attr:`ReconsolidationParams.rehearsal_gain`)."""
 
     salience_weight: float = field(metadata=spec(POSITIVE))
@@ -62,7 +63,7 @@ class EncodingParams:
 
 @dataclass(frozen=True)
 class SourceParams:
-    """SPEC 4.1: c0 per source type in [0, 1]; k = 1 + (1 - SourceMemoryBias) * exponent_slope (>= 0);
+    """docs/model.md#source-memory: c0 per source type in [0, 1]; k = 1 + (1 - SourceMemoryBias) * exponent_slope (>= 0);
     the belief becomes "unknown" below unknown_below."""
 
     exponent_slope: float = field(metadata=spec(Num(0.0)))
@@ -72,7 +73,8 @@ class SourceParams:
 
 @dataclass(frozen=True)
 class FlashbulbParams:
-    """SPEC 5 (Brown & Kulik 1977): candidate at peak >= candidate_peak; score = weighted sum of peak,
+    """docs/model.md#flashbulb-memories (Brown & Kulik 1977): candidate at peak >= candidate_peak; score = weighted sum
+    of peak,
     surprise, personal relevance, consequence; flashbulb at score >= threshold; E0 = initial_strength,
     decay rate ``decay_rate`` in place of BaseDecayRate, displayed strength never below ``floor``."""
 
@@ -89,7 +91,8 @@ class FlashbulbParams:
 
 @dataclass(frozen=True)
 class ReconsolidationParams:
-    """SPEC 4.0 and 6 step 3 (Nader et al. 2000; Loftus 2005): rehearsal and the stability gain of a recall
+    """docs/model.md#forgetting, docs/model.md#reconsolidation (Nader et al. 2000; Loftus 2005): rehearsal and the
+    stability gain of a recall
     (``rehearsal_gain`` >= 0 in S' = S g(R) (1 + rehearsal_gain (1 - R))), distortion-risk weights, onsets."""
 
     rehearsal: float = field(metadata=IN_UNIT)
@@ -108,7 +111,8 @@ class ReconsolidationParams:
 
 @dataclass(frozen=True)
 class ClarityParams:
-    """SPEC 6 step 4: CLEAR >= clear, FUZZY >= fuzzy, VAGUE >= max(vague_floor, RetrievalThreshold)."""
+    """docs/model.md#cued-recall-which-memories-come-back: CLEAR >= clear, FUZZY >= fuzzy, VAGUE >=
+    max(vague_floor, RetrievalThreshold)."""
 
     clear: float = field(metadata=spec(RATE))
     fuzzy: float = field(metadata=spec(RATE))
@@ -117,14 +121,15 @@ class ClarityParams:
 
 @dataclass(frozen=True)
 class LifecycleParams:
-    """SPEC 10: active at m >= active, warm at threshold <= m < active, archived below the threshold."""
+    """docs/model.md#lifecycle-states: active at m >= active, warm at threshold <= m < active, archived below the
+    threshold."""
 
     active: float = field(metadata=spec(RATE))
 
 
 @dataclass(frozen=True)
 class WorkingMemoryParams:
-    """SPEC 7: priority in [0, 1] and persistence (int phases >= 1) of automatic pushes."""
+    """docs/model.md#working-memory: priority in [0, 1] and persistence (int phases >= 1) of automatic pushes."""
 
     automatic_priority: float = field(metadata=IN_UNIT)
     automatic_persistence: int = field(metadata=spec(Num(1, integer=True)))
@@ -132,7 +137,8 @@ class WorkingMemoryParams:
 
 @dataclass(frozen=True)
 class SimilarityParams:
-    """Cosine thresholds in [0, 1]: rumour chains (SPEC 3.2), contradiction pairs (9), detail import (6)."""
+    """Cosine thresholds in [0, 1]: rumour chains (docs/perception.md#rumour-chains), contradiction pairs (9), detail
+    import (6)."""
 
     rumour_chain: float = field(metadata=IN_UNIT)
     contradiction: float = field(metadata=IN_UNIT)
@@ -141,7 +147,7 @@ class SimilarityParams:
 
 @dataclass(frozen=True)
 class ConsolidationParams:
-    """SPEC 11: cosine distance threshold in (0, 2], min cluster size >= 2, summary E0 boost in [0, 1],
+    """docs/jobs.md#consolidation: cosine distance threshold in (0, 2], min cluster size >= 2, summary E0 boost in [0, 1],
     summary stability factor >= 1."""
 
     distance_threshold: float = field(metadata=spec(Num(0.0, 2.0, lo_open=True)))
@@ -152,7 +158,7 @@ class ConsolidationParams:
 
 @dataclass(frozen=True)
 class RecallParams:
-    """SPEC 6 steps 1-2: score = relevance_weight * relevance + strength_weight * m; relevance =
+    """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
     dense_weight * dense + lexical_weight * lexical, + participant_boost (cap 1); best k (int >= 1); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 

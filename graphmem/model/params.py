@@ -1,6 +1,6 @@
 """Memory profiles and model parameters: the shipped ``defaults.toml`` merged with a user's overrides.
 
-Every number of SPEC sections 3-13 lives in ``graphmem/model/defaults.toml``; the model functions take them
+Every number of docs/model.md lives in ``graphmem/model/defaults.toml``; the model functions take them
 from a :class:`Parameters` and a :class:`Profile`, never from constants. A user's ``graphmem.toml`` may
 override any of them::
 
@@ -15,7 +15,8 @@ override any of them::
 
 The allowed range of every field is declared next to it (the ``Num(...)`` specs here and in ``groups``; ``(``
 and ``)`` are open bounds). Cross-field rules: ``retrieval_threshold`` must stay below ``clarity.fuzzy`` (and
-the SPEC's 0.40); ``base_decay_rate`` must be 0 (never forgets) or at least ``flashbulb.decay_rate`` (0.05: a
+the design's 0.40, docs/model.md#cued-recall-which-memories-come-back); ``base_decay_rate`` must be 0 (never
+forgets) or at least ``flashbulb.decay_rate`` (0.05: a
 flashbulb is never less stable);
 ``clarity`` needs ``vague_floor < fuzzy < clear``; ``default_profile`` must name a known profile.
 """
@@ -67,20 +68,24 @@ BASE_PROFILE = "balanced"
 
 @dataclass(frozen=True)
 class Profile:
-    """A player's memory profile (SPEC 13; Cowan 2001 for the working-memory capacity).
+    """A player's memory profile (docs/model.md#profiles; Cowan 2001 for the working-memory capacity).
 
     name : str, the profile's name
-    base_encoding_strength : float in [0, 1], E0 of a memory of salience 0 (SPEC 3.4)
+    base_encoding_strength : float in [0, 1], E0 of a memory of salience 0 (docs/model.md#encoding-strength-and-stability)
     base_decay_rate : float in [0.05, 1] (at least the flashbulb decay rate), larger forgets faster: S scales
-        with 0.15 / rate (SPEC 3.4); or 0, never forgets (S = inf: the ``perfect`` control profile, SPEC 13)
-    retrieval_threshold : float in [0, 0.40), memories below it are not recalled (SPEC 6)
-    emotional_memory_bias : float in [0, 1], weight of emotion in salience (SPEC 3.3)
-    detail_memory_bias : float in [0, 1], protects details from loss at recall (SPEC 6)
-    source_memory_bias : float in [0, 1], slows source-confidence decay: k = 1 + (1 - bias) * 5/3 (SPEC 4.1)
-    temporal_memory_bias : float in [0, 1], protects the `when` detail (SPEC 6)
-    confabulation_risk : float in [0, 1], raises distortion risk and the chance of importing details (SPEC 6)
-    suggestibility_factor : float in [0, 1], chance of misattributing the teller (SPEC 6)
-    working_memory_capacity : int in 3..7, items held in working memory (SPEC 7; every shipped profile within
+        with 0.15 / rate (docs/model.md#encoding-strength-and-stability); or 0, never forgets (S = inf: the ``perfect``
+        control profile, docs/model.md#profiles)
+    retrieval_threshold : float in [0, 0.40), memories below it are not recalled (docs/model.md#recall-and-reconsolidation)
+    emotional_memory_bias : float in [0, 1], weight of emotion in salience (docs/model.md#salience)
+    detail_memory_bias : float in [0, 1], protects details from loss at recall (docs/model.md#recall-and-reconsolidation)
+    source_memory_bias : float in [0, 1], slows source-confidence decay: k = 1 + (1 - bias) * 5/3
+    (docs/model.md#source-memory)
+    temporal_memory_bias : float in [0, 1], protects the `when` detail (docs/model.md#recall-and-reconsolidation)
+    confabulation_risk : float in [0, 1], raises distortion risk and the chance of importing details
+    (docs/model.md#recall-and-reconsolidation)
+    suggestibility_factor : float in [0, 1], chance of misattributing the teller (docs/model.md#recall-and-reconsolidation)
+    working_memory_capacity : int in 3..7, items held in working memory (docs/model.md#working-memory; every shipped
+    profile within
         Cowan's 4 +/- 1)
     """
 
@@ -99,13 +104,14 @@ class Profile:
 
 @dataclass(frozen=True)
 class Parameters:
-    """Every model parameter, grouped by SPEC section, and the known profiles.
+    """Every model parameter, grouped by the section of docs/model.md that explains them, and the known profiles.
 
-    curve : "power" (the shipped default) or "exponential", the forgetting curve of newly ingested games (SPEC 4;
+    curve : "power" (the shipped default) or "exponential", the forgetting curve of newly ingested games
+    (docs/model.md#forgetting;
         a stored game keeps the curve it was ingested with, ``Game.curve``)
     default_profile : str, the profile of players whose log names none
-    appraisal : mapping situation name -> AppraisalRow (SPEC 3.5)
-    profiles : mapping profile name -> Profile (SPEC 13 plus the user's)
+    appraisal : mapping situation name -> AppraisalRow (docs/model.md#the-appraisal-table)
+    profiles : mapping profile name -> Profile (docs/model.md#profiles plus the user's)
     """
 
     curve: str = field(metadata=spec(Choice(CURVES)))

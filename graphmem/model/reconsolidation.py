@@ -1,10 +1,12 @@
-"""Reconsolidation of one recalled memory: rehearsal, detail loss, detail import, misattribution (SPEC 6 step 3).
+"""Reconsolidation of one recalled memory: rehearsal, detail loss, detail import, misattribution
+(docs/model.md#reconsolidation).
 
 A recalled memory is strengthened and re-stored, and may come back changed (Nader, Schafe & LeDoux 2000):
 details fade out (omission), a person, place or day from a similar memory slips in (commission, the
 misinformation effect of Loftus 2005), or the owner comes to believe another player told them (source
 misattribution, Johnson et al. 1993). A recall also makes the memory last longer: it grows the stability so
-that the memory is never weaker afterwards than without the recall, more after a long gap (SPEC 4.0: the testing
+that the memory is never weaker afterwards than without the recall, more after a long gap (docs/model.md#forgetting:
+the testing
 and spacing effects). Flashbulbs go through the same steps: their strength stays above the floor while their
 details drift as much as an ordinary memory's (Talarico & Rubin 2003). All chance comes from one generator
 seeded by (seed, uid, access count), so a replay of the same recalls gives the same memories.
@@ -53,7 +55,8 @@ class MemoryState:
     fading term of the distortion risk use t_enc and s_enc); c0 : float in [0, 1], source confidence at
     encoding; source_k : float >= 1, the source exponent; source_type : the provenance type; teller : who gave
     it (None for first-hand); believed_teller : who the owner now believes gave it; details : tuple of Detail;
-    own : the owner's own statement or action (its source belief never fades, SPEC 4.1). For a flashbulb, s_enc
+    own : the owner's own statement or action (its source belief never fades, docs/model.md#source-memory). For a
+    flashbulb, s_enc
     is the flashbulb's stability at encoding (its source clock); its distortion risk uses the ordinary one.
     """
 
@@ -120,7 +123,8 @@ class Reconsolidation:
     """The memory after one recall at phase ``t_ref`` (the new reference phase).
 
     e_ref = strength : float in [0, 1], m' after rehearsal (>= the floor for flashbulbs); strength_before : m
-    before; s : float, the stability grown by SPEC 4.0 (>= the old); n : int, access count + 1; rho : float in
+    before; s : float, the stability grown by docs/model.md#forgetting (>= the old); n : int, access count + 1; rho :
+    float in
     [0, 1], distortion risk; source_confidence : float, c at this phase (its clock is not reset); details : the
     new details;
     believed_teller, misattributed : the owner's belief about the teller and whether it is wrong;
@@ -183,7 +187,8 @@ def _implant(details: list[Detail], donor: SimilarMemory, new: Detail) -> Change
 
 def distortion_stability(state: MemoryState, profile: Profile, params: Parameters | None = None) -> float:
     """The stability at encoding the distortion risk's ``a`` uses, phases: ``state.s_enc``, or for a flashbulb the
-    S_enc of 3.4 it would have as an ordinary memory of the same salience and type (SPEC 5: its details drift like
+    S_enc of 3.4 it would have as an ordinary memory of the same salience and type (docs/model.md#flashbulb-memories:
+    its details drift like
     an everyday memory's, Talarico & Rubin 2003)."""
     if state.flashbulb:
         return stability(state.salience, profile, state.memory_type, False, params)
@@ -192,9 +197,10 @@ def distortion_stability(state: MemoryState, profile: Profile, params: Parameter
 
 def recall_risks(state: MemoryState, now: int, emotion_now: float, profile: Profile,
                  params: Parameters | None = None) -> tuple[float, float]:
-    """(rho, c_src) of a recall of ``state`` at phase ``now``: the distortion risk (SPEC 6 step 3, with the access
+    """(rho, c_src) of a recall of ``state`` at phase ``now``: the distortion risk (docs/model.md#reconsolidation, with
+    the access
     count after the recall and :func:`distortion_stability`) and the source confidence c0 * R(now - t_enc,
-    S_enc)^k (SPEC 4.1, its clock never reset). emotion_now : float in [0, 1]."""
+    S_enc)^k (docs/model.md#source-memory, its clock never reset). emotion_now : float in [0, 1]."""
     p = resolve(params)
     a = faded_since_encoding(now, state.t_enc, distortion_stability(state, profile, p), p.curve)
     rho = distortion_risk(a, access_load(state.n + 1, p), check_unit("emotion_now", emotion_now), profile, p)
@@ -204,7 +210,7 @@ def recall_risks(state: MemoryState, now: int, emotion_now: float, profile: Prof
 def reconsolidate(state: MemoryState, now: int, emotion_now: float,
                   similar: Sequence[SimilarMemory] | Callable[[], Sequence[SimilarMemory]],
                   profile: Profile, params: Parameters | None = None, seed: int = 0) -> Reconsolidation:
-    """Recall ``state`` at phase ``now`` and return it re-stored (SPEC 4.0, 6 step 3).
+    """Recall ``state`` at phase ``now`` and return it re-stored (docs/model.md#forgetting, docs/model.md#reconsolidation).
 
     emotion_now : float in [0, 1], the owner's emotional intensity now (``flashbulb.emotional_peak`` of the
     current state); similar : other memories of the same owner (only those with cosine >= 0.5 are used, most
@@ -214,7 +220,7 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
 
     1. rehearsal: m' = m + 0.05 (1 - m) from m = strength now (floored for flashbulbs); n + 1; S grows to
        S * g(R) * (1 + RehearsalGain * (1 - R)) with R = R(now - t_ref, S), g = R^-2 on the power curve and 1 on
-       the exponential one (SPEC 4.0: the memory is never weaker at a later phase than without this recall).
+       the exponential one (docs/model.md#forgetting: the memory is never weaker at a later phase than without this recall).
     2. rho from a = 1 - R(now - t_enc, S_enc) (a flashbulb's ordinary S_enc, :func:`distortion_stability`),
        b = 1 - exp(-n'/10) with the new access count, c = emotion_now.
     3. if rho > 0.3, each kept detail but the gist is lost with ``distortion.loss_probability``.

@@ -1,11 +1,13 @@
-"""Cued recall: whether a memory can be retrieved, from its strength and how well the cue matches it (SPEC 6 step 2).
+"""Cued recall: whether a memory can be retrieved, from its strength and how well the cue matches it
+(docs/model.md#cued-recall-which-memories-come-back).
 
 A memory can be retrieved when
 
     m >= max(vague_floor, RetrievalThreshold) * (1 - CueSupport * relevance)
 
 where ``m`` is its strength at the recall phase, ``relevance`` in [0, 1] is how well the recall's topic and
-participants match it (the relevance of the ranking, SPEC 6 step 1), ``vague_floor`` is 0.15 and ``CueSupport``
+participants match it (the relevance of the ranking, docs/model.md#candidates-and-ranking), ``vague_floor`` is 0.15 and
+``CueSupport``
 is 0.5 (``parameters.recall.cue_support``). Flashbulbs can always be retrieved.
 
 Without a cue (relevance 0) this is free recall, the rule graphmem always had: the memory needs the strength of
@@ -14,7 +16,8 @@ the VAGUE band. A cue lowers the bar in proportion to how well it matches, down 
 an unrelated one does not. A memory whose strength is below ``max(vague_floor, threshold) * (1 - CueSupport)``
 cannot come back whatever the cue (:func:`cue_floor`): it is forgotten.
 
-What the cue never changes is the clarity marker: it reflects strength alone (SPEC 6 step 4), and a memory
+What the cue never changes is the clarity marker: it reflects strength alone
+(docs/model.md#cued-recall-which-memories-come-back), and a memory
 retrieved below its VAGUE band shows ``[VAGUE]`` (:func:`recall_marker`): a cue brings back a faint memory, it
 does not make it clear.
 
@@ -57,7 +60,8 @@ def cue_floor(threshold: float, params: Parameters | None = None) -> float:
 
 def can_retrieve(strength: float, flashbulb: bool, threshold: float, relevance: float,
                  params: Parameters | None = None) -> bool:
-    """Whether a memory of this strength can be retrieved by a cue that matches it by ``relevance`` (SPEC 6 step 2).
+    """Whether a memory of this strength can be retrieved by a cue that matches it by ``relevance``
+    (docs/model.md#cued-recall-which-memories-come-back).
 
     strength : float in [0, 1], m at the recall phase; flashbulb : always True; threshold : the owner's
     RetrievalThreshold; relevance : float in [0, 1]. Monotone: a stronger memory, or a better-matching cue, is

@@ -1,8 +1,9 @@
-"""Salience at encoding: the appraisal of an event for its owner and the bounded noisy-OR of SPEC 3.3.
+"""Salience at encoding: the appraisal of an event for its owner and the bounded noisy-OR of docs/model.md#salience.
 
 Salience combines how relevant an event is to the owner with how strongly it moved them. Emotional arousal
 enhances encoding, more so for threat emotions (McGaugh 2013; Kensinger & Corkin 2004). The seed added and then
-clipped, saturating at 1 for a third of inputs (SPEC 12.2); here each term is a probability-like quantity in
+clipped, saturating at 1 for a third of inputs (docs/model.md#defects-of-the-seed-formulas); here each term is a
+probability-like quantity in
 [0, 1] combined as ``1 - (1 - a)(1 - b)``: bounded, monotone in every input, and equal to 1 only when an input is.
 """
 
@@ -23,7 +24,7 @@ __all__ = ["Appraisal", "Situation", "appraise", "dominant_emotion", "emotional_
 
 @dataclass(frozen=True)
 class Appraisal:
-    """How an event strikes its owner (SPEC 3.5).
+    """How an event strikes its owner (docs/model.md#the-appraisal-table).
 
     relevance : float in [0, 1], content relevance r (before the involvement raise of 3.3)
     emotions : mapping emotion name -> intensity in [0, 1], the appraised emotion state
@@ -39,7 +40,8 @@ class Appraisal:
 
 def appraise(situation: Situation | str, params: Parameters | None = None, *,
              voted_out_faithful: bool = False) -> Appraisal:
-    """The default appraisal of an event for its owner, from the table of SPEC 3.5 (``params.appraisal``).
+    """The default appraisal of an event for its owner, from the table of docs/model.md#the-appraisal-table
+    (``params.appraisal``).
 
     Used when the log gives no emotion state for the perceiver. ``voted_out_faithful`` adds the row's regret
     emotions (by default fear 0.5 for a banishment that reveals a faithful the owner voted out); where both give
@@ -60,10 +62,10 @@ def appraise(situation: Situation | str, params: Parameters | None = None, *,
 
 
 def personal_relevance(r: float, involved: bool, params: Parameters | None = None) -> float:
-    """Personal relevance r' = 1 - (1 - r)(1 - 0.3 * involved), in [0, 1] (SPEC 3.3).
+    """Personal relevance r' = 1 - (1 - r)(1 - 0.3 * involved), in [0, 1] (docs/model.md#salience).
 
     r : float in [0, 1], content relevance; involved : the owner is actor, target, addressee or mentioned.
-    Source: SPEC 3.3 (the seed's ``r * 1.3`` left [0, 1]; this raise is a noisy-OR and stays inside).
+    Source: docs/model.md#salience (the seed's ``r * 1.3`` left [0, 1]; this raise is a noisy-OR and stays inside).
     """
     boost = resolve(params).salience.involvement_boost if involved else 0.0
     return 1.0 - (1.0 - check_unit("r", r)) * (1.0 - boost)
@@ -84,11 +86,12 @@ def dominant_emotion(emotions: Mapping[str, float], params: Parameters | None = 
 
 def emotional_weight(intensity: float, threat: bool, emotional_memory_bias: float,
                      params: Parameters | None = None) -> float:
-    """Emotional contribution e = min(1, 0.4 * I * (1.5 if threat else 1) * (0.5 + bias)), in [0, 1] (SPEC 3.3).
+    """Emotional contribution e = min(1, 0.4 * I * (1.5 if threat else 1) * (0.5 + bias)), in [0, 1]
+    (docs/model.md#salience).
 
     intensity : float in [0, 1], the dominant emotion's intensity I; threat : the dominant emotion is fear,
     anger or paranoia; emotional_memory_bias : the profile's EmotionalMemoryBias in [0, 1].
-    Source: SPEC 3.3; arousal-enhanced encoding, McGaugh 2013, Kensinger & Corkin 2004.
+    Source: docs/model.md#salience; arousal-enhanced encoding, McGaugh 2013, Kensinger & Corkin 2004.
     """
     s = resolve(params).salience
     multiplier = s.threat_multiplier if threat else 1.0
@@ -98,9 +101,10 @@ def emotional_weight(intensity: float, threat: bool, emotional_memory_bias: floa
 
 def salience(r: float, involved: bool, emotions: Mapping[str, float], profile: Profile,
              params: Parameters | None = None) -> float:
-    """Salience at encoding, 1 - (1 - r')(1 - e), a float in [0, 1] (SPEC 3.3).
+    """Salience at encoding, 1 - (1 - r')(1 - e), a float in [0, 1] (docs/model.md#salience).
 
-    r : float in [0, 1], content relevance (SPEC 3.5); involved : bool, the owner takes part or is mentioned;
+    r : float in [0, 1], content relevance (docs/model.md#the-appraisal-table); involved : bool, the owner takes part
+    or is mentioned;
     emotions : mapping emotion -> intensity in [0, 1], the owner's state at encoding (empty: no emotion);
     profile : the owner's Profile (EmotionalMemoryBias).
     Monotone non-decreasing in r, involved, the dominant intensity, threat and EmotionalMemoryBias; 1 only if

@@ -1,4 +1,4 @@
-"""Source monitoring: how sure the owner is of where a memory came from (SPEC 4.1).
+"""Source monitoring: how sure the owner is of where a memory came from (docs/model.md#source-memory).
 
 People keep the content of a memory longer than its source (Johnson, Hashtroudi & Lindsay 1993). Source
 confidence therefore follows the content's own forgetting curve raised to a power k >= 1,
@@ -36,7 +36,8 @@ def _source_type(source_type: SourceType | str) -> SourceType:
 
 
 def initial_source_confidence(source_type: SourceType | str, params: Parameters | None = None) -> float:
-    """c0 in [0, 1]: first_hand 1.0, direct_told 0.9, overheard 0.7, group_discuss 0.6, inferred 0.5 (SPEC 4.1).
+    """c0 in [0, 1]: first_hand 1.0, direct_told 0.9, overheard 0.7, group_discuss 0.6, inferred 0.5
+    (docs/model.md#source-memory).
 
     Raises UsageProblem for "unknown" (a belief, never a way of encoding) or an unknown name.
     """
@@ -48,7 +49,7 @@ def initial_source_confidence(source_type: SourceType | str, params: Parameters 
 
 
 def source_exponent(profile: Profile, params: Parameters | None = None) -> float:
-    """k = 1 + (1 - SourceMemoryBias) * 5/3, in [1, 8/3] with the default slope (SPEC 4.1).
+    """k = 1 + (1 - SourceMemoryBias) * 5/3, in [1, 8/3] with the default slope (docs/model.md#source-memory).
 
     k = 1 (bias 1) fades the source with the content; larger k fades it faster.
     """
@@ -57,7 +58,7 @@ def source_exponent(profile: Profile, params: Parameters | None = None) -> float
 
 def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
                       curve: str = DEFAULT_CURVE) -> float:
-    """Source confidence c(t) = c0 * R(t - t_enc, S_enc)^k, in [0, c0] (SPEC 4.1).
+    """Source confidence c(t) = c0 * R(t - t_enc, S_enc)^k, in [0, c0] (docs/model.md#source-memory).
 
     c0 : float in [0, 1], confidence at encoding; t : phase now, >= t_enc; t_enc : phase of encoding;
     s_enc : stability at encoding, phases; k : float >= 1, the profile's source exponent.
@@ -73,18 +74,20 @@ def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
 OWN_KINDS = ("say", "vote", "recruit")
 """The event kinds whose actor's memory is the owner's own statement or action (the speaker's memory of saying it,
 the voter's of voting, the recruiter's of recruiting): with the owner as the event's actor, such a memory is
-``own`` and keeps its source (SPEC 4.1)."""
+``own`` and keeps its source (docs/model.md#source-memory)."""
 
 
 def keeps_source(own: bool, flashbulb: bool) -> bool:
-    """Whether the source belief never fades to "unknown" (SPEC 4.1, 5): the owner's own statement or action
+    """Whether the source belief never fades to "unknown" (docs/model.md#source-memory,
+    docs/model.md#flashbulb-memories): the owner's own statement or action
     (own), or a flashbulb."""
     return own or flashbulb
 
 
 def source_belief(source_type: SourceType | str, c: float, params: Parameters | None = None, *,
                   keep: bool = False) -> str:
-    """The owner's belief about the source: the provenance type's name, or "unknown" when c < 0.3 (SPEC 4.1).
+    """The owner's belief about the source: the provenance type's name, or "unknown" when c < 0.3
+    (docs/model.md#source-memory).
 
     c : float in [0, 1], the current source confidence; keep : the memory keeps its source whatever c
     (:func:`keeps_source`: the owner's own statements and actions, flashbulbs).

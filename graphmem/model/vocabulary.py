@@ -1,4 +1,5 @@
-"""The model's fixed vocabularies: situations (SPEC 3.5), memory types (3.4), source types (1, 4.1), detail kinds
+"""The model's fixed vocabularies: situations (docs/model.md#the-appraisal-table), memory types (3.4), source types (1,
+4.1), detail kinds
 (6.1), clarity markers (6) and lifecycle states (10).
 
 Every enum is a ``str`` subclass whose ``str()`` is its value, so members compare equal to, serialise as and
@@ -19,7 +20,7 @@ class _Name(str, Enum):
 
 
 class Situation(_Name):
-    """What an event is for its owner: the rows of the relevance and appraisal table (SPEC 3.5)."""
+    """What an event is for its owner: the rows of the relevance and appraisal table (docs/model.md#the-appraisal-table)."""
 
     MURDER_REVEALED_FAITHFUL = "murder_revealed_faithful"
     MURDER_REVEALED_TRAITOR = "murder_revealed_traitor"  # a traitor who chose the victim
@@ -39,7 +40,7 @@ class Situation(_Name):
 
 
 class MemoryType(_Name):
-    """Memory systems (SPEC 3.4), each with its own stability factor."""
+    """Memory systems (docs/model.md#encoding-strength-and-stability), each with its own stability factor."""
 
     EPISODIC = "episodic"
     SEMANTIC = "semantic"
@@ -48,7 +49,8 @@ class MemoryType(_Name):
 
 
 class SourceType(_Name):
-    """How the owner came to know a memory's content (SPEC 1); ``UNKNOWN`` is only ever a belief."""
+    """How the owner came to know a memory's content (docs/model.md#vocabulary-and-units); ``UNKNOWN`` is only ever a
+    belief."""
 
     FIRST_HAND = "first_hand"
     DIRECT_TOLD = "direct_told"
@@ -59,7 +61,7 @@ class SourceType(_Name):
 
 
 class DetailKind(_Name):
-    """Kinds of structured detail of a memory (SPEC 6.1)."""
+    """Kinds of structured detail of a memory (docs/model.md#details-and-how-they-render)."""
 
     WHO = "who"
     WHOM = "whom"
@@ -70,7 +72,8 @@ class DetailKind(_Name):
 
 
 class Marker(_Name):
-    """Clarity markers shown to the agent (SPEC 6 step 4 and 5)."""
+    """Clarity markers shown to the agent (docs/model.md#cued-recall-which-memories-come-back,
+    docs/model.md#flashbulb-memories)."""
 
     FLASHBULB = "FLASHBULB"
     CLEAR = "CLEAR"
@@ -79,7 +82,8 @@ class Marker(_Name):
 
 
 class LifecycleState(_Name):
-    """Lifecycle states of a memory (SPEC 10). The decay job moves memories between the first three."""
+    """Lifecycle states of a memory (docs/model.md#lifecycle-states). The decay job moves memories between the first
+    three."""
 
     ACTIVE = "active"
     WARM = "warm"

@@ -1,4 +1,4 @@
-"""Working memory: the few thoughts a player holds in mind right now (SPEC 7).
+"""Working memory: the few thoughts a player holds in mind right now (docs/model.md#working-memory).
 
 Capacity is small (Cowan 2001: about 4 chunks; every shipped profile holds 4 +/- 1, a user's profile 3-7). Each
 item lives for ``persistence`` phases from the phase it was pushed: it expires at ``expires_phase = pushed_phase +
@@ -62,7 +62,7 @@ def _order(item: WorkingMemoryItem) -> tuple[int, int]:
 def automatic_item(content: str, trigger: str, phase: int, seq: int = 0,
                    params: Parameters | None = None) -> WorkingMemoryItem:
     """An item pushed automatically by a flashbulb event or an accusation against the owner: priority 0.9,
-    persistence 2 phases (SPEC 7)."""
+    persistence 2 phases (docs/model.md#working-memory)."""
     w = resolve(params).working_memory
     return WorkingMemoryItem(content, w.automatic_priority, w.automatic_persistence, trigger, phase, seq)
 
@@ -102,5 +102,5 @@ def active_items(pushes: Iterable[WorkingMemoryItem], t: int, capacity: int) -> 
 
 
 def focus(items: Sequence[WorkingMemoryItem]) -> WorkingMemoryItem | None:
-    """The current focus: the highest-priority item, the newest on ties; None when empty (SPEC 7)."""
+    """The current focus: the highest-priority item, the newest on ties; None when empty (docs/model.md#working-memory)."""
     return max(items, key=lambda i: (i.priority, _order(i)), default=None)

@@ -1,8 +1,9 @@
-"""Recall: a player's memory context for a dialogue, with reconsolidation (SPEC 6, 7, 8).
+"""Recall: a player's memory context for a dialogue, with reconsolidation (docs/model.md#recall-and-reconsolidation,
+docs/model.md#working-memory, docs/prompt.md).
 
 ``recall(driver, database, game, player, topic=..., participants=..., at=..., k=..., seed=..., params=...,
 embedder=..., dry_run=..., cache=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the prompt block of
-SPEC 8 (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
+docs/prompt.md (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
 
 Pipeline, one call:
 

@@ -162,7 +162,7 @@ def check_request(driver: neo4j.Driver, database: str | None, game: str, player:
 
 
 def strength_now(candidate: Candidate, now: int, curve: str) -> float:
-    """m at phase ``now`` in closed form (SPEC 4): max(floor, e_ref * R(now - t_ref, s)).
+    """m at phase ``now`` in closed form (docs/model.md#forgetting): max(floor, e_ref * R(now - t_ref, s)).
 
     For a phase before the memory's last rehearsal (t_ref > now, a look into the past with ``at``), the state
     at ``now`` is no longer stored; the encoding values stand in: max(floor, e0 * R(now - t_enc, s_enc)). Exact

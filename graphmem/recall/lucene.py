@@ -1,4 +1,5 @@
-"""The Lucene query of a recall topic, for the full-text index ``memory_text`` (SPEC 6 step 1, lexical half).
+"""The Lucene query of a recall topic, for the full-text index ``memory_text`` (docs/model.md#candidates-and-ranking,
+lexical half).
 
 A topic is free text from a game engine or a user ("Did Marcus (the doctor) lie?"), so every character that the
 Lucene query parser treats as syntax is escaped with a backslash, and the operator words ``AND``, ``OR`` and ``NOT``

@@ -1,4 +1,5 @@
-"""The recall pipeline (SPEC 6): read, rank, reconsolidate, write, and assemble the result."""
+"""The recall pipeline (docs/model.md#recall-and-reconsolidation): read, rank, reconsolidate, write, and assemble the
+result."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
            participants: Sequence[str] = (), at: int | None = None, k: int | None = None, seed: int = 0,
            params: Parameters, embedder: Embedder | None = None, dry_run: bool = False,
            cache: EmbeddingCache | None = None) -> RecallResult:
-    """The memory context of ``player`` for a dialogue about ``topic`` with ``participants`` (SPEC 6).
+    """The memory context of ``player`` for a dialogue about ``topic`` with ``participants``
+    (docs/model.md#recall-and-reconsolidation).
 
     driver, database : the caller's driver and database (None: the server's default)
     game, player : the game id and the owner's name
@@ -57,7 +59,7 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
         for this call, so every candidate's embedding is read)
 
-    Returns a :class:`RecallResult` (``.prompt()`` is the SPEC 8 block, ``.to_json()`` the same as JSON).
+    Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
     outside 0..decayed_to, k < 1, or a topic without an embedder; RecallConflict when a concurrent recall changed
     a memory between the read and the write (nothing is written then).
@@ -125,7 +127,8 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
     L2-normalised. Each score depends only on the two vectors, never on where the row sits among the others
     (``einsum``; BLAS's matrix-vector product does not promise that, and its last bits then change with the order
-    the candidates arrive in), so replays are exact. The ranking min-max normalises the scores (SPEC 6 step 1).
+    the candidates arrive in), so replays are exact. The ranking min-max normalises the scores
+    (docs/model.md#candidates-and-ranking).
     """
     if vector is None:
         return None
@@ -147,7 +150,8 @@ def similar_pairs(vectors: GameVectors, rows: Sequence[int], uids: Sequence[str]
                   min_cosine: float) -> dict[str, tuple[tuple[str, float], ...]]:
     """For each of ``uids`` (memories recalled together; their rows in ``vectors``), the others whose text
     embeddings have cosine >= ``min_cosine`` with it: {uid: ((other uid, cosine), ...)}, the donors of details and
-    tellers of SPEC 6 step 3 (:func:`graphmem.recall.reconsolidate.recalled_together`). The text embeddings alone:
+    tellers of docs/model.md#reconsolidation (:func:`graphmem.recall.reconsolidate.recalled_together`). The text
+    embeddings alone:
     sharing a day or a place does not make two memories tell the same thing. Each cosine depends only on the two
     vectors (one einsum per pair, k (k - 1) / 2 of them)."""
     out: dict[str, list[tuple[str, float]]] = {u: [] for u in uids}
@@ -228,7 +232,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    # the donors of details and tellers: the other memories recalled with each one (SPEC 6 step 3), by the cosine
+    # the donors of details and tellers: the other memories recalled with each one (docs/model.md#reconsolidation), by
+    # the cosine
     # of their text embeddings (kept by the cache; read now for a recall that needed none)
     together = [r.uid for r in recalled]
     vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,

@@ -1,4 +1,4 @@
-"""The prompt block an LLM agent reads before it speaks or votes (SPEC 8), rendered from a recall's result.
+"""The prompt block an LLM agent reads before it speaks or votes (docs/prompt.md), rendered from a recall's result.
 
 Layout (sections separated by one blank line; an empty section is left out)::
 
@@ -28,7 +28,7 @@ Layout (sections separated by one blank line; an empty section is left out)::
 
     Note: Some memories are fuzzy. Express appropriate uncertainty for [FUZZY] and [VAGUE] memories.
 
-Decisions the SPEC leaves open, fixed here:
+Decisions the design (docs/prompt.md) leaves open, fixed here:
 
 - **The empty block** is the empty string ``""``: a player with no active thought and no recallable memory gets
   no section at all (every section is empty, and empty sections are omitted). Otherwise the block ends with a
@@ -37,10 +37,11 @@ Decisions the SPEC leaves open, fixed here:
   when the ``when`` detail is lost. The vivid header adds the phase name: ``[Day 3, Roundtable]``.
 - **Source labels** come from the owner's belief (``source_belief`` at the recall phase and ``believed_teller``),
   never from the provenance. A lost ``who`` turns the teller into "someone" (``[Someone told you]``). A flashbulb
-  line carries no label when the owner believes they witnessed it (as in the SPEC's example: the vivid first-hand
+  line carries no label when the owner believes they witnessed it (as in docs/prompt.md's example: the vivid first-hand
   moment speaks for itself); any other belief is shown, so a told flashbulb keeps ``[NAME told you]``.
 - **The owner's own statements and actions** (``own``: what they said, how they voted, whom they recruited) carry
-  no source label: the line itself says it, "You said ...", "You voted ..." (SPEC 4.1), never "[Source unclear]"
+  no source label: the line itself says it, "You said ...", "You voted ..." (docs/model.md#source-memory), never
+  "[Source unclear]"
   nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said something about
   "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish Riley...``.
 - **[FUZZY] with a lost who** ends with ``(You cannot remember who.)``.
@@ -136,12 +137,12 @@ def day_label(day: int | None) -> str:
 
 
 def source_label(memory: RecalledMemory) -> str:
-    """The label of the owner's belief about where the memory came from (SPEC 8).
+    """The label of the owner's belief about where the memory came from (docs/prompt.md).
 
     first_hand [You witnessed]; direct_told [NAME told you]; overheard [You overheard NAME]; group_discuss
     [Said at the round table by NAME]; inferred [You worked it out]; unknown [Source unclear]. NAME is the teller
     the owner believes in, "someone" when the ``who`` detail is lost or no teller is known. "" for the owner's own
-    statements and actions, whose line says it ("You said ...", SPEC 4.1).
+    statements and actions, whose line says it ("You said ...", docs/model.md#source-memory).
     """
     if memory.own:
         return ""
@@ -276,7 +277,7 @@ class Recollection(Protocol):
 
 
 def render_block(result: Recollection) -> str:
-    """The whole prompt block of SPEC 8 for ``result`` ("" when there is nothing to show; see the module
+    """The whole prompt block of docs/prompt.md for ``result`` ("" when there is nothing to show; see the module
     docstring for the exact layout)."""
     sections: list[list[str]] = []
     thoughts = thought_lines(result.thoughts)

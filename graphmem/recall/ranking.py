@@ -1,4 +1,5 @@
-"""Ranking of the owner's candidate memories (SPEC 6 steps 1 and 2): pure arithmetic, no I/O.
+"""Ranking of the owner's candidate memories (docs/model.md#candidates-and-ranking, docs/log-format.md): pure
+arithmetic, no I/O.
 
 The owner's candidates are the memories some cue could bring back at the recall phase: live (not consolidated, not
 tombstoned), encoded by then, and a flashbulb or at least as strong as :func:`graphmem.model.retrieval.cue_floor`
@@ -155,7 +156,7 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
                      lexical_raw: Sequence[float] | Floats, about_participant: Sequence[bool] | Flags,
                      params: Parameters, *, dense_range: tuple[float, float] | None = None,
                      lexical_best: float | None = None) -> Scores:
-    """Score every candidate at once (SPEC 6 steps 1-2, the formulas of the module docstring).
+    """Score every candidate at once (docs/model.md#candidates-and-ranking, the formulas of the module docstring).
 
     Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
     thresholds (the owner's RetrievalThreshold), dense_raw (cosine or any increasing affine transform of it; None
@@ -210,7 +211,7 @@ def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[b
          about_participant: Sequence[bool], k: int, params: Parameters, *,
          dense_range: tuple[float, float] | None = None,
          lexical_best: float | None = None) -> tuple[list[Ranked], list[Ranked]]:
-    """Score every candidate and keep the best ``k`` retrievable ones (SPEC 6 steps 1-2).
+    """Score every candidate and keep the best ``k`` retrievable ones (docs/model.md#candidates-and-ranking).
 
     Parallel sequences over the owner's candidates: uids, strengths (m now), flashbulb flags, thresholds,
     dense_raw (cosine or any increasing transform of it, None without a topic), about_participant flags;

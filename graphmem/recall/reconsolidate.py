@@ -1,4 +1,4 @@
-"""Reconsolidation of the recalled memories against the graph (SPEC 6 step 3), around the pure model.
+"""Reconsolidation of the recalled memories against the graph (docs/model.md#reconsolidation), around the pure model.
 
 For each recalled memory: its :class:`~graphmem.model.reconsolidation.MemoryState` (:func:`memory_state`), then
 :func:`graphmem.model.reconsolidation.reconsolidate`, seeded by (seed, uid, access count), with its donors: the
@@ -65,7 +65,8 @@ def memory_state(candidate: Candidate, now: int) -> MemoryState:
 
 
 def belief_at(candidate: Candidate, now: int, params: Parameters) -> str:
-    """The owner's belief about the source at ``now`` (SPEC 4.1, 5): the provenance type, "unknown" once
+    """The owner's belief about the source at ``now`` (docs/model.md#source-memory, docs/model.md#flashbulb-memories):
+    the provenance type, "unknown" once
     c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job), never for the owner's own
     statements and actions nor for flashbulbs."""
     if candidate.source_type is None:
@@ -106,7 +107,8 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
     """The properties ``recall/write`` sets for one reconsolidated memory.
 
     text is re-rendered from the template with the new details (a memory without a template keeps its text);
-    state is the lifecycle band of the new strength for active/warm/archived memories (SPEC 10), unchanged for a
+    state is the lifecycle band of the new strength for active/warm/archived memories (docs/model.md#lifecycle-states),
+    unchanged for a
     consolidation candidate.
     """
     c = candidate

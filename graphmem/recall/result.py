@@ -33,7 +33,7 @@ def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, A
 
 @dataclass(frozen=True)
 class RecallResult:
-    """The memory context of one player for one dialogue (SPEC 6 step 5, SPEC 8).
+    """The memory context of one player for one dialogue (docs/prompt.md, docs/prompt.md).
 
     game, player : str; phase : int, the recall phase ``now``; decayed_to : int, the game's phase; topic,
     participants, k, seed : as asked (k resolved); dry_run : bool, nothing was to be written (asked, or implied by
@@ -66,7 +66,7 @@ class RecallResult:
         return not self.thoughts and not self.memories
 
     def prompt(self) -> str:
-        """The prompt block of SPEC 8 (see :func:`graphmem.recall.prompt.render_block`)."""
+        """The prompt block of docs/prompt.md (see :func:`graphmem.recall.prompt.render_block`)."""
         return prompt.render_block(self)
 
     def as_dict(self) -> dict[str, Any]:

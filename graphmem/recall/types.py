@@ -19,7 +19,7 @@ __all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecalledMemory"]
 
 @dataclass(frozen=True)
 class RecallRequest:
-    """What a game engine asks for (SPEC 6).
+    """What a game engine asks for (docs/model.md#recall-and-reconsolidation).
 
     game, player : str, the game id and the owner's name
     topic : str or None, what the conversation is about (None or blank: strength alone ranks, plus the
@@ -73,7 +73,8 @@ class Candidate:
         (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
-    labelled Summary; own : the owner's own statement or action (SPEC 4.1: it keeps its source); similar : (uid,
+    labelled Summary; own : the owner's own statement or action (docs/model.md#source-memory: it keeps its source);
+    similar : (uid,
     cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the memories recalled
     together lend each other details and tellers, :func:`graphmem.recall.reconsolidate.recalled_together`). Missing
     numeric
@@ -144,7 +145,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class ActiveThought:
-    """A working-memory item active at the recall phase (SPEC 7). focus : bool, the highest-priority item."""
+    """A working-memory item active at the recall phase (docs/model.md#working-memory). focus : bool, the
+    highest-priority item."""
 
     uid: str
     content: str
@@ -169,7 +171,7 @@ class RecalledMemory:
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
     emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
-    own : the owner's own statement or action, shown without a source label ("You said ...", SPEC 4.1);
+    own : the owner's own statement or action, shown without a source label ("You said ...", docs/model.md#source-memory);
     conflict_lines : (conflict uid, sentence) of each open conflict this memory holds, the sentence in a player's
     words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one
     "You have conflicting memories about NAME."

@@ -1,4 +1,5 @@
-"""What recall keeps of an owner's memories between calls: the vectors of the dense half of SPEC 6 step 1.
+"""What recall keeps of an owner's memories between calls: the vectors of the dense half of
+docs/model.md#candidates-and-ranking.
 
 **Content and context.** A cue retrieves a memory by how it was encoded, its context included (Tulving & Thomson
 1973, encoding specificity): "what did Fletcher tell you in private on day 2" names who, where and when, not what

@@ -1,4 +1,5 @@
-"""Working memory at the recall phase (SPEC 7): which of the player's thoughts are held, the focus first.
+"""Working memory at the recall phase (docs/model.md#working-memory): which of the player's thoughts are held, the
+focus first.
 
 At ``Game.decayed_to`` the decay job has already marked the held thoughts (``Thought.active``, computed with the
 same :func:`graphmem.model.working_memory.active_items`), so they are read as they are. At an earlier phase the

@@ -1,4 +1,4 @@
-"""graphmem as a network service (SPEC 15.1): the HTTP API for game engines and analysts, MCP for agents, and each
+"""graphmem as a network service (docs/service.md): the HTTP API for game engines and analysts, MCP for agents, and each
 agent confined to its own player's memory (docs/service.md).
 
 - :func:`graphmem.server.http.create_app`: the ASGI application (FastAPI on uvicorn), ``graphmem serve``;

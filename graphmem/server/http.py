@@ -43,7 +43,7 @@ class _Body(BaseModel):
 
 
 class EventBatch(_Body):
-    """A batch of canonical events (SPEC 2.1) and, optionally, how many events the engine sent before it."""
+    """A batch of canonical events (docs/log-format.md) and, optionally, how many events the engine sent before it."""
 
     events: list[dict[str, Any]] = Field(description="canonical event objects, in order")
     after: int | None = Field(None, ge=0, description="events sent before this batch (a concurrency check)")
@@ -81,7 +81,7 @@ class RecallRequest(_Body):
 
 
 class ThoughtRequest(_Body):
-    """A working-memory item (SPEC 7)."""
+    """A working-memory item (docs/model.md#working-memory)."""
 
     text: str
     priority: float = Field(0.5, ge=0.0, le=1.0)
@@ -232,7 +232,7 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
 
     @app.post("/games", tags=["games"], status_code=201, dependencies=[Engine])
     def create_game(header: dict[str, Any]) -> dict[str, Any]:
-        """Create a live game from its canonical header (SPEC 2.1; a player may come without role). An optional
+        """Create a live game from its canonical header (docs/log-format.md; a player may come without role). An optional
         ``history`` (the events sent so far) reopens a stored game: those stored write nothing."""
         header = dict(header)
         history = header.pop("history", [])
@@ -311,12 +311,12 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
 
     @app.post("/games/{game}/consolidate", tags=["jobs"], dependencies=[Engine])
     def consolidate(game: str, player: str | None = None, dry_run: bool = False) -> dict[str, Any]:
-        """Consolidate similar memories into summaries (SPEC 11)."""
+        """Consolidate similar memories into summaries (docs/jobs.md#consolidation)."""
         return _plain(service.consolidate(game, player, dry_run=dry_run))
 
     @app.post("/games/{game}/contradictions", tags=["jobs"], dependencies=[Engine])
     def contradictions(game: str, player: str | None = None, dry_run: bool = False) -> dict[str, Any]:
-        """Detect and store contradictions between memories (SPEC 9)."""
+        """Detect and store contradictions between memories (docs/jobs.md#contradictions)."""
         return _plain(service.contradictions(game, player, dry_run=dry_run))
 
     @app.get("/queries", tags=["queries"], dependencies=[Engine])
@@ -370,7 +370,8 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
 
     @app.post("/games/{game}/players/{player}/recall", tags=["agent"])
     def recall(game: str, player: str, request: RecallRequest, principal: Caller) -> dict[str, Any]:
-        """What the player remembers (SPEC 6): the prompt block (``prompt``) and its JSON (for a player token without
+        """What the player remembers (docs/model.md#recall-and-reconsolidation): the prompt block (``prompt``) and its
+        JSON (for a player token without
         the ground truth of each memory: true day, fabricated and misattributed flags, changes)."""
         auth.require_player(principal, game, player)
         result = service.recall(game, player, request.topic, participants=request.participants, k=request.k)
@@ -378,14 +379,14 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
 
     @app.post("/games/{game}/players/{player}/thoughts", tags=["agent"], status_code=201)
     def push_thought(game: str, player: str, request: ThoughtRequest, principal: Caller) -> dict[str, Any]:
-        """Push a thought into the player's working memory (SPEC 7)."""
+        """Push a thought into the player's working memory (docs/model.md#working-memory)."""
         auth.require_player(principal, game, player)
         return {"thought": service.push_thought(game, player, request.text, priority=request.priority,
                                                 persistence=request.persistence, trigger="agent")}
 
     @app.get("/games/{game}/players/{player}/conflicts", tags=["agent"])
     def conflicts(game: str, player: str, principal: Caller) -> dict[str, Any]:
-        """The open contradictions between the player's own memories (SPEC 9)."""
+        """The open contradictions between the player's own memories (docs/jobs.md#contradictions)."""
         auth.require_player(principal, game, player)
         return {"game": game, "player": player, "conflicts": service.conflicts(game, player)}
 

@@ -4,11 +4,14 @@
 Agent tools, scoped to the player of the caller's player token (they take no game or player: an agent cannot name
 another player):
 
-- ``recall(topic, participants, k)``: what the player remembers (SPEC 6), as the SPEC 8 prompt block (the text
+- ``recall(topic, participants, k)``: what the player remembers (docs/model.md#recall-and-reconsolidation), as the
+docs/prompt.md prompt block (the text
   content) and its JSON (the structured content). Not read-only: recalling rehearses and reconstructs the recalled
-  memories (reconsolidation, SPEC 6), which is the point of the model.
-- ``remember_thought(text, priority, persistence)``: push an item into the player's working memory (SPEC 7).
-- ``my_conflicts()``: the open contradictions between the player's own memories (SPEC 9), each in the player's words
+  memories (reconsolidation, docs/model.md#recall-and-reconsolidation), which is the point of the model.
+- ``remember_thought(text, priority, persistence)``: push an item into the player's working memory
+(docs/model.md#working-memory).
+- ``my_conflicts()``: the open contradictions between the player's own memories (docs/jobs.md#contradictions), each in
+the player's words
   (``said``); read-only.
 
 Engine tools, refused to a player token: ``add_events(game, events, after)`` and ``advance_phase(game, day, name,
@@ -112,7 +115,7 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
                                              destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def add_events(ctx: Context[Any], game: str, events: list[dict[str, Any]],
                    after: int | None = None) -> dict[str, Any]:
-        """Engine only: add a batch of canonical events (SPEC 2.1) to a live game, validated whole; `after` is the
+        """Engine only: add a batch of canonical events (docs/log-format.md) to a live game, validated whole; `after` is the
         number of events sent before this batch."""
         try:
             auth.require_engine(caller(ctx), "adding events")

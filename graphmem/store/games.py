@@ -31,7 +31,7 @@ half-way still lists the game and running it again finishes."""
 
 
 def delete_game(driver: neo4j.Driver, database: str | None, game: str) -> dict[str, int]:
-    """Delete every node and relationship of ``game`` (SPEC 14 labels); returns {label: nodes deleted}, all 0
+    """Delete every node and relationship of ``game`` (docs/graph-model.md labels); returns {label: nodes deleted}, all 0
     for a game that is not stored (call :func:`require_game` first to refuse that). Other games are untouched.
     """
     deleted: dict[str, int] = {}

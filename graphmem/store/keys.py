@@ -59,7 +59,7 @@ def thought_uid(game: str, player: str, thought_id: str) -> str:
 
 
 AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
-"""The triggers of the working-memory items ingest pushes by itself from one memory (SPEC 7)."""
+"""The triggers of the working-memory items ingest pushes by itself from one memory (docs/model.md#working-memory)."""
 
 
 def automatic_thought_id(event_id: str, trigger: str) -> str:

@@ -171,7 +171,7 @@ class ToldRow(_Row):
 
 @dataclass(frozen=True)
 class ThoughtRow(_Row):
-    """A Thought node (working memory, SPEC 7) and its THINKS edge."""
+    """A Thought node (working memory, docs/model.md#working-memory) and its THINKS edge."""
 
     uid: str
     game: str
@@ -190,7 +190,7 @@ class ThoughtRow(_Row):
 
 @dataclass(frozen=True)
 class DerivedRow(_Row):
-    """``(memory)-[:DERIVED_FROM {similarity, via}]->(origin)`` of a rumour chain (SPEC 3.2)."""
+    """``(memory)-[:DERIVED_FROM {similarity, via}]->(origin)`` of a rumour chain (docs/perception.md#rumour-chains)."""
 
     memory_uid: str
     origin_uid: str

@@ -1,4 +1,4 @@
-"""Pictures of a game (SPEC 15): who told whom, and how a player's memories fade.
+"""Pictures of a game (docs/queries.md): who told whom, and how a player's memories fade.
 
 - :mod:`graphmem.viz.told`: the who-told-whom graph (networkx MultiDiGraph) read from Neo4j, and its layout.
 - :mod:`graphmem.viz.static`: PNG and SVG drawings (matplotlib).

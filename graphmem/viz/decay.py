@@ -1,4 +1,5 @@
-"""A player's memory strengths over phases, reconstructed from the stored closed-form state (SPEC 4), as a chart.
+"""A player's memory strengths over phases, reconstructed from the stored closed-form state (docs/model.md#forgetting),
+as a chart.
 
 What the graph stores per memory: the encoding (``e0`` at ``t_enc``, stability ``s_enc``), the last reinforcement
 (``e_ref`` at ``t_ref``, stability ``s``, access count ``n``, ``last_recalled``), and the flashbulb ``floor``.
@@ -12,7 +13,8 @@ What can be reconstructed from it, with the game's curve (:func:`graphmem.model.
   overwritten, so only the encoding curve up to ``t_ref`` and the jump there can be drawn; that stretch is drawn
   dashed and marked ``exact=False``.
 
-The chart shades the clarity bands of SPEC 6 step 4: CLEAR >= 0.70, FUZZY >= 0.40, VAGUE >= max(0.15, the
+The chart shades the clarity bands of docs/model.md#cued-recall-which-memories-come-back: CLEAR >= 0.70, FUZZY >=
+0.40, VAGUE >= max(0.15, the
 player's RetrievalThreshold), and below that the memory is not recalled.
 """
 
@@ -85,7 +87,8 @@ def memory_curve(row: Mapping[str, Any], curve: str, until: int) -> MemoryCurve:
 
 @dataclass(frozen=True)
 class Bands:
-    """Clarity bands (SPEC 6 step 4): clear and fuzzy lower bounds, and the lowest recalled strength."""
+    """Clarity bands (docs/model.md#cued-recall-which-memories-come-back): clear and fuzzy lower bounds, and the
+    lowest recalled strength."""
 
     clear: float
     fuzzy: float

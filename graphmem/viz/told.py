@@ -1,4 +1,4 @@
-"""The who-told-whom graph of a game: players as nodes, statements heard as edges (SPEC 14, 15).
+"""The who-told-whom graph of a game: players as nodes, statements heard as edges (docs/graph-model.md, docs/queries.md).
 
 One edge per (teller, listener, channel), keyed by the channel, with ``messages`` = the number of statements that
 listener heard from that teller on that channel (TOLD edges, read with the ``who_told_whom`` analysis query).

@@ -70,7 +70,8 @@ def test_a_faithfuls_final_block_follows_the_spec_layout_and_shows_sources(
             numbered = [line for line in block.splitlines() if line[:1].isdigit()]
             assert len(numbered) == len(result.memories)
             # every line shows where it came from: a source label, a flashbulb, or the owner's own words or deed
-            # ("You said ...", "You voted ...", SPEC 4.1), which carry no label and never "[Source unclear]"
+            # ("You said ...", "You voted ...", docs/model.md#source-memory), which carry no label and never "[Source
+            # unclear]"
             for line, memory in zip(numbered, result.memories):
                 if memory.own:
                     assert "] You " in line and "[Source unclear]" not in line and "[You witnessed]" not in line, line

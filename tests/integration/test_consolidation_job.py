@@ -1,4 +1,4 @@
-"""The consolidation job against a real Neo4j and the real embedding model (SPEC 11), on the hand-written
+"""The consolidation job against a real Neo4j and the real embedding model (docs/jobs.md#consolidation), on the hand-written
 examples/small-game.jsonl under fresh game ids."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The decay job's Cypher agrees with the Python model to 1e-9 (SPEC 4: "a property test holds them together").
+"""The decay job's Cypher agrees with the Python model to 1e-9 (docs/model.md#forgetting: "a property test holds them
+together").
 
 Random memories are written directly as Memory nodes of a throw-away game, decayed in Neo4j by
 :func:`graphmem.jobs.decay.advance`, and compared with ``forgetting.strength_at``, ``source.source_confidence``,

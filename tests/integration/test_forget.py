@@ -1,4 +1,5 @@
-"""``graphmem forget`` against a real Neo4j: a memory is tombstoned on request and kept for audit (SPEC 10)."""
+"""``graphmem forget`` against a real Neo4j: a memory is tombstoned on request and kept for audit
+(docs/model.md#lifecycle-states)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Importers for game logs of other shapes (SPEC 2.2), and the registry that finds them.
+"""Importers for game logs of other shapes (docs/perception.md#imported-logs), and the registry that finds them.
 
 Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors), ``avalon-llm`` (Avalon
 games of LLM agents, SuveenE/multi-round-avalon-agents) and ``llmafia`` (Mafia games of people and an LLM,

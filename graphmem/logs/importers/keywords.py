@@ -1,4 +1,5 @@
-"""Reading the keywords of a real log the way a person would (SPEC 2.2: importers are tolerant, canonical logs strict).
+"""Reading the keywords of a real log the way a person would (docs/perception.md#imported-logs: importers are tolerant,
+canonical logs strict).
 
 Real logs are written by programs and by the language models those programs drive, and the models misspell their
 own keywords now and then: a final-round vote of The Traitors that reads ``CONTINUE_PLAYINGNG``, a team vote

@@ -12,7 +12,7 @@ from graphmem.analysis.params import default_value
 from graphmem.errors import UnknownQuery, UsageProblem
 from graphmem.store.queries import PARAM_TYPES
 
-# The questions the library must answer (SPEC 15 and issue 7); more may be added.
+# The questions the library must answer (docs/queries.md and issue 7); more may be added.
 REQUIRED = {"who_told_whom", "rumour_reach", "rumour_origin", "false_memories", "forgotten_events", "flashbulbs",
             "open_conflicts", "source_amnesia", "strength_by_profile", "accusation_network", "information_boundary",
             "traitor_lies", "most_remembered_events", "memory_summary", "profile_summary", "banishments",

@@ -38,7 +38,7 @@ def social_says(game: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def spec_witnesses(event: dict[str, Any], alive: set[str], traitors: set[str]) -> set[str]:
-    """SPEC 2.1's witnesses of one event, written from the table: explicit ``witnesses`` win; otherwise
+    """docs/log-format.md's witnesses of one event, written from the table: explicit ``witnesses`` win; otherwise
     private say -> speaker + to; traitors' say -> living traitors; public/roundtable say -> living players;
     banish vote -> living players; murder vote -> living traitors; murder -> living players (the victim is dead by
     breakfast, when it is revealed); banish, end -> living players; recruit -> player + living traitors;

@@ -1,4 +1,5 @@
-"""Claims derived at encoding time (SPEC 2.3): a statement with no ``claims`` key in a native log gets the claims
+"""Claims derived at encoding time (docs/perception.md#claims): a statement with no ``claims`` key in a native log gets
+the claims
 of its text; ``"claims": []`` means none; an importer's log is stored exactly as converted; the log is unchanged."""
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def test_a_statement_without_claims_is_encoded_with_the_claims_of_its_text() -> 
     assert '["Zoë", "role", "traitor", true]' in next(e.claims_json for e in game.events if e.id == "s1")
     assert {m.owner: json.loads(m.claims_json) for m in game.memories} == {
         "Zoë": [ZOE_TRAITOR], "Ann": [ZOE_TRAITOR], "Bob": [ZOE_TRAITOR]}
-    # SPEC 3.5: Zoë is accused (an accusation with fear 0.7 is a flashbulb for her) and thinks about it
+    # docs/model.md#the-appraisal-table: Zoë is accused (an accusation with fear 0.7 is a flashbulb for her) and thinks
+    # about it
     assert [(t.player, t.trigger) for t in game.thoughts] == [("Zoë", "flashbulb")]
     unclaimed = encode({**ACCUSE, "claims": []})
     zoe = {m.owner: m.salience for m in game.memories}["Zoë"]

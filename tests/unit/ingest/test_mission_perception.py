@@ -1,4 +1,5 @@
-"""Mission games (SPEC 2.1, 3.1, 3.5): who perceives a proposal, a secret vote and an outcome, what a quest's result
+"""Mission games (docs/log-format.md, docs/perception.md#who-remembers-what, docs/model.md#the-appraisal-table): who
+perceives a proposal, a secret vote and an outcome, what a quest's result
 means to each side, and the validation of the mission-game events; and the perception of the real Avalon and Mafia
 games (the checks of issue 12's "Done when", without a database)."""
 

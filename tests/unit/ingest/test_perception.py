@@ -1,4 +1,5 @@
-"""Perception and encoding (SPEC 3.1-3.5, 5, 7) on hand-written logs: who remembers what, and how."""
+"""Perception and encoding (docs/perception.md#who-remembers-what, docs/model.md) on hand-written logs: who remembers what,
+and how."""
 
 from __future__ import annotations
 

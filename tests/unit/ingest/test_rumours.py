@@ -1,4 +1,5 @@
-"""Rumour chains (SPEC 3.2) with hand-made embeddings: the origin is the teller's most similar earlier memory."""
+"""Rumour chains (docs/perception.md#rumour-chains) with hand-made embeddings: the origin is the teller's most similar
+earlier memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""How an event is worded in its owner's memory (graphmem/ingest/texts.py) and how lost details read (SPEC 6.1)."""
+"""How an event is worded in its owner's memory (graphmem/ingest/texts.py) and how lost details read
+(docs/model.md#details-and-how-they-render)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``traitor_roles``: a game names the roles of its traitor side (SPEC 1: "faithful, traitor, or the game's own role
+"""``traitor_roles``: a game names the roles of its traitor side (docs/model.md#vocabulary-and-units: "faithful,
+traitor, or the game's own role
 names"). Validation, the canonical writer and perception/encoding on tests/data/logs/werewolf.jsonl."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Clustering for consolidation (SPEC 11): average linkage over cosine distances (scikit-learn's
+"""Clustering for consolidation (docs/jobs.md#consolidation): average linkage over cosine distances (scikit-learn's
 AgglomerativeClustering) finds the groups of similar memories, only them, and none smaller than asked."""
 
 from __future__ import annotations

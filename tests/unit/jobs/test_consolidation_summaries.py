@@ -1,4 +1,4 @@
-"""The text and properties of a consolidation summary (SPEC 11, docs/graph-model.md)."""
+"""The text and properties of a consolidation summary (docs/jobs.md#consolidation, docs/graph-model.md)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_a_summary_of_what_several_people_said_was_told_by_someone() -> None:
     p = plan_summary("g", "Cara", told_by_two, 3, "exponential", PARAMS).props
     assert (p["source_type"], p["teller"], p["believed_teller"]) == ("direct_told", None, None)
     assert p["text"].startswith("(3 similar remarks on day 1, from Ava and Ben) ")  # never "this, 3 times"
-    assert p["c0"] == 0.9  # direct_told (SPEC 4.1)
+    assert p["c0"] == 0.9  # direct_told (docs/model.md#source-memory)
     same_teller = [member("a"), member("b"), member("c")]
     assert plan_summary("g", "Cara", same_teller, 3, "exponential", PARAMS).props["teller"] == "Ava"
 

@@ -1,4 +1,4 @@
-"""Which memories contradict each other and how a known truth settles it (SPEC 9): the pure rules.
+"""Which memories contradict each other and how a known truth settles it (docs/jobs.md#contradictions): the pure rules.
 
 Claims are written as (subject, predicate, object, polarity) or with a fifth item, the ballot round of a vote."""
 

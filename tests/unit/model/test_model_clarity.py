@@ -1,4 +1,5 @@
-"""Clarity markers and lifecycle bands (SPEC 6 step 4, SPEC 10)."""
+"""Clarity markers and lifecycle bands (docs/model.md#cued-recall-which-memories-come-back,
+docs/model.md#lifecycle-states)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ ORDER = [None, Marker.VAGUE, Marker.FUZZY, Marker.CLEAR]
 
 @pytest.mark.parametrize(("strength", "threshold", "marker"), [
     (0.70, 0.18, "CLEAR"), (0.6999, 0.18, "FUZZY"), (0.40, 0.18, "FUZZY"), (0.3999, 0.18, "VAGUE"),
-    (0.20, 0.20, "VAGUE"), (0.1999, 0.20, None),    # analytical: VAGUE starts at its threshold (SPEC 12.5)
+    # analytical: VAGUE starts at its threshold (docs/model.md#defects-of-the-seed-formulas)
+    (0.20, 0.20, "VAGUE"), (0.1999, 0.20, None),
     (0.15, 0.15, "VAGUE"), (0.1499, 0.15, None),    # intuitive
     (0.15, 0.05, "VAGUE"), (0.12, 0.05, None),      # VAGUE never below 0.15
 ])

@@ -1,4 +1,5 @@
-"""Structured details: rendering of lost and fabricated details, and the JSON stored in the graph (SPEC 6.1)."""
+"""Structured details: rendering of lost and fabricated details, and the JSON stored in the graph
+(docs/model.md#details-and-how-they-render)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Encoding strength, stability and memory type (SPEC 3.4)."""
+"""Encoding strength, stability and memory type (docs/model.md#encoding-strength-and-stability)."""
 
 from __future__ import annotations
 

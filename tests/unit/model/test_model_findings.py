@@ -1,4 +1,4 @@
-"""The nine published findings of SPEC 18: every figure inside its target range with the shipped defaults, and
+"""The nine published findings of docs/model.md: every figure inside its target range with the shipped defaults, and
 ``graphmem model findings`` printing them."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_every_finding_is_inside_its_target_range(findings: dict[str, Finding], 
 
 
 def test_the_figures_behind_the_verdicts(findings: dict[str, Finding]) -> None:
-    """The numbers themselves, against the ranges of SPEC 18 (so a verdict cannot pass on a wrong figure)."""
+    """The numbers themselves, against the ranges of docs/model.md (so a verdict cannot pass on a wrong figure)."""
     v = {k: f.values for k, f in findings.items()}
     assert v["forgetting_curve"]["r2_power"] > v["forgetting_curve"]["r2_exponential"]
     assert 0.1 <= v["forgetting_curve"]["exponent"] <= 0.5

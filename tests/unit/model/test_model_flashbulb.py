@@ -1,4 +1,5 @@
-"""Flashbulb memories: criteria on both sides of each threshold, floor, emotional context (SPEC 5)."""
+"""Flashbulb memories: criteria on both sides of each threshold, floor, emotional context
+(docs/model.md#flashbulb-memories)."""
 
 from __future__ import annotations
 

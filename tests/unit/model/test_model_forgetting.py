@@ -1,4 +1,4 @@
-"""Forgetting curves and closed-form strength (SPEC 4)."""
+"""Forgetting curves and closed-form strength (docs/model.md#forgetting)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ elapsed = st.floats(0.0, 1000.0)
 def test_worked_examples() -> None:
     assert retention(4, 4.0, "exponential") == pytest.approx(math.exp(-1))
     assert retention(0, 3.0, "power") == 1.0
-    assert retention(4, 4.0) == retention(4, 4.0, "power")  # the default curve (SPEC 4)
+    assert retention(4, 4.0) == retention(4, 4.0, "power")  # the default curve (docs/model.md#forgetting)
     assert half_life(10.0) == pytest.approx(6.931471805599453)
     # balanced, salience 0.5: E0 = 0.85, S = 3.75; after 3 phases
     assert strength_at(0.85, 0, 3.75, 3, "exponential") == pytest.approx(0.85 * math.exp(-0.8))
@@ -60,7 +60,8 @@ def test_power_curve_forgets_faster_early_and_has_the_heavier_tail(frac: float, 
 @given(unit, any_profile, st.floats(0.05, 1.0), st.floats(0.05, 1.0), st.integers(0, 60), curves)
 def test_a_larger_decay_rate_never_retains_more(sal: float, profile: Profile, r1: float, r2: float, t: int,
                                                curve: str) -> None:
-    # the seed multiplied retention by (1 + rate * 0.2): faster decay remembered more (SPEC 12.1)
+    # the seed multiplied retention by (1 + rate * 0.2): faster decay remembered more
+    # (docs/model.md#defects-of-the-seed-formulas)
     slow, fast = (replace(profile, base_decay_rate=r) for r in sorted((r1, r2)))
     m_slow = strength_at(encoding_strength(sal, slow), 0, stability(sal, slow), t, curve)
     m_fast = strength_at(encoding_strength(sal, fast), 0, stability(sal, fast), t, curve)
@@ -85,7 +86,8 @@ def test_strength_is_closed_form_whatever_the_path(e_ref: float, s: float, steps
 
 @given(st.floats(0.1, 1.0), st.floats(1.0, 50.0), st.lists(st.integers(1, 10), min_size=2, max_size=8))
 def test_running_product_of_the_power_curve_would_compound(e_ref: float, s: float, steps: list[int]) -> None:
-    # why decay must be closed form: multiplying per-phase power retentions forgets too fast (SPEC 12.3)
+    # why decay must be closed form: multiplying per-phase power retentions forgets too fast
+    # (docs/model.md#defects-of-the-seed-formulas)
     running = e_ref * math.prod(retention(step, s, "power") for step in steps)
     assert running < strength_at(e_ref, 0, s, sum(steps), "power")
 
@@ -103,4 +105,4 @@ def test_bad_inputs_are_rejected() -> None:
         retention(1, 3.0, "linear")
     with pytest.raises(UsageProblem, match="s must be"):
         retention(1, 0.0)
-    assert PARAMS.curve == "power"  # the shipped default since SPEC 4 made it so
+    assert PARAMS.curve == "power"  # the shipped default since docs/model.md#forgetting made it so

@@ -1,4 +1,4 @@
-"""Parameters and profiles: the shipped values (SPEC 3-13), user overrides, and rejection of bad files."""
+"""Parameters and profiles: the shipped values (docs/model.md), user overrides, and rejection of bad files."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_shipped_parameters_hold_the_numbers_of_the_spec() -> None:
     r = p.reconsolidation
     assert (r.rehearsal, r.risk_base, r.weight_faded, r.weight_accesses) == (0.05, 0.5, 0.5, 0.25)
     assert r.weight_emotion == 0.25 and r.access_scale == 10.0 and r.rehearsal_gain == 1.0
-    # tuned from the SPEC's 0.5 so that a balanced memory keeps 40-80% of its details over 10 recalls (SPEC 18)
+    # tuned from the design's 0.5 so that a balanced memory keeps 40-80% of its details over 10 recalls (docs/model.md)
     assert r.detail_bias_weight == 1.0
     assert (r.loss_onset, r.import_onset, r.import_emotion, r.misattribution_confidence) == (0.3, 0.5, 0.6, 0.7)
     assert (p.clarity.clear, p.clarity.fuzzy, p.clarity.vague_floor, p.lifecycle.active) == (0.70, 0.40, 0.15, 0.40)
@@ -147,7 +147,7 @@ def test_retrieval_threshold_must_stay_below_the_fuzzy_band() -> None:
 
 
 def test_every_shipped_profile_holds_4_plus_or_minus_1_items() -> None:
-    # Cowan 2001 (SPEC 7, 13, 18)
+    # Cowan 2001 (docs/model.md#working-memory, docs/model.md#profiles, docs/model.md)
     assert all(3 <= p.working_memory_capacity <= 5 for p in PARAMS.profiles.values())
 
 

@@ -1,4 +1,5 @@
-"""The ``perfect`` profile (SPEC 13): the control condition. No forgetting, no distortion, no source fading, every
+"""The ``perfect`` profile (docs/model.md#profiles): the control condition. No forgetting, no distortion, no source
+fading, every
 memory recallable, and recall ranks by relevance alone."""
 
 from __future__ import annotations

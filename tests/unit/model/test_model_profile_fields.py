@@ -1,4 +1,4 @@
-"""Every profile field changes some output (SPEC 13): perturb each field of each shipped profile."""
+"""Every profile field changes some output (docs/model.md#profiles): perturb each field of each shipped profile."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""What a recall does to forgetting (SPEC 4.0): the laws of the testing and spacing effects as properties, and what
-flashbulbs and the owner's own memories keep (SPEC 4.1, 5)."""
+"""What a recall does to forgetting (docs/model.md#forgetting): the laws of the testing and spacing effects as
+properties, and what
+flashbulbs and the owner's own memories keep (docs/model.md#source-memory, docs/model.md#flashbulb-memories)."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ def test_law_c_two_recalls_in_one_phase_gain_little_more_than_one(e_ref: float, 
     assert once.s / state.s >= 1.0
 
 
-# -- flashbulbs (SPEC 5) and the owner's own memories (SPEC 4.1) ---------------------------------------------------
+# -- flashbulbs (docs/model.md#flashbulb-memories) and the owner's own memories (docs/model.md#source-memory)
+# ---------------------------------------------------
 
 DETAILS = (Detail("who", "Eleanor"), Detail("where", "library"), Detail("when", "2"), Detail("what", "she saw it"))
 

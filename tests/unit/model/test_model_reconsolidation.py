@@ -1,4 +1,5 @@
-"""Reconsolidation at recall: rehearsal, distortion risk, detail loss and import, misattribution (SPEC 6)."""
+"""Reconsolidation at recall: rehearsal, distortion risk, detail loss and import, misattribution
+(docs/model.md#recall-and-reconsolidation)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Cued recall (SPEC 6 step 2): retrieval depends on strength and on how well the cue matches; markers do not."""
+"""Cued recall (docs/model.md#cued-recall-which-memories-come-back): retrieval depends on strength and on how well
+the cue matches; markers do not."""
 
 from __future__ import annotations
 

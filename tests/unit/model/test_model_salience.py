@@ -1,4 +1,4 @@
-"""Salience at encoding (SPEC 3.3) and the appraisal table (SPEC 3.5)."""
+"""Salience at encoding (docs/model.md#salience) and the appraisal table (docs/model.md#the-appraisal-table)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_appraisal_table_rows_of_spec_3_5() -> None:
     assert (accused.relevance, dict(accused.emotions)) == (0.8, {"fear": 0.7, "anger": 0.5})
     assert appraise(Situation.OTHER).relevance == 0.2
     assert dict(appraise(Situation.TRAITORS_MURDER_DISCUSSION).emotions) == {"paranoia": 0.3}
-    assert len(PARAMS.appraisal) == len(Situation) == 15  # SPEC 3.5's 11 rows and the 4 of mission games
+    assert len(PARAMS.appraisal) == len(Situation) == 15  # the appraisal table's 11 rows and the 4 of mission games
 
 
 def test_mission_game_rows_a_failed_quest_one_was_on_is_a_flashbulb_being_left_off_is_not() -> None:
@@ -124,7 +124,8 @@ def test_full_relevance_gives_full_salience(involved: bool, emo: dict[str, float
 
 @given(st.floats(0.0, 0.99), st.floats(0.001, 0.01), emotions, any_profile)
 def test_no_saturation_before_relevance_is_one(r: float, step: float, emo: dict[str, float], profile: Profile) -> None:
-    # the seed clipped at 1 for a third of inputs (SPEC 12.2); here more relevance always adds salience
+    # the seed clipped at 1 for a third of inputs (docs/model.md#defects-of-the-seed-formulas); here more relevance
+    # always adds salience
     assert salience(r + step, False, emo, profile) > salience(r, False, emo, profile)
 
 

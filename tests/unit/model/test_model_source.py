@@ -1,4 +1,4 @@
-"""Source monitoring: initial confidence, exponent, decay and belief (SPEC 4.1)."""
+"""Source monitoring: initial confidence, exponent, decay and belief (docs/model.md#source-memory)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Working memory: capacity, displacement, expiry and the closed form (SPEC 7)."""
+"""Working memory: capacity, displacement, expiry and the closed form (docs/model.md#working-memory)."""
 
 from __future__ import annotations
 

@@ -69,3 +69,29 @@ def test_the_docs_answer_how_a_memory_fades_and_who_remembers_what() -> None:
     assert "who-remembers-what" in anchors(DOCS / "perception.md")
     assert "information boundary" in (DOCS / "perception.md").read_text(encoding="utf-8").lower()
     assert "../shared" not in "".join(p.read_text(encoding="utf-8") for p in DOCS.glob("*.md"))
+
+
+CITED = re.compile(r"docs/([\w-]+\.md)(?:#([\w-]+))?")
+SOURCES = ("graphmem", "cypher", "bench", "examples", "tests")
+
+
+def source_files() -> list[Path]:
+    return [p for d in SOURCES for p in sorted((ROOT / d).rglob("*"))
+            if p.suffix in (".py", ".cypher", ".toml") and ".venv" not in p.parts]
+
+
+def test_code_cites_the_docs_and_every_cited_section_exists() -> None:
+    """Comments and docstrings cite the design where a reader of the repository can find it: a section of docs/
+    (docs/model.md#forgetting), never a numbered section of a design document outside the clone."""
+    outside, broken = [], []
+    for path in source_files():
+        text = path.read_text(encoding="utf-8")
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(r"\bSPEC\s+(?:sections?\s+)?\d", line):
+                outside.append(f"{path.relative_to(ROOT)}:{n}")
+        for doc, anchor in CITED.findall(text):
+            target = DOCS / doc
+            if not target.exists() or (anchor and anchor not in anchors(target)):
+                broken.append(f"{path.relative_to(ROOT)}: docs/{doc}{'#' + anchor if anchor else ''}")
+    assert outside == [], "cite a docs/ section instead"
+    assert sorted(set(broken)) == []

@@ -1,4 +1,4 @@
-"""The prompt block of SPEC 8, rendered from hand-built recall results and compared line by line."""
+"""The prompt block of docs/prompt.md, rendered from hand-built recall results and compared line by line."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ VOTED = memory("g/memory/Anna/10", Marker.CLEAR, "You voted to banish {whom}",
 
 
 def test_the_owners_own_statements_and_votes_keep_their_source() -> None:
-    """SPEC 4.1: "You said ..." / "You voted ...", never "[Source unclear]" nor "[You witnessed] You said"."""
+    """docs/model.md#source-memory: "You said ..." / "You voted ...", never "[Source unclear]" nor "[You witnessed] You said"."""
     assert source_label(SAID) == ""
     assert memory_lines(SAID, 1, "Anna") == ['1. [FUZZY] [Day 1] You said at the round table: "I\'m voting for Beef, '
                                              'he has been too quiet"']

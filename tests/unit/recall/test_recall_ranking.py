@@ -1,4 +1,4 @@
-"""Ranking math of recall (SPEC 6 steps 1-2): normalisation, relevance, score, filter, top k."""
+"""Ranking math of recall (docs/model.md#candidates-and-ranking): normalisation, relevance, score, filter, top k."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def test_memory_state_before_the_last_rehearsal_is_the_encoding_state() -> None:
 
 def test_the_memories_recalled_together_are_each_others_donors() -> None:
     """Donors are the other recalled memories in a memory's ``similar`` list (cosine >= 0.5, from the recall query),
-    most similar first, with their details and believed teller as read (SPEC 6 step 3)."""
+    most similar first, with their details and believed teller as read (docs/model.md#reconsolidation)."""
     def sim(*pairs: tuple[str, float]) -> list[dict[str, Any]]:
         return [{"uid": uid, "cosine": cos} for uid, cos in pairs]
     a = candidate(uid="g/memory/Anna/1", similar=sim(("g/memory/Anna/4", 0.6), ("g/memory/Anna/2", 0.8),
@@ -124,7 +124,8 @@ def test_belief_fades_to_unknown_on_the_source_clock() -> None:
     assert belief_at(c, 2, P) == "direct_told"
     assert belief_at(c, 40, P) == "unknown"
     assert belief_at(candidate(source_type=None), 2, P) == "unknown"
-    # the owner's own statements and flashbulbs keep their source (SPEC 4.1, 5)
+    # the owner's own statements and flashbulbs keep their source (docs/model.md#source-memory,
+    # docs/model.md#flashbulb-memories)
     own = candidate(source_type="first_hand", teller=None, believed_teller=None, c0=1.0, own=True)
     assert belief_at(own, 40, P) == "first_hand"
     assert belief_at(candidate(flashbulb=True, floor=0.8), 40, P) == "direct_told"

@@ -1,4 +1,4 @@
-"""Working memory at the recall phase (SPEC 7): the thoughts held then, the focus first."""
+"""Working memory at the recall phase (docs/model.md#working-memory): the thoughts held then, the focus first."""
 
 from __future__ import annotations
 

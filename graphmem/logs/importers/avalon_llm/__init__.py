@@ -1,4 +1,5 @@
-"""Importer ``avalon-llm``: Avalon games played by LLM agents, from SuveenE/multi-round-avalon-agents (SPEC 2.2).
+"""Importer ``avalon-llm``: Avalon games played by LLM agents, from SuveenE/multi-round-avalon-agents
+(docs/perception.md#imported-logs).
 
 Input: one game's JSON file (``individual_games/game_NN.json``; the game id is its ``game_id``). A folder of them,
 or the corpus folder, is searched by ``graphmem ingest``/``convert`` (``all_games.json``, ``player_memories.json``

@@ -209,7 +209,7 @@ class AvalonGame:
         return self.path.name
 
     def knowledge(self, i: int, spec: dict[str, Any]) -> None:
-        """Each player's own role, and what they were shown at the start, as private reveals (SPEC 2.1)."""
+        """Each player's own role, and what they were shown at the start, as private reveals (docs/log-format.md)."""
         player = self.players[i]
         role = self.roles[player]
         where = f"players[{i}]"

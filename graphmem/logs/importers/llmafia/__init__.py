@@ -1,4 +1,5 @@
-"""Importer ``llmafia``: Mafia games played in real time by people with one LLM player, from niveck/LLMafia (SPEC 2.2).
+"""Importer ``llmafia``: Mafia games played in real time by people with one LLM player, from niveck/LLMafia
+(docs/perception.md#imported-logs).
 
 Input: one game folder (``games/NNNN/``: ``config.json``, ``public_manager_chat.txt``, ``public_daytime_chat.txt``,
 ``public_nighttime_chat.txt``, ``who_wins.txt``, ...). The game id is ``llmafia-NNNN``.

@@ -379,7 +379,7 @@ class MafiaGame:
         self.out.emit(obj, message.where)
 
     def statement(self, text: str, speaker: str, segment: Segment, phase: str) -> dict[str, Any]:
-        """``about`` (players named, not the speaker) and ``claims`` of a chat message (SPEC 2.3).
+        """``about`` (players named, not the speaker) and ``claims`` of a chat message (docs/perception.md#claims).
 
         By day: role and vote claims and stances, each vote claim naming the banish round it is about
         (:class:`BallotRounds`; a message of the day's vote phase is said where that day's ballot is held, so the

@@ -1,4 +1,4 @@
-"""Importer ``traitors-plomp``: the public LLM Traitors logs of michaelgiba/the-traitors (SPEC 2.2).
+"""Importer ``traitors-plomp``: the public LLM Traitors logs of michaelgiba/the-traitors (docs/perception.md#imported-logs).
 
 Input: a game folder holding ``plomp.json`` (and optionally ``result.json``), or the ``plomp.json`` file itself.
 The game id is the folder's name. ``plomp.json`` is ``{"key": ..., "buffer_items": [...]}``; items of type
