@@ -94,13 +94,16 @@ class DecayReport:
 
 
 @dataclass(frozen=True)
-class _GameState:
+class _DecayProgress:
+    """How far a stored game's decay has gone (``decayed_to``, a phase), on which curve, and its last phase; not
+    the game's facts, which are :class:`graphmem.logs.state.GameState`."""
+
     decayed_to: int
     curve: str
     last_phase: int
 
 
-def _game_state(driver: neo4j.Driver, database: str | None, game: str, params: Parameters) -> _GameState:
+def _decay_progress(driver: neo4j.Driver, database: str | None, game: str, params: Parameters) -> _DecayProgress:
     records, _, _ = driver.execute_query(cypher("jobs/decay_game"), game=game, database_=database,
                                          routing_=RoutingControl.READ)
     if not records:
@@ -110,7 +113,7 @@ def _game_state(driver: neo4j.Driver, database: str | None, game: str, params: P
     if curve not in CURVES:
         raise UsageProblem(f"game {game!r} has unknown forgetting curve {curve!r} (known: {', '.join(CURVES)})")
     decayed_to = row["decayed_to"]
-    return _GameState(int(decayed_to) if decayed_to is not None else 0, str(curve), int(row["last_phase"] or 0))
+    return _DecayProgress(int(decayed_to) if decayed_to is not None else 0, str(curve), int(row["last_phase"] or 0))
 
 
 def _decay_memories(driver: neo4j.Driver, database: str | None, game: str, to: int, curve: str,
@@ -204,7 +207,7 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
     started = time.perf_counter()
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be >= 1, got {batch_size!r}")
-    state = _game_state(driver, database, game, params)
+    state = _decay_progress(driver, database, game, params)
     to = state.decayed_to + 1 if to_phase is None else int(to_phase)
     if to > max(state.last_phase, state.decayed_to) + PHASES_PAST_END:
         raise UsageProblem(f"game {game!r} ends at phase {state.last_phase}; phase {to} is more than "
