@@ -136,10 +136,9 @@ def questions(game_log: GameLog, witnessed: dict[str, set[str]], *, per_kind: in
 
     witnessed : {owner: ids of the events the owner holds a memory of} (from the stored game; perception decides
     it, docs/perception.md#who-remembers-what). per_kind : at most this many questions per kind (seeded draw); k : the
-    most evidence events a
-    question may have. A question about everyone's business (a vote, a round-table speech, a death) goes to one
-    witness drawn at random, never the player it is about; a personal one (what you were told, who voted against
-    you) to the player it concerns.
+    most evidence events a question may have. A question about everyone's business (a vote, a round-table speech, a
+    death) goes to one witness drawn at random, never the player it is about; a personal one (what you were told, who
+    voted against you) to the player it concerns.
     """
     rng = random.Random(f"{seed}/{game_log.game}")
     last = max(p.index for p in game_log.phases)

@@ -34,8 +34,7 @@ NAMES = ("Marcus", "Sarah", "Eleanor", "Thomas", "Priya", "Casey", "Fletcher", "
          "Beatrix", "Callum", "Delphine", "Ezra", "Hattie", "Idris")
 
 # Templates: slots {S} speaker, {X} target, {Z} another player, {V} the victim; claims (docs/perception.md#claims)
-# follow " | " as
-# "subject-slot predicate object" (object: a slot or a value; "!" before it negates: "X role !traitor").
+# follow " | " as "subject-slot predicate object" (object: a slot or a value; "!" before it negates: "X role !traitor").
 _TEMPLATES: dict[str, tuple[str, ...]] = {
     "suspicion": (
         "{X} has been far too quiet since the murder.", "Did you notice how {X} changed the subject at breakfast?",
@@ -298,10 +297,9 @@ def generate_game(*, players: int = 9, traitors: int = 2, days: int = 5, stateme
 
 def count_memories(game: Sequence[Obj]) -> int:
     """Witness-memories of a canonical game: per event, its ``witnesses`` or docs/log-format.md's default just before
-    it: private
-    say: speaker + ``to``; traitors' say, murder vote: living traitors; other say and vote, banish, end: the living;
-    murder: the living but the victim (as graphmem.ingest.perception); recruit: player + living traitors; observe: the
-    observers; reveal: the player; phase, thought, emotion: nobody."""
+    it: private say: speaker + ``to``; traitors' say, murder vote: living traitors; other say and vote, banish, end: the
+    living; murder: the living but the victim (as graphmem.ingest.perception); recruit: player + living traitors;
+    observe: the observers; reveal: the player; phase, thought, emotion: nobody."""
     roles = {p["name"]: p["role"] for p in game[0]["players"]}
     alive, total = set(roles), 0
     for e in game[1:]:

@@ -281,8 +281,7 @@ class MemoryService:
 
     def end_game(self, game: str, winner: str, *, text: str | None = None, after: int | None = None) -> BatchReport:
         """The ``end`` event of a live game (docs/log-format.md): the game is complete, and the player tokens minted
-        during it
-        stop working. Raises as :meth:`add_events`."""
+        during it stop working. Raises as :meth:`add_events`."""
         event: dict[str, Any] = {"kind": "end", "winner": winner}
         if text:
             event["text"] = text
@@ -432,11 +431,10 @@ class MemoryService:
 
     def conflicts(self, game: str, player: str) -> list[dict[str, Any]]:
         """The open conflicts between ``player``'s own memories (docs/jobs.md#contradictions), the critical ones
-        (identity, lie) first:
-        [{conflict, kind, subject, predicate, detected_phase, said, memories, texts, days}]; ``said`` is the conflict
-        in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben vote for Dan.", the line
-        the prompt block shows; None for a conflict stored without one), ``texts`` the memories as the player now
-        remembers them. Raises NotFound for an unknown game or player."""
+        (identity, lie) first: [{conflict, kind, subject, predicate, detected_phase, said, memories, texts, days}];
+        ``said`` is the conflict in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben
+        vote for Dan.", the line the prompt block shows; None for a conflict stored without one), ``texts`` the memories
+        as the player now remembers them. Raises NotFound for an unknown game or player."""
         roster = self._read("recall/roster", game=game)
         if not roster:
             self.require_game(game)
@@ -451,8 +449,7 @@ class MemoryService:
     def consolidate(self, game: str, player: str | None = None, *, dry_run: bool = False,
                     progress: Callable[[str, int], None] | None = None) -> ConsolidationReport:
         """Consolidate clusters of similar memories into summaries (docs/jobs.md#consolidation), per player;
-        progress(owner, n)
-        after each owner."""
+        progress(owner, n) after each owner."""
         from graphmem.jobs.consolidation import consolidate
 
         return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
@@ -461,8 +458,7 @@ class MemoryService:
     def contradictions(self, game: str, player: str | None = None, *, dry_run: bool = False,
                        progress: Callable[[str, int], None] | None = None) -> ContradictionReport:
         """Detect and store conflicting memories (docs/jobs.md#contradictions); identity conflicts resolve once the
-        truth is seen;
-        progress(owner, n) after each owner."""
+        truth is seen; progress(owner, n) after each owner."""
         from graphmem.jobs.contradictions import find_contradictions
 
         return find_contradictions(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,

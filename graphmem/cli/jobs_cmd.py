@@ -156,8 +156,7 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
 @click.pass_context
 def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:
     """Tombstone one memory on request (docs/model.md#lifecycle-states): it is no longer recalled but is kept, with the
-    reason and the
-    phase, for audit. A memory that does not exist or belongs to another player exits 1."""
+    reason and the phase, for audit. A memory that does not exist or belongs to another player exits 1."""
     with _job(ctx, "forgetting", None, True) as (service, _):
         result = service.forget(game, player, memory, reason)
     if as_json:

@@ -7,10 +7,8 @@ Pure: no I/O, no Neo4j, no embeddings (rumour chains, which need embeddings, are
 second ingest of a log a no-op.
 
 The emotions a witness encodes with (docs/model.md#salience's ``I``) are the event's ``emotion`` entry for that witness
-when the
-log gives one (a game's emotion engine); otherwise the appraisal of docs/model.md#the-appraisal-table combined with the
-witness's current
-emotion state from ``emotion`` events (the larger intensity of each emotion stands).
+when the log gives one (a game's emotion engine); otherwise the appraisal of docs/model.md#the-appraisal-table combined
+with the witness's current emotion state from ``emotion`` events (the larger intensity of each emotion stands).
 
 The claims an event is encoded with (perception, memory type, rumour chains, ``claims_json`` of its Event and
 Memory nodes) are its own, or for a statement with no ``claims`` key in a log written natively or sent live the

@@ -1,6 +1,5 @@
-"""Conflicts between the claims of one owner's memories (docs/perception.md#claims, docs/jobs.md#contradictions): what
-a player at the table would notice.
-Pure: no I/O.
+"""Conflicts between the claims of one owner's memories (docs/perception.md#claims, docs/jobs.md#contradictions): what a
+player at the table would notice. Pure: no I/O.
 
 - **Roles** (:func:`role_conflicts`): two memories whose ``role`` claims about one player admit no common role
   ("Dan is a traitor" / "Dan is faithful" or "Dan is not a traitor"): ``identity``, open, settled later by a

@@ -1,6 +1,5 @@
-"""What the contradiction rules work on and produce (docs/jobs.md#contradictions): one owner's memories as the rules
-see them, the
-truths the owner holds, the conflicts already stored, and a planned conflict. Pure: no I/O.
+"""What the contradiction rules work on and produce (docs/jobs.md#contradictions): one owner's memories as the rules see
+them, the truths the owner holds, the conflicts already stored, and a planned conflict. Pure: no I/O.
 
 The rules themselves are in :mod:`graphmem.jobs.conflict_claims` (claims: roles, votes, stances) and
 :mod:`graphmem.jobs.conflicts` (similar texts, resolution, and :func:`graphmem.jobs.conflicts.detect`, which runs
@@ -170,9 +169,8 @@ def role_universe(roles: Iterable[str]) -> frozenset[str]:
 @dataclass(frozen=True)
 class Sides:
     """The two sides of a game as the rules read a ``side`` claim or a side reveal (docs/perception.md#claims; Avalon's
-    "evil" and
-    "good": the header's ``side_names``): ``hidden`` the name of the traitor side and ``other`` that of everyone
-    else, normalised (:func:`norm`); ``roles`` the traitor side's roles, normalised.
+    "evil" and "good": the header's ``side_names``): ``hidden`` the name of the traitor side and ``other`` that of
+    everyone else, normalised (:func:`norm`); ``roles`` the traitor side's roles, normalised.
 
     A side name that is also a role of the game (The Traitors' "traitor" and "faithful", Mafia's "mafia" and
     "bystander") is read as that role: the game's claims and reveals name roles, and nothing changes for it.

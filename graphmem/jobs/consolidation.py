@@ -81,8 +81,7 @@ STATEMENT_KINDS = frozenset({"say", "lesson"})
 
 def consolidation_key(member: Member) -> tuple[Any, ...]:
     """Which memories may share a summary: only those with the same key (docs/jobs.md#consolidation's clustering then
-    runs inside
-    each group; it is block-diagonal connectivity in scikit-learn's terms).
+    runs inside each group; it is block-diagonal connectivity in scikit-learn's terms).
 
     Sentence embeddings put "Riley voted to banish Taylor" and "Taylor voted to banish Riley", "The traitors have
     decided to murder Ellis" and "... to murder Sudz", or "I vote for Taylor" and "I vote for Riley", within cosine

@@ -76,10 +76,9 @@ class ContradictionReport:
     created : Conflict nodes the database created (0 on a re-run and with dry_run)
     by_kind : {kind: detected}; by_status : {kind: {status: n}}, the detected conflicts by kind and by their status
     after this run (open, resolved, dismissed); open : detected conflicts left open after resolution
-    resolved : open conflicts settled by a known truth now; tombstoned : memories tombstoned now (with dry_run:
-    that would be)
-    owners : per-owner results; conflicts : the new and the newly resolved conflicts (uid, owner, kind, status,
-    resolution, subject, predicate, a, b, reason, losers); seconds : wall time
+    resolved : open conflicts settled by a known truth now; tombstoned : memories tombstoned now (with dry_run: that
+    would be) owners : per-owner results; conflicts : the new and the newly resolved conflicts (uid, owner, kind,
+    status, resolution, subject, predicate, a, b, reason, losers); seconds : wall time
     """
 
     game: str

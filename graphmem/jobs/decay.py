@@ -149,8 +149,7 @@ def _thought_item(row: Mapping[str, Any]) -> WorkingMemoryItem:
 def refresh_working_memory(driver: neo4j.Driver, database: str | None, game: str, to: int,
                     params: Parameters) -> tuple[int, int]:
     """Recompute which thoughts of the game are held in working memory at phase ``to`` (docs/model.md#working-memory:
-    capacity per
-    player, lowest priority evicted first, oldest first on ties) and their ``persistence_left``; returns
+    capacity per player, lowest priority evicted first, oldest first on ties) and their ``persistence_left``; returns
     (thoughts, active)."""
     records, _, _ = driver.execute_query(cypher("jobs/decay_thoughts"), game=game, database_=database,
                                          routing_=RoutingControl.READ)

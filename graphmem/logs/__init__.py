@@ -1,6 +1,5 @@
 """Game logs in: the canonical format "graphmem/1" (docs/log-format.md), its reader and writer, claims
-(docs/perception.md#claims) and the
-importers of other formats (docs/perception.md#imported-logs).
+(docs/perception.md#claims) and the importers of other formats (docs/perception.md#imported-logs).
 
 The calls other parts of graphmem use::
 

@@ -379,11 +379,10 @@ def derived_claims(event: Event, extractor: ClaimExtractor, rounds: VoteRounds |
 
 
 def with_rounds(event: Event, claims: Sequence[Claim], rounds: VoteRounds, day: int) -> tuple[Claim, ...]:
-    """``claims`` with every ``voted_for`` claim naming its round (docs/perception.md#claims): a banish vote's own
-    claim (the voter
-    voted for the target) is about the vote's ``day``; any other without a round is about the latest ballot before
-    the statement (:meth:`VoteRounds.past`). Claims that name a round keep it. A claim that then repeats an earlier
-    one is dropped."""
+    """``claims`` with every ``voted_for`` claim naming its round (docs/perception.md#claims): a banish vote's own claim
+    (the voter voted for the target) is about the vote's ``day``; any other without a round is about the latest ballot
+    before the statement (:meth:`VoteRounds.past`). Claims that name a round keep it. A claim that then repeats an
+    earlier one is dropped."""
     out = []
     for c in claims:
         if c.predicate == "voted_for" and c.round is None:

@@ -10,9 +10,8 @@ phases never go back, event ids are unique) is checked by :mod:`graphmem.logs.re
 Player-valued fields (checked against the header's players by the reader): ``speaker``, ``to``, ``witnesses``,
 ``voter``, ``target``, ``victim``, ``by``, ``player``, ``observers``, ``about``, ``leader``, ``team``, the keys of
 ``emotion``, and in claims (docs/perception.md#claims) the subject of the functional predicates ``role``, ``side`` and
-``voted_for``
-and of the stance predicates ``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects`` and
-``trusts``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
+``voted_for`` and of the stance predicates ``suspects`` and ``trusts``, and the object of ``voted_for``, ``suspects``
+and ``trusts``. Claim subjects and objects of other predicates are free text ("the murder", "Gwendolyn's vote").
 
 Mission games (Avalon and its kin, docs/log-format.md) add ``propose`` (a leader proposes a team) and ``outcome`` (what
 became public: a vote tally, a quest's result), and yes/no ``vote`` ballots with a ``choice`` and, for what only the
@@ -63,8 +62,7 @@ CHANNELS = ("private", "public", "roundtable", "traitors")
 
 FUNCTIONAL_PREDICATES = frozenset({"role", "voted_for"})
 """Claim predicates with one true object at a time (docs/perception.md#claims; ``voted_for`` one per ballot round);
-their subjects
-must be players."""
+their subjects must be players."""
 
 STANCE_PREDICATES = frozenset({"suspects", "trusts"})
 """Stance predicates (docs/perception.md#claims): the subject (the speaker) suspects or trusts the object (a player)."""

@@ -1,6 +1,5 @@
 """How much of what players say the stance extractor reads (docs/perception.md#claims): the share of statements that
-name another
-player and yield a stance on a player they name.
+name another player and yield a stance on a player they name.
 
 ``python -m graphmem.logs.stance_coverage PATH...`` prints the figures for game logs (files or folders, canonical
 or any importer's format); on the 40 real games of ``../shared/data/traitors-llm/games`` it prints (at the time of

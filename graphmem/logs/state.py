@@ -4,11 +4,10 @@
 current role (the header's; after a ``recruit``, the recruiter's traitor-side role), the sides (the header's
 ``traitor_roles`` and ``side_names``), the banish votes of the current round, in a mission game the last team
 proposed and who voted on each yes/no ballot since its last ``outcome`` (the quest's team), and whether the game has
-ended. Validation
-(:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks (docs/log-format.md "validation is
-strict"); perception (:mod:`graphmem.ingest.perception`) asks it who is alive, who is on the traitor side and who
-voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after each accepted event.
-The validation rules:
+ended. Validation (:class:`graphmem.logs.reader.GameLogValidator`) asks it which rules an event breaks
+(docs/log-format.md "validation is strict"); perception (:mod:`graphmem.ingest.perception`) asks it who is alive, who is
+on the traitor side and who voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after
+each accepted event. The validation rules:
 
 - Nothing follows the ``end`` event.
 - An eliminated player does nothing and perceives nothing afterwards: they do not speak (``say.speaker``), are not

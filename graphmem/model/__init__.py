@@ -23,8 +23,7 @@ docs/model.md#lifecycle-states)
 - ``findings``: the nine published findings of docs/model.md as seeded simulations over the modules above
 
 Every function that uses a number of the model (docs/model.md) takes ``params`` (a :class:`Parameters`; None means the
-shipped
-defaults). Pass the game's parameters so that the user's overrides apply.
+shipped defaults). Pass the game's parameters so that the user's overrides apply.
 """
 
 from __future__ import annotations

@@ -155,8 +155,7 @@ def n_lost(details: Iterable[Detail]) -> int:
 
 def any_fabricated(details: Iterable[Detail]) -> bool:
     """Whether the memory holds an imported detail now (the graph's ``fabricated``, docs/model.md#reconsolidation): an
-    imported
-    detail that was lost again no longer counts (its ``fabricated`` and ``origin`` stay, for analysis)."""
+    imported detail that was lost again no longer counts (its ``fabricated`` and ``origin`` stay, for analysis)."""
     return any(d.fabricated and not d.lost for d in details)
 
 

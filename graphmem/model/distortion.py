@@ -83,8 +83,7 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
                                params: Parameters | None = None) -> float:
     """Chance that a detail of a similar memory from another source (someone told, overheard or said it at the
     table) replaces or joins this memory's at this recall (docs/model.md#reconsolidation, as changed for docs/model.md:
-    see below):
-    min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * (similarity - 0.5) / (1 - 0.5), in [0, 1], no
+    see below): min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * (similarity - 0.5) / (1 - 0.5), in [0, 1], no
     emotion gate.
 
     rho : float in [0, 1], distortion risk; c_src : float in [0, 1], this memory's source confidence now;

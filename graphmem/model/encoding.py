@@ -71,13 +71,10 @@ def stability(salience: float, profile: Profile, memory_type: MemoryType | str =
     docs/model.md#defects-of-the-seed-formulas). The half-life is S ln 2. Recalls then grow S
     (:func:`graphmem.model.forgetting.stability_after_recall`,
     docs/model.md#forgetting). ``flashbulb=False`` for a flashbulb gives the stability it would have as an ordinary
-    memory of the
-    same salience and type, which its distortion risk uses (docs/model.md#flashbulb-memories). A rate of 0 (the
-    ``perfect`` profile, docs/model.md#profiles)
-    gives S = inf: the memory never fades.
-    Source: docs/model.md#encoding-strength-and-stability; the stability reading of Ebbinghaus 1885 as fitted by Murre
-    & Dros 2015.
-    Raises UsageProblem for salience outside [0, 1].
+    memory of the same salience and type, which its distortion risk uses (docs/model.md#flashbulb-memories). A rate of 0
+    (the ``perfect`` profile, docs/model.md#profiles) gives S = inf: the memory never fades. Source:
+    docs/model.md#encoding-strength-and-stability; the stability reading of Ebbinghaus 1885 as fitted by Murre & Dros
+    2015. Raises UsageProblem for salience outside [0, 1].
     """
     p = resolve(params).encoding
     check_unit("salience", salience)

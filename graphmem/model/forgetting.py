@@ -92,9 +92,8 @@ def stability_gain(r_now: float, curve: str = DEFAULT_CURVE, rehearsal_gain: flo
     Non-increasing in r_now: the more the memory had faded, the more a recall gains (the spacing effect, Cepeda
     et al. 2006); 1 at r_now = 1, so a second recall in the same phase gains nothing more.
     Source: docs/model.md#forgetting; Roediger & Karpicke 2006 (testing effect); the stability update of FSRS (Ye, Su &
-    Cao 2022)
-    has the same two properties. Raises UsageProblem for r_now outside [0, 1] (or 0 on the power curve), a negative
-    gain or an unknown curve.
+    Cao 2022) has the same two properties. Raises UsageProblem for r_now outside [0, 1] (or 0 on the power curve), a
+    negative gain or an unknown curve.
     """
     if not (0.0 < r_now <= 1.0 or (r_now == 0.0 and curve == "exponential")):
         raise UsageProblem(f"r_now must be in (0, 1] ([0, 1] on the exponential curve), got {r_now!r}")

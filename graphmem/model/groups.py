@@ -74,9 +74,8 @@ class SourceParams:
 @dataclass(frozen=True)
 class FlashbulbParams:
     """docs/model.md#flashbulb-memories (Brown & Kulik 1977): candidate at peak >= candidate_peak; score = weighted sum
-    of peak,
-    surprise, personal relevance, consequence; flashbulb at score >= threshold; E0 = initial_strength,
-    decay rate ``decay_rate`` in place of BaseDecayRate, displayed strength never below ``floor``."""
+    of peak, surprise, personal relevance, consequence; flashbulb at score >= threshold; E0 = initial_strength, decay
+    rate ``decay_rate`` in place of BaseDecayRate, displayed strength never below ``floor``."""
 
     candidate_peak: float = field(metadata=IN_UNIT)
     weight_peak: float = field(metadata=IN_UNIT)
@@ -92,8 +91,8 @@ class FlashbulbParams:
 @dataclass(frozen=True)
 class ReconsolidationParams:
     """docs/model.md#forgetting, docs/model.md#reconsolidation (Nader et al. 2000; Loftus 2005): rehearsal and the
-    stability gain of a recall
-    (``rehearsal_gain`` >= 0 in S' = S g(R) (1 + rehearsal_gain (1 - R))), distortion-risk weights, onsets."""
+    stability gain of a recall (``rehearsal_gain`` >= 0 in S' = S g(R) (1 + rehearsal_gain (1 - R))), distortion-risk
+    weights, onsets."""
 
     rehearsal: float = field(metadata=IN_UNIT)
     rehearsal_gain: float = field(metadata=spec(Num(0.0)))

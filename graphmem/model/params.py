@@ -15,10 +15,9 @@ override any of them::
 
 The allowed range of every field is declared next to it (the ``Num(...)`` specs here and in ``groups``; ``(``
 and ``)`` are open bounds). Cross-field rules: ``retrieval_threshold`` must stay below ``clarity.fuzzy`` (and
-the design's 0.40, docs/model.md#cued-recall-which-memories-come-back); ``base_decay_rate`` must be 0 (never
-forgets) or at least ``flashbulb.decay_rate`` (0.05: a
-flashbulb is never less stable);
-``clarity`` needs ``vague_floor < fuzzy < clear``; ``default_profile`` must name a known profile.
+the design's 0.40, docs/model.md#cued-recall-which-memories-come-back); ``base_decay_rate`` must be 0 (never forgets) or
+at least ``flashbulb.decay_rate`` (0.05: a flashbulb is never less stable); ``clarity`` needs ``vague_floor < fuzzy <
+clear``; ``default_profile`` must name a known profile.
 """
 
 from __future__ import annotations
@@ -82,10 +81,9 @@ class Profile:
     (docs/model.md#source-memory)
     temporal_memory_bias : float in [0, 1], protects the `when` detail (docs/model.md#recall-and-reconsolidation)
     confabulation_risk : float in [0, 1], raises distortion risk and the chance of importing details
-    (docs/model.md#recall-and-reconsolidation)
-    suggestibility_factor : float in [0, 1], chance of misattributing the teller (docs/model.md#recall-and-reconsolidation)
-    working_memory_capacity : int in 3..7, items held in working memory (docs/model.md#working-memory; every shipped
-    profile within
+    (docs/model.md#recall-and-reconsolidation) suggestibility_factor : float in [0, 1], chance of misattributing the
+    teller (docs/model.md#recall-and-reconsolidation) working_memory_capacity : int in 3..7, items held in working
+    memory (docs/model.md#working-memory; every shipped profile within
         Cowan's 4 +/- 1)
     """
 

@@ -5,11 +5,10 @@ A recalled memory is strengthened and re-stored, and may come back changed (Nade
 details fade out (omission), a person, place or day from a similar memory slips in (commission, the
 misinformation effect of Loftus 2005), or the owner comes to believe another player told them (source
 misattribution, Johnson et al. 1993). A recall also makes the memory last longer: it grows the stability so
-that the memory is never weaker afterwards than without the recall, more after a long gap (docs/model.md#forgetting:
-the testing
-and spacing effects). Flashbulbs go through the same steps: their strength stays above the floor while their
-details drift as much as an ordinary memory's (Talarico & Rubin 2003). All chance comes from one generator
-seeded by (seed, uid, access count), so a replay of the same recalls gives the same memories.
+that the memory is never weaker afterwards than without the recall, more after a long gap (docs/model.md#forgetting: the
+testing and spacing effects). Flashbulbs go through the same steps: their strength stays above the floor while their
+details drift as much as an ordinary memory's (Talarico & Rubin 2003). All chance comes from one generator seeded by
+(seed, uid, access count), so a replay of the same recalls gives the same memories.
 """
 
 from __future__ import annotations
@@ -56,8 +55,8 @@ class MemoryState:
     encoding; source_k : float >= 1, the source exponent; source_type : the provenance type; teller : who gave
     it (None for first-hand); believed_teller : who the owner now believes gave it; details : tuple of Detail;
     own : the owner's own statement or action (its source belief never fades, docs/model.md#source-memory). For a
-    flashbulb, s_enc
-    is the flashbulb's stability at encoding (its source clock); its distortion risk uses the ordinary one.
+    flashbulb, s_enc is the flashbulb's stability at encoding (its source clock); its distortion risk uses the ordinary
+    one.
     """
 
     uid: str
@@ -124,11 +123,9 @@ class Reconsolidation:
 
     e_ref = strength : float in [0, 1], m' after rehearsal (>= the floor for flashbulbs); strength_before : m
     before; s : float, the stability grown by docs/model.md#forgetting (>= the old); n : int, access count + 1; rho :
-    float in
-    [0, 1], distortion risk; source_confidence : float, c at this phase (its clock is not reset); details : the
-    new details;
-    believed_teller, misattributed : the owner's belief about the teller and whether it is wrong;
-    changes : tuple of Change, in the order they happened.
+    float in [0, 1], distortion risk; source_confidence : float, c at this phase (its clock is not reset); details : the
+    new details; believed_teller, misattributed : the owner's belief about the teller and whether it is wrong; changes :
+    tuple of Change, in the order they happened.
     """
 
     uid: str
@@ -188,8 +185,7 @@ def _implant(details: list[Detail], donor: SimilarMemory, new: Detail) -> Change
 def distortion_stability(state: MemoryState, profile: Profile, params: Parameters | None = None) -> float:
     """The stability at encoding the distortion risk's ``a`` uses, phases: ``state.s_enc``, or for a flashbulb the
     S_enc of 3.4 it would have as an ordinary memory of the same salience and type (docs/model.md#flashbulb-memories:
-    its details drift like
-    an everyday memory's, Talarico & Rubin 2003)."""
+    its details drift like an everyday memory's, Talarico & Rubin 2003)."""
     if state.flashbulb:
         return stability(state.salience, profile, state.memory_type, False, params)
     return state.s_enc
@@ -198,8 +194,7 @@ def distortion_stability(state: MemoryState, profile: Profile, params: Parameter
 def recall_risks(state: MemoryState, now: int, emotion_now: float, profile: Profile,
                  params: Parameters | None = None) -> tuple[float, float]:
     """(rho, c_src) of a recall of ``state`` at phase ``now``: the distortion risk (docs/model.md#reconsolidation, with
-    the access
-    count after the recall and :func:`distortion_stability`) and the source confidence c0 * R(now - t_enc,
+    the access count after the recall and :func:`distortion_stability`) and the source confidence c0 * R(now - t_enc,
     S_enc)^k (docs/model.md#source-memory, its clock never reset). emotion_now : float in [0, 1]."""
     p = resolve(params)
     a = faded_since_encoding(now, state.t_enc, distortion_stability(state, profile, p), p.curve)

@@ -7,8 +7,7 @@ A memory can be retrieved when
 
 where ``m`` is its strength at the recall phase, ``relevance`` in [0, 1] is how well the recall's topic and
 participants match it (the relevance of the ranking, docs/model.md#candidates-and-ranking), ``vague_floor`` is 0.15 and
-``CueSupport``
-is 0.5 (``parameters.recall.cue_support``). Flashbulbs can always be retrieved.
+``CueSupport`` is 0.5 (``parameters.recall.cue_support``). Flashbulbs can always be retrieved.
 
 Without a cue (relevance 0) this is free recall, the rule graphmem always had: the memory needs the strength of
 the VAGUE band. A cue lowers the bar in proportion to how well it matches, down to ``1 - CueSupport`` of it

@@ -3,8 +3,8 @@
 Salience combines how relevant an event is to the owner with how strongly it moved them. Emotional arousal
 enhances encoding, more so for threat emotions (McGaugh 2013; Kensinger & Corkin 2004). The seed added and then
 clipped, saturating at 1 for a third of inputs (docs/model.md#defects-of-the-seed-formulas); here each term is a
-probability-like quantity in
-[0, 1] combined as ``1 - (1 - a)(1 - b)``: bounded, monotone in every input, and equal to 1 only when an input is.
+probability-like quantity in [0, 1] combined as ``1 - (1 - a)(1 - b)``: bounded, monotone in every input, and equal to 1
+only when an input is.
 """
 
 from __future__ import annotations
@@ -103,12 +103,10 @@ def salience(r: float, involved: bool, emotions: Mapping[str, float], profile: P
              params: Parameters | None = None) -> float:
     """Salience at encoding, 1 - (1 - r')(1 - e), a float in [0, 1] (docs/model.md#salience).
 
-    r : float in [0, 1], content relevance (docs/model.md#the-appraisal-table); involved : bool, the owner takes part
-    or is mentioned;
-    emotions : mapping emotion -> intensity in [0, 1], the owner's state at encoding (empty: no emotion);
-    profile : the owner's Profile (EmotionalMemoryBias).
-    Monotone non-decreasing in r, involved, the dominant intensity, threat and EmotionalMemoryBias; 1 only if
-    r = 1 (or e = 1). Raises UsageProblem for inputs outside [0, 1].
+    r : float in [0, 1], content relevance (docs/model.md#the-appraisal-table); involved : bool, the owner takes part or
+    is mentioned; emotions : mapping emotion -> intensity in [0, 1], the owner's state at encoding (empty: no emotion);
+    profile : the owner's Profile (EmotionalMemoryBias). Monotone non-decreasing in r, involved, the dominant intensity,
+    threat and EmotionalMemoryBias; 1 only if r = 1 (or e = 1). Raises UsageProblem for inputs outside [0, 1].
     """
     p = resolve(params)
     name, intensity = dominant_emotion(emotions, p)

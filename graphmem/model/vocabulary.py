@@ -1,6 +1,5 @@
 """The model's fixed vocabularies: situations (docs/model.md#the-appraisal-table), memory types (3.4), source types (1,
-4.1), detail kinds
-(6.1), clarity markers (6) and lifecycle states (10).
+4.1), detail kinds (6.1), clarity markers (6) and lifecycle states (10).
 
 Every enum is a ``str`` subclass whose ``str()`` is its value, so members compare equal to, serialise as and
 format as the plain strings stored in the graph (``MemoryType.EPISODIC == "episodic"``).

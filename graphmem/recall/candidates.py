@@ -38,9 +38,8 @@ class Context:
     names; found : whether the owner is one of them; profile, threshold, wm_capacity, emotion_json : the owner's
     Player properties; thoughts, conflicts : the query's maps.
     The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
-    shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]);
-    flashbulbs (bool);
-    thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
+    shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]); flashbulbs
+    (bool); thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
     """
 
     decayed_to: int

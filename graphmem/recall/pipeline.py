@@ -151,9 +151,8 @@ def similar_pairs(vectors: GameVectors, rows: Sequence[int], uids: Sequence[str]
     """For each of ``uids`` (memories recalled together; their rows in ``vectors``), the others whose text
     embeddings have cosine >= ``min_cosine`` with it: {uid: ((other uid, cosine), ...)}, the donors of details and
     tellers of docs/model.md#reconsolidation (:func:`graphmem.recall.reconsolidate.recalled_together`). The text
-    embeddings alone:
-    sharing a day or a place does not make two memories tell the same thing. Each cosine depends only on the two
-    vectors (one einsum per pair, k (k - 1) / 2 of them)."""
+    embeddings alone: sharing a day or a place does not make two memories tell the same thing. Each cosine depends only
+    on the two vectors (one einsum per pair, k (k - 1) / 2 of them)."""
     out: dict[str, list[tuple[str, float]]] = {u: [] for u in uids}
     for i, (a, ra) in enumerate(zip(uids, rows)):
         for b, rb in zip(uids[i + 1:], rows[i + 1:]):
@@ -233,8 +232,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
     # the donors of details and tellers: the other memories recalled with each one (docs/model.md#reconsolidation), by
-    # the cosine
-    # of their text embeddings (kept by the cache; read now for a recall that needed none)
+    # the cosine of their text embeddings (kept by the cache; read now for a recall that needed none)
     together = [r.uid for r in recalled]
     vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,
                                [by_uid[u].n for u in together], None)

@@ -41,9 +41,9 @@ Decisions the design (docs/prompt.md) leaves open, fixed here:
   moment speaks for itself); any other belief is shown, so a told flashbulb keeps ``[NAME told you]``.
 - **The owner's own statements and actions** (``own``: what they said, how they voted, whom they recruited) carry
   no source label: the line itself says it, "You said ...", "You voted ..." (docs/model.md#source-memory), never
-  "[Source unclear]"
-  nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said something about
-  "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish Riley...``.
+  "[Source unclear]" nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said
+  something about "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish
+  Riley...``.
 - **[FUZZY] with a lost who** ends with ``(You cannot remember who.)``.
 - **[VAGUE] lines** keep only a fragment: ``There was something about "<first six words of the gist>"... you think
   it involved A, B and C.`` (the kept who/whom names and the players the memory is about, the owner excluded, at

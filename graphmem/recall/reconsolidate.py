@@ -4,11 +4,10 @@ For each recalled memory: its :class:`~graphmem.model.reconsolidation.MemoryStat
 :func:`graphmem.model.reconsolidation.reconsolidate`, seeded by (seed, uid, access count), with its donors: the
 similar memories that may lend it a detail or a teller are the other memories recalled with it
 (:func:`recalled_together`: cosine >= 0.5 of their text embeddings, which the recall pipeline keeps,
-:func:`graphmem.recall.pipeline.similar_pairs`), since memories that come to mind together are the ones that
-blend. :func:`update_row` turns each
-result into the properties to write, and :func:`write_updates` writes them all in one managed write transaction
-with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of the memories in
-between.
+:func:`graphmem.recall.pipeline.similar_pairs`), since memories that come to mind together are the ones that blend.
+:func:`update_row` turns each result into the properties to write, and :func:`write_updates` writes them all in one
+managed write transaction with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of
+the memories in between.
 """
 
 from __future__ import annotations
@@ -66,9 +65,8 @@ def memory_state(candidate: Candidate, now: int) -> MemoryState:
 
 def belief_at(candidate: Candidate, now: int, params: Parameters) -> str:
     """The owner's belief about the source at ``now`` (docs/model.md#source-memory, docs/model.md#flashbulb-memories):
-    the provenance type, "unknown" once
-    c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job), never for the owner's own
-    statements and actions nor for flashbulbs."""
+    the provenance type, "unknown" once c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job),
+    never for the owner's own statements and actions nor for flashbulbs."""
     if candidate.source_type is None:
         return SourceType.UNKNOWN.value
     c = source_confidence(candidate.c0, now, candidate.t_enc, candidate.s_enc, max(1.0, candidate.source_k),
@@ -108,8 +106,7 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
 
     text is re-rendered from the template with the new details (a memory without a template keeps its text);
     state is the lifecycle band of the new strength for active/warm/archived memories (docs/model.md#lifecycle-states),
-    unchanged for a
-    consolidation candidate.
+    unchanged for a consolidation candidate.
     """
     c = candidate
     state = str(lifecycle_state(result.strength, c.threshold, params)) if c.state in LIVE else c.state

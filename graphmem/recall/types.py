@@ -74,12 +74,10 @@ class Candidate:
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
     labelled Summary; own : the owner's own statement or action (docs/model.md#source-memory: it keeps its source);
-    similar : (uid,
-    cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the memories recalled
-    together lend each other details and tellers, :func:`graphmem.recall.reconsolidate.recalled_together`). Missing
-    numeric
-    properties (a summary written without them) fall back to neutral values: e0 = e_ref, s_enc = s, t_ref = t_enc,
-    n = 0.
+    similar : (uid, cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the
+    memories recalled together lend each other details and tellers,
+    :func:`graphmem.recall.reconsolidate.recalled_together`). Missing numeric properties (a summary written without
+    them) fall back to neutral values: e0 = e_ref, s_enc = s, t_ref = t_enc, n = 0.
     """
 
     uid: str

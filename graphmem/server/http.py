@@ -371,8 +371,8 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
     @app.post("/games/{game}/players/{player}/recall", tags=["agent"])
     def recall(game: str, player: str, request: RecallRequest, principal: Caller) -> dict[str, Any]:
         """What the player remembers (docs/model.md#recall-and-reconsolidation): the prompt block (``prompt``) and its
-        JSON (for a player token without
-        the ground truth of each memory: true day, fabricated and misattributed flags, changes)."""
+        JSON (for a player token without the ground truth of each memory: true day, fabricated and misattributed flags,
+        changes)."""
         auth.require_player(principal, game, player)
         result = service.recall(game, player, request.topic, participants=request.participants, k=request.k)
         return result.agent_dict() if isinstance(principal, auth.Agent) else result.as_dict()

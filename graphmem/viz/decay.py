@@ -13,9 +13,8 @@ What can be reconstructed from it, with the game's curve (:func:`graphmem.model.
   overwritten, so only the encoding curve up to ``t_ref`` and the jump there can be drawn; that stretch is drawn
   dashed and marked ``exact=False``.
 
-The chart shades the clarity bands of docs/model.md#cued-recall-which-memories-come-back: CLEAR >= 0.70, FUZZY >=
-0.40, VAGUE >= max(0.15, the
-player's RetrievalThreshold), and below that the memory is not recalled.
+The chart shades the clarity bands of docs/model.md#cued-recall-which-memories-come-back: CLEAR >= 0.70, FUZZY >= 0.40,
+VAGUE >= max(0.15, the player's RetrievalThreshold), and below that the memory is not recalled.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The contradiction job against a real Neo4j and the real embedding model (docs/jobs.md#contradictions), on small
-hand-written logs
-(tests/data/jobs/): Ava tells Cara that Dan is a traitor, Ben tells her that Dan is faithful; in one version Cara
-then sees Dan banished and revealed as faithful. And one crafted case per kind a player notices, each of which must
-give exactly one conflict in the whole game: a lie caught (lie.jsonl), a stance reversed (reversal.jsonl), two
-tellers at odds (tellers.jsonl), an identity conflict resolved by a reveal (dispute-revealed.jsonl)."""
+hand-written logs (tests/data/jobs/): Ava tells Cara that Dan is a traitor, Ben tells her that Dan is faithful; in one
+version Cara then sees Dan banished and revealed as faithful. And one crafted case per kind a player notices, each of
+which must give exactly one conflict in the whole game: a lie caught (lie.jsonl), a stance reversed (reversal.jsonl),
+two tellers at odds (tellers.jsonl), an identity conflict resolved by a reveal (dispute-revealed.jsonl)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Claims derived from statements at encoding time (docs/perception.md#claims) against a real Neo4j: a canonical log or
-a live game
-that says "Zoë is a traitor." without a ``claims`` field stores the claim, its accusation and what the
+a live game that says "Zoë is a traitor." without a ``claims`` field stores the claim, its accusation and what the
 contradiction job and the analysis queries build on it; ``"claims": []`` stores none."""
 
 from __future__ import annotations

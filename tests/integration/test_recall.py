@@ -361,8 +361,7 @@ def test_an_archived_memory_comes_back_only_for_a_cue_that_matches_it(
 def test_the_donors_are_the_memories_recalled_together_by_the_cosine_of_their_texts(driver: neo4j.Driver,
                                                                                    run: Recall, game: str) -> None:
     """The donors of a recall are the memories recalled together (docs/model.md#reconsolidation) whose text embeddings
-    have cosine
-    >= 0.5, computed from the stored embeddings (the context, which recall also embeds, plays no part)."""
+    have cosine >= 0.5, computed from the stored embeddings (the context, which recall also embeds, plays no part)."""
     stored = {r["uid"]: r["e"] for r in driver.execute_query(
         "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.embedding AS e", game=game).records}
 

@@ -1,8 +1,7 @@
 """The importer interface and the one path every import takes through the canonical validator.
 
 An importer turns a log of another shape into canonical objects (docs/perception.md#imported-logs). It never validates
-the canonical rules
-itself: :func:`import_game_log` feeds its output, object by object, through
+the canonical rules itself: :func:`import_game_log` feeds its output, object by object, through
 :class:`~graphmem.logs.reader.GameLogValidator`, so imported and native logs obey identical rules.
 
 Importers are tolerant where canonical logs are strict: a keyword a person would read correctly is read

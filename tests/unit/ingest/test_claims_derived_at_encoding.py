@@ -1,6 +1,6 @@
 """Claims derived at encoding time (docs/perception.md#claims): a statement with no ``claims`` key in a native log gets
-the claims
-of its text; ``"claims": []`` means none; an importer's log is stored exactly as converted; the log is unchanged."""
+the claims of its text; ``"claims": []`` means none; an importer's log is stored exactly as converted; the log is
+unchanged."""
 
 from __future__ import annotations
 

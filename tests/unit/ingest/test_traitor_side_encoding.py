@@ -1,6 +1,6 @@
 """``traitor_roles``: a game names the roles of its traitor side (docs/model.md#vocabulary-and-units: "faithful,
-traitor, or the game's own role
-names"). Validation, the canonical writer and perception/encoding on tests/data/logs/werewolf.jsonl."""
+traitor, or the game's own role names"). Validation, the canonical writer and perception/encoding on
+tests/data/logs/werewolf.jsonl."""
 
 from __future__ import annotations
 

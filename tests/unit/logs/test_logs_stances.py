@@ -1,6 +1,5 @@
 """The stance extractor (docs/perception.md#claims: ``suspects`` / ``trusts``), on sentences of the real LLM Traitors
-logs, and its
-precision and recall on a labelled sample of real statements (tests/data/stances/labelled.jsonl)."""
+logs, and its precision and recall on a labelled sample of real statements (tests/data/stances/labelled.jsonl)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The ``perfect`` profile (docs/model.md#profiles): the control condition. No forgetting, no distortion, no source
-fading, every
-memory recallable, and recall ranks by relevance alone."""
+fading, every memory recallable, and recall ranks by relevance alone."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a recall does to forgetting (docs/model.md#forgetting): the laws of the testing and spacing effects as
-properties, and what
-flashbulbs and the owner's own memories keep (docs/model.md#source-memory, docs/model.md#flashbulb-memories)."""
+properties, and what flashbulbs and the owner's own memories keep (docs/model.md#source-memory,
+docs/model.md#flashbulb-memories)."""
 
 from __future__ import annotations
 
