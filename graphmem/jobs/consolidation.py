@@ -94,9 +94,12 @@ def consolidation_key(member: Member) -> tuple[Any, ...]:
       merge with the round table); within that, statements group by meaning, whoever they mention (requiring the
       same mentioned players as well left 4 of the 40 real games with nothing to consolidate: 277 summaries
       instead of 650);
-    - every other kind (vote, murder, banish, reveal, recruit, observe, end): the kind, the claims, the players
-      the memory is about and the remembered who and whom details: an event of the game is a distinct fact
-      unless the owner remembers the same actor doing the same thing to the same players.
+    - every other kind (vote, murder, banish, reveal, recruit, observe, propose, outcome, end): the kind, the
+      claims, the players the memory is about, the remembered who and whom details and what was done (the memory's
+      template without its quoted reason, or its whole text when the template is the bare content, as for a quest
+      outcome): an event of the game is a distinct fact unless the owner remembers the same actor doing the same
+      thing to the same players. Without the last part, "Diana's team was rejected, 1 vote to 4" and "Alice's team
+      was approved, 3 to 2", or a vote to approve and a vote to reject the same team, shared one summary.
 
     member : one candidate memory. Returns a hashable key.
     """
@@ -108,7 +111,16 @@ def consolidation_key(member: Member) -> tuple[Any, ...]:
                        json.loads(member.claims_json or "[]"))
     if member.kind in STATEMENT_KINDS:
         return member.kind, claims, "who" not in remembered, member.source_type
-    return member.kind, claims, frozenset(member.about), remembered.get("who"), remembered.get("whom")
+    return (member.kind, claims, frozenset(member.about), remembered.get("who"), remembered.get("whom"),
+            _what_was_done(member))
+
+
+def _what_was_done(member: Member) -> str:
+    """The fact a non-statement memory states, without the free-text reason a vote or proposal may quote."""
+    template = member.template or member.text
+    if template.strip() == "{content}":
+        return member.text
+    return template.split(": {content}", 1)[0]
 
 
 def _common(values: Sequence[str | None]) -> str | None:

@@ -171,3 +171,14 @@ def test_only_repeated_facts_share_a_consolidation_key() -> None:
     assert key(murder_ellis) == key(dataclasses.replace(murder_sudz, about=("Ellis",)))
     assert key(member("a")) != key(member("b", source="overheard"))  # a whisper overheard vs told to the owner
     assert key(member("a")) == key(member("b", about=("Eve",)))  # remarks group by meaning, whoever they mention
+    # mission games: a quest or team outcome is stated whole in its text; a yes/no vote in its template
+    rejected = dataclasses.replace(fact("a", "outcome", None, None),
+                                   text="Diana's team (Alice, Diana) was rejected, 1 vote to 4.")
+    approved = dataclasses.replace(rejected, uid="b", text="Diana's team (Alice, Diana) was approved, 3 votes to 2.")
+    assert key(rejected) != key(approved)
+    assert key(rejected) == key(dataclasses.replace(rejected, uid="c"))
+    approve = dataclasses.replace(fact("a", "vote", None, "Diana"),
+                                  template="You voted to approve the team of you and {whom}: {content}")
+    reject = dataclasses.replace(approve, uid="b", template="You voted to reject the team of you and {whom}: {content}")
+    assert key(approve) != key(reject)
+    assert key(approve) == key(dataclasses.replace(approve, uid="c", text="another reason, the same vote"))
