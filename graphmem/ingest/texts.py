@@ -47,6 +47,12 @@ PLACES = {
 BALLOT_PLACES = {"banish": "at the round table", "murder": "at the traitors' meeting"}
 
 
+def meeting_place(killers: str) -> str:
+    """Where the hidden side meets, in the game's own words: "at the traitors' meeting", "at the mafia side's
+    meeting" (Mafia), "at the evil side's meeting" (Avalon)."""
+    return f"at the {killers}' meeting" if killers.endswith("s") else f"at the {killers} side's meeting"
+
+
 @dataclass(frozen=True)
 class Wording:
     """A memory's template and details. ``text`` is the rendering with every detail kept."""
@@ -120,8 +126,8 @@ def details_for(day: int, who: str | None = None, whom: list[str] | None = None,
     return tuple(details)
 
 
-def _say(event: SayEvent, owner: str | None, day: int) -> Wording:
-    where = PLACES[event.channel]
+def _say(event: SayEvent, owner: str | None, day: int, killers: str) -> Wording:
+    where = meeting_place(killers) if event.channel == "traitors" else PLACES[event.channel]
     addressees = [] if event.to == "all" else [p for p in event.to if p != event.speaker]
     quote, what = event.text, gist(event.text)
     if owner == event.speaker:
@@ -147,9 +153,9 @@ def _team(team: Sequence[str], owner: str | None) -> tuple[str, list[str]]:
     return "{whom}", others
 
 
-def _vote(event: VoteEvent, owner: str | None, day: int, team: Sequence[str]) -> Wording:
+def _vote(event: VoteEvent, owner: str | None, day: int, team: Sequence[str], killers: str) -> Wording:
     phrase = _ballot_phrase(event)
-    where = BALLOT_PLACES.get(event.ballot)
+    where = meeting_place(killers) if event.ballot == "murder" else BALLOT_PLACES.get(event.ballot)
     target = [event.target] if event.target and event.target != owner else []
     if event.target is not None and event.target == owner:
         phrase = phrase.replace("{whom}", "you")
@@ -190,12 +196,13 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
     day : int, the day of the event's phase (the ``when`` detail); team : the team last proposed (the team a
     ``team`` or ``quest`` vote is about, :attr:`graphmem.logs.state.GameState.proposal`); roles : the game's roles
     (a revealed word that is none of them is a side's name, read bare: "Charlie is evil"); killers : who murders
-    ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia").
+    ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia"; their meetings are
+    :func:`meeting_place`).
     """
     if isinstance(event, SayEvent):
-        return _say(event, owner, day)
+        return _say(event, owner, day, killers)
     if isinstance(event, VoteEvent):
-        return _vote(event, owner, day, team)
+        return _vote(event, owner, day, team, killers)
     if isinstance(event, ProposeEvent):
         return _propose(event, owner, day)
     if isinstance(event, OutcomeEvent):
