@@ -11,8 +11,9 @@ from graphmem.server.errors import body
 
 
 class BodyLimit:
-    """Refuse a request whose body is over ``limit`` bytes with 413: at once when its Content-Length says so,
-    else as soon as the streamed body passes the limit (the route never sees it).
+    """Refuse a request whose body is over ``limit`` bytes with 413: at once when its Content-Length says so; a
+    body without one (chunked) is read here first, at most ``limit`` bytes, and refused as soon as it passes the
+    limit (the route never sees it; an accepted one is handed on whole).
 
     app : the ASGI app; limit : int, bytes
     """
@@ -34,6 +35,11 @@ class BodyLimit:
             if size > self.limit:
                 await self._refuse(send, size)
                 return
+        else:
+            # no Content-Length (a chunked body): read it whole here, up to the limit, before the app sees any of it;
+            # refused from inside the app's own reading, the route's body parser would answer for us (400 or 500)
+            await self._buffered(scope, receive, send)
+            return
         seen = 0
         refused = False
 
@@ -65,6 +71,26 @@ class BodyLimit:
                 await self._refuse(send, seen)
             else:
                 raise
+
+    async def _buffered(self, scope: Scope, receive: Receive, send: Send) -> None:
+        held: list[Message] = []
+        seen = 0
+        while True:
+            message = await receive()
+            held.append(message)
+            if message["type"] != "http.request":
+                break  # the client went away: let the app see it
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await self._refuse(send, seen)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return held.pop(0) if held else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send, size: int) -> None:
         shown = f"{size} bytes" if size >= 0 else "a body of unreadable length"

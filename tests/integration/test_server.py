@@ -208,6 +208,16 @@ def test_bad_input_gets_its_status_and_a_one_line_reason(server: Server, engine:
     oversized = engine.post(f"/games/{game}/events", content=b"{" + b" " * 2_100_000 + b"}",
                             headers={"content-type": "application/json"})
     assert oversized.status_code == 413 and oversized.json()["error"] == "body_too_large"
+
+    def chunked() -> Iterator[bytes]:  # no Content-Length: the server learns the size only as it reads
+        yield b"{"
+        for _ in range(25):
+            yield b" " * 100_000
+        yield b"}"
+
+    for route in (f"/games/{game}/events", "/ingest", "/mcp"):
+        streamed = engine.post(route, content=chunked(), headers={"content-type": "application/json"})
+        assert streamed.status_code == 413 and streamed.json()["error"] == "body_too_large", route
     stored = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.log_events AS n", game=game).records[0]["n"]
     assert stored == 6  # nothing of any refused request was written
     assert httpx.post(server.url + f"/games/{game}/events", json={"events": []}).status_code == 401
