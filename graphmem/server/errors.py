@@ -2,7 +2,8 @@
 
 error : a short kind ("invalid_events", "not_found", "conflict", ...); field : the offending field or None;
 index : the 0-based position of the offending event in its batch, or None; reason : one line saying what is wrong
-and what to do. An invalid batch also lists every problem in ``problems``. Never a traceback.
+and what to do. An invalid batch also lists, in ``problems``, one problem per refused event
+(an event that breaks the format is not also checked against the game). Never a traceback.
 
 Status codes as HTTP means them: 400 a request that cannot be read (malformed JSON, a bad Authorization header),
 401 no or an unknown credential, 403 a credential that does not grant the operation, 404 an unknown game, player or
