@@ -57,8 +57,10 @@ def test_vector_index_returns_the_nearest_memory(driver: neo4j.Driver, schema: o
     records, _, _ = driver.execute_query(
         "CALL db.index.vector.queryNodes('memory_embedding', 200, $v) YIELD node, score "
         "WHERE node.game = $game RETURN node.uid AS uid, score LIMIT 3", v=probe.tolist(), game=game)
+    # the index is global: in a database that holds the real games, the other 49 random vectors of this game may
+    # all be outside the 200 nearest, so only the nearest one is sure to come back
     assert records[0]["uid"] == f"{game}/m17"
-    assert records[0]["score"] > records[1]["score"]
+    assert records[0]["score"] > 0.8 and all(r["score"] < records[0]["score"] for r in records[1:])
 
 
 def test_fulltext_index_scores_the_matching_text(driver: neo4j.Driver, schema: object, game: str) -> None:
