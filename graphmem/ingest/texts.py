@@ -42,15 +42,19 @@ PLACES = {
     "private": "in a private conversation",
     "public": "in front of everyone",
     "roundtable": "at the round table",
-    "traitors": "at the traitors' meeting",
+    "traitors": "at the {killers}' meeting",
 }
-BALLOT_PLACES = {"banish": "at the round table", "murder": "at the traitors' meeting"}
+"""Where a statement of each channel is made; the hidden side's meeting is named by :func:`place`."""
+BALLOT_PLACES = {"banish": PLACES["roundtable"], "murder": PLACES["traitors"]}
+"""Where each ballot is cast (the other ballots have no place)."""
 
 
-def meeting_place(killers: str) -> str:
-    """Where the hidden side meets, in the game's own words: "at the traitors' meeting", "at the mafia side's
-    meeting" (Mafia), "at the evil side's meeting" (Avalon)."""
-    return f"at the {killers}' meeting" if killers.endswith("s") else f"at the {killers} side's meeting"
+def place(where: str | None, killers: str) -> str | None:
+    """A place of :data:`PLACES` or :data:`BALLOT_PLACES` in the game's own words: the hidden side's meeting is "at
+    the traitors' meeting", "at the mafia side's meeting" (Mafia), "at the evil side's meeting" (Avalon)."""
+    if where is None or "{killers}" not in where:
+        return where
+    return where.format(killers=killers) if killers.endswith("s") else f"at the {killers} side's meeting"
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ def details_for(day: int, who: str | None = None, whom: list[str] | None = None,
 
 
 def _say(event: SayEvent, owner: str | None, day: int, killers: str) -> Wording:
-    where = meeting_place(killers) if event.channel == "traitors" else PLACES[event.channel]
+    where = place(PLACES[event.channel], killers)
     addressees = [] if event.to == "all" else [p for p in event.to if p != event.speaker]
     quote, what = event.text, gist(event.text)
     if owner == event.speaker:
@@ -155,7 +159,7 @@ def _team(team: Sequence[str], owner: str | None) -> tuple[str, list[str]]:
 
 def _vote(event: VoteEvent, owner: str | None, day: int, team: Sequence[str], killers: str) -> Wording:
     phrase = _ballot_phrase(event)
-    where = meeting_place(killers) if event.ballot == "murder" else BALLOT_PLACES.get(event.ballot)
+    where = place(BALLOT_PLACES.get(event.ballot), killers)
     target = [event.target] if event.target and event.target != owner else []
     if event.target is not None and event.target == owner:
         phrase = phrase.replace("{whom}", "you")
@@ -197,7 +201,7 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
     ``team`` or ``quest`` vote is about, :attr:`graphmem.logs.state.GameState.proposal`); roles : the game's roles
     (a revealed word that is none of them is a side's name, read bare: "Charlie is evil"); killers : who murders
     ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia"; their meetings are
-    :func:`meeting_place`).
+    :func:`place`).
     """
     if isinstance(event, SayEvent):
         return _say(event, owner, day, killers)
