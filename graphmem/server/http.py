@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from graphmem.errors import GraphmemError
 from graphmem.server import auth
 from graphmem.server.errors import MalformedRequest, answer, body
-from graphmem.server.limits import BodyLimit
+from graphmem.server.limits import BodyLimit, ResponseTracker
 from graphmem.service import MemoryService
 
 log = logging.getLogger(__name__)
@@ -403,18 +403,11 @@ class _Unexpected:
         self.uri = uri
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        started = False
-
-        async def tracked(message: Any) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        tracked = ResponseTracker(send)
         try:
             await self.app(scope, receive, tracked)
         except Exception as exc:
-            if scope["type"] != "http" or started:
+            if scope["type"] != "http" or tracked.started:
                 raise
             status, payload = answer(exc, self.uri)
             await JSONResponse(payload, status)(scope, receive, send)

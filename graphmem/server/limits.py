@@ -10,6 +10,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from graphmem.server.errors import body
 
 
+class ResponseTracker:
+    """An ASGI ``send`` that records whether the response has started (``started``): until then a middleware can
+    still answer in the app's place; after, it can only let the error through."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)
+
+
 class BodyLimit:
     """Refuse a request whose body is over ``limit`` bytes with 413: at once when its Content-Length says so; a
     body without one (chunked) is read here first, at most ``limit`` bytes, and refused as soon as it passes the
@@ -53,21 +67,14 @@ class BodyLimit:
                     raise _TooLarge()
             return message
 
-        started = False
-
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
+        tracked = ResponseTracker(send)
         try:
             await self.app(scope, counted, tracked)
         except _TooLarge:
-            if not started:
+            if not tracked.started:
                 await self._refuse(send, seen)
         except Exception:
-            if refused and not started:
+            if refused and not tracked.started:
                 await self._refuse(send, seen)
             else:
                 raise

@@ -7,21 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
-
-from graphmem.cli import main
 
 KINDS = ("mundane", "moderate", "salient", "flashbulb")
 
-
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.chdir(tmp_path)  # no ./graphmem.toml of the developer's
-    runner = CliRunner()
-
-    def invoke(*args: str) -> Result:
-        return runner.invoke(main, list(args), env={"GRAPHMEM_CONFIG": None, "NEO4J_URI": None})
-    return invoke
 
 
 def _series(rows: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from graphmem.cli import main
 from graphmem.cli.model_cmd import findings_table
 from graphmem.model.findings import (
     FINDINGS,
@@ -83,15 +81,6 @@ def test_a_finding_outside_its_range_says_so() -> None:
     outcome = misattribution(deaf)
     assert outcome.values["balanced"] == 0.0 and not outcome.inside
 
-
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.chdir(tmp_path)  # no ./graphmem.toml of the developer's
-    runner = CliRunner()
-
-    def invoke(*args: str) -> Result:
-        return runner.invoke(main, list(args), env={"GRAPHMEM_CONFIG": None, "NEO4J_URI": None})
-    return invoke
 
 
 def test_the_command_prints_the_table_last(run: Any, findings: dict[str, Finding]) -> None:
