@@ -30,6 +30,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rapidfuzz.distance import OSA
+
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
 MIN_PREFIX_SHARE = 0.6
@@ -47,19 +49,9 @@ def fold(text: str) -> str:
 
 def edit_distance(a: str, b: str) -> int:
     """The optimal string alignment distance of ``a`` and ``b``: insertions, deletions, substitutions and swaps of
-    two adjacent letters, each one edit (Damerau 1964; the restricted form, no substring edited twice)."""
-    if a == b:
-        return 0
-    rows = [list(range(len(b) + 1))]
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
+    two adjacent letters, each one edit (Damerau 1964; the restricted form, no substring edited twice), as
+    rapidfuzz computes it."""
+    return int(OSA.distance(a, b))
 
 
 def allowed_edits(length: int) -> int:
