@@ -67,7 +67,10 @@ def test_marcus_remembers_with_sources_and_the_block_follows_the_layout(run: Rec
     assert all(m.uid.startswith(f"{game}/memory/Marcus/") for m in result.memories)
     told = next(m for m in result.memories if m.event and "medical" in m.text)
     assert told.source_belief in ("direct_told", "unknown")
-    label = "[Eleanor told you]" if told.source_belief == "direct_told" else "[Source unclear]"
+    # the teller the owner believes: Eleanor, unless a memory recalled with it lent another (misattribution; which
+    # memories come together depends on the full-text scores, which the other games stored in the database change)
+    assert told.teller in ("Eleanor", None) or told.misattributed  # None: the teller's name is lost ("Someone")
+    label = f"[{told.teller or 'Someone'} told you]" if told.source_belief == "direct_told" else "[Source unclear]"
     assert label in block
     assert "[You witnessed]" in block
 
