@@ -15,6 +15,7 @@ eight concurrent recalls cost about one forward pass of eight topics instead of 
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -94,6 +95,19 @@ CACHE_SIZE = 50_000
 """Texts an Embedder keeps embedded (about 75 MB at 384 dimensions); least recently used out first."""
 
 
+def _freeze_long_lived_objects() -> None:
+    """Move every object alive now (the model, PyTorch, transformers: ~470,000 objects) to the permanent generation
+    of Python's cyclic garbage collector (:func:`gc.freeze`), once they are loaded.
+
+    A full collection traverses every tracked object: with the model loaded it took 228 ms, and it runs every so
+    many allocations, so one recall in twenty paid it (an owner of 10,000 candidates: p95 of the candidates' read
+    337 ms instead of 72 ms). Frozen objects are never traversed, nor collected; they are modules and the model,
+    which live as long as the process anyway. Objects created later are collected as before.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 class Embedder:
     """Embeds texts with a sentence-transformers model, each distinct text once; thread-safe, batching concurrent
     callers (see the module docstring).
@@ -156,6 +170,7 @@ class Embedder:
                 self._model = SentenceTransformer(path, device=self.device)
             except Exception as e:  # any failure of the third-party loader is an EmbeddingError
                 raise EmbeddingError(f"cannot load embedding model {self.model_name!r} from {path}: {e}") from e
+            _freeze_long_lived_objects()
         return self._model
 
     @property

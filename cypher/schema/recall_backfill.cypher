@@ -1,5 +1,7 @@
 // Give memories written before the index memory_recall existed the properties it covers, so that recall finds
 // them: a memory never recalled has t_ref = t_enc, e_ref = e0 (else its stored strength) and s = s_enc; a memory
+// without a stored strength gets e_ref (its strength at t_ref, never below its strength since: recall reads
+// memories at least as strong as the lowest cue floor, so an overestimate only reads one more); a memory
 // that is no flashbulb has floor 0; the threshold is the owner's (Player.threshold), else $threshold. Each
 // Game without an incarnation gets one. Idempotent: only missing values are set.
 // @param threshold: FLOAT  the RetrievalThreshold of the default profile
@@ -8,10 +10,11 @@
 CALL {
   MATCH (m:Memory)
   WHERE m.t_ref IS NULL OR m.e_ref IS NULL OR m.s IS NULL OR m.floor IS NULL OR m.threshold IS NULL
-     OR m.flashbulb IS NULL OR m.n IS NULL
+     OR m.flashbulb IS NULL OR m.n IS NULL OR m.strength IS NULL
   OPTIONAL MATCH (p:Player {uid: m.game + '/player/' + m.owner})
   SET m.t_ref = coalesce(m.t_ref, m.t_enc, 0), m.e_ref = coalesce(m.e_ref, m.e0, m.strength, 0.0),
-      m.s = coalesce(m.s, m.s_enc, 1.0), m.flashbulb = coalesce(m.flashbulb, false),
+      m.s = coalesce(m.s, m.s_enc, 1.0), m.strength = coalesce(m.strength, m.e_ref, m.e0, 1.0),
+      m.flashbulb = coalesce(m.flashbulb, false),
       m.floor = coalesce(m.floor, CASE WHEN coalesce(m.flashbulb, false) THEN $flashbulb_floor ELSE 0.0 END),
       m.threshold = coalesce(m.threshold, p.threshold, $threshold), m.n = coalesce(m.n, 0)
   RETURN count(m) AS memories

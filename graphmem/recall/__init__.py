@@ -9,14 +9,15 @@ Pipeline, one call:
 
 1. embed the topic (timed apart: ``timings["embed"]``);
 2. read the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the owner's
-   thoughts and open conflicts, and, as parallel lists, every candidate's uid, access count, strength at ``now``,
-   flashbulb flag, threshold and full-text score. The candidates are the owner's memories that some cue could
-   bring back (cued recall, :mod:`graphmem.model.retrieval`): encoded by ``now``, neither consolidated nor
-   tombstoned, and a flashbulb or at least as strong as the cue floor max(0.15, threshold) * (1 - CueSupport);
-   a memory below it is forgotten and moves no other memory's score. Everything is read from the composite index
-   ``memory_recall``, never from the store: a long-forgotten memory costs one index entry. The full-text query
-   carries the owner's scope token (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's
-   matches only;
+   thoughts and open conflicts, every candidate as a small row (element id, uid, access count, strength at
+   ``now``, flashbulb flag, threshold) and the owner's full-text hits as (element id, score), joined here. The
+   candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
+   encoded by ``now``, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
+   max(0.15, threshold) * (1 - CueSupport); a memory below it is forgotten and moves no other memory's score.
+   Everything is read from the composite index ``memory_recall``, never from the store, and at the game's current
+   phase the index seek starts at the lowest cue floor (the stored strength is never below the strength now), so
+   a long-forgotten memory costs nothing. The full-text query carries the owner's scope token
+   (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only;
 3. dense scores: each candidate's two vectors (its text embedding and the embedding of its context, its keywords;
    :mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
    the first time or after a reconsolidation changed the memory; the score is the better of the topic's two cosines,
@@ -54,10 +55,26 @@ measured on an owner of 10,000 memories (``python -m bench.bench_conversation UR
     per process; the scores are one numpy pass. In the same run, the default profile's owner of 10,000 memories
     (1,860 candidates: the rest is below the cue floor) read its candidates in 33 ms median and recalled in 51 ms
     median, 72 ms p95, topic embedding (11 ms) included; an owner of 1,000 memories in 34 ms median, 57-59 ms p95.
-    The ``perfect`` profile, every memory a candidate, read 10,000 candidates in 128 ms (163 ms median, 234 ms
-    p95 in all): with nothing forgotten the cost stays linear in the owner's memories. The target of issue 13
-    (p95 <= 50 ms, embedding included) is missed: by 15-19% at 1,000 memories, 44% at 10,000 (default), 4.7 times
-    for ``perfect`` at 10,000. Table, the loaded run and the discussion: bench/README.md ("Long conversations").
+
+Then four changes, each measured on the same owners (run of 2026-12-01 22:16 UTC, load average 1.2 to 1.5):
+
+- the candidates' row is taken with ``dict(record)``: ``record.data()`` walked every value of the lists (~100 ms
+  for 10,000 candidates, more than the query);
+- candidates come as one list of small rows and the full-text hits as a second list joined here by element id,
+  instead of a UNION grouped by node in Cypher: the query took 19-26 ms on the server for 10,000 candidates
+  instead of 36-47 ms;
+- ``strength`` is the third key of ``memory_recall`` and the seek starts at the lowest cue floor: the default
+  owner of 10,000 memories reads 2,690 index entries instead of 10,000;
+- the model's ~470,000 objects are frozen out of the garbage collector (:mod:`graphmem.embedding`): a full
+  collection over them took 228 ms and fell on one recall in twenty (the p95 of the read of 10,000 candidates was
+  337 ms, 72 ms without).
+
+Result (``python -m bench.bench_conversation URI --recall``, topic embedding of 15 ms included): 1,000 memories
+31.9 ms median, 46.8 ms p95 (default profile) and 33.0/42.8 ms (``perfect``); 10,000 memories 40.4/52.8 ms
+(default) and 97.2/138.7 ms (``perfect``: every memory a candidate, so the read stays linear in the owner's
+memories, 57 ms for 10,000). Running the topic embedding beside the read in another thread was measured too and
+not kept: on 2 cores the model and Neo4j slow each other down as much as they overlap (median 43.6 against 42.5
+ms sequential, p95 72 against 54 ms).
 """
 
 from __future__ import annotations

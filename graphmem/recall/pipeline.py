@@ -140,8 +140,15 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     found = rows >= 0
     if found.any():
         picked = rows[found]
-        text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
-        context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
+        if 2 * picked.size >= vectors.size:
+            # most of the game's rows: one pass over the whole matrices costs less than copying the rows picked
+            # (an owner of 10,000 candidates: 14 ms to 7 ms); row i's value is the same either way
+            size = vectors.size
+            text = np.einsum("ij,j->i", vectors.texts[:size], topic)[picked].astype(np.float64)
+            context = np.einsum("ij,j->i", vectors.contexts[:size], topic)[picked].astype(np.float64)
+        else:
+            text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
+            context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
         scores[found] = np.maximum(text, context)
     return scores
 

@@ -40,10 +40,12 @@ RELATIONSHIP_INDEXES: tuple[tuple[str, str], ...] = (("TOLD", "event"),)
 MERGE scans every TOLD edge between them, so a long conversation between two people took time quadratic in its
 length (4,000 turns: 17.5 s against 2.3 s for 1,000)."""
 RECALL_INDEX = "memory_recall"
-RECALL_PROPERTIES = ("game", "owner", "state", "t_enc", "t_ref", "e_ref", "s", "floor", "threshold", "flashbulb", "n",
-                     "uid")
-"""Memory(game, owner, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid): recall reads an owner's
-candidates, with everything it ranks them by but the embeddings, from this index alone (``schema/recall_index``)."""
+RECALL_PROPERTIES = ("game", "owner", "strength", "state", "t_enc", "t_ref", "e_ref", "s", "floor", "threshold",
+                     "flashbulb", "n", "uid")
+"""Memory(game, owner, strength, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid): recall reads an
+owner's candidates, with everything it ranks them by but the embeddings, from this index alone
+(``schema/recall_index``). ``strength`` comes third so that the read seeks the owner's memories at least as strong
+as the lowest cue floor: an owner's long-forgotten memories are not even read from the index."""
 FULLTEXT_INDEX = "memory_text"
 FULLTEXT_PROPERTIES = ("text", "keywords", "scope")
 """What ``memory_text`` covers: the memory text, its keywords and the owner's scope token."""

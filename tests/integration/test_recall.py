@@ -197,7 +197,7 @@ def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j
         CREATE (x:Memory:Summary {uid: $game + '/summary/Marcus/test', game: $game, owner: 'Marcus', kind: 'summary',
                 type: 'semantic', text: 'Everyone voted at the round table (5 times, day 1).', template: null,
                 details_json: '[]', about: [], keywords: '', t_enc: 5, day: 1, phase_name: 'roundtable',
-                flashbulb: false, floor: 0.0, e0: e0, s_enc: s * 1.5, e_ref: e0, t_ref: 5, s: s * 1.5, n: 0,
+                flashbulb: false, floor: 0.0, e0: e0, s_enc: s * 1.5, e_ref: e0, t_ref: 5, s: s * 1.5, n: 0, strength: e0,
                 salience: 0.5, c0: 0.5, source_k: 1.5, source_type: 'inferred', threshold: 0.2, state: 'active',
                 emotion_json: '{}', members: size(ms), embedding: [i IN range(1, 384) | 0.05]})
         FOREACH (m IN ms | CREATE (x)-[:CONSOLIDATES]->(m))

@@ -18,7 +18,14 @@ from neo4j.exceptions import ConstraintError
 
 from graphmem.cli import main
 from graphmem.store.keys import scope_token
-from graphmem.store.schema import FULLTEXT_INDEX, FULLTEXT_PROPERTIES, VECTOR_INDEX, ensure_schema
+from graphmem.store.schema import (
+    FULLTEXT_INDEX,
+    FULLTEXT_PROPERTIES,
+    RECALL_INDEX,
+    RECALL_PROPERTIES,
+    VECTOR_INDEX,
+    ensure_schema,
+)
 
 pytestmark = pytest.mark.neo4j
 
@@ -97,6 +104,28 @@ def test_an_older_database_gets_the_scoped_full_text_index_and_its_tokens(driver
     assert hits[0]["n"] == 3
     again = ensure_schema(driver, None, 384)
     assert (again.rebuilt, again.backfilled, again.created) == ((), 0, ())
+
+
+def test_an_older_recall_index_is_rebuilt_and_its_memories_get_a_strength(driver: neo4j.Driver, schema: object,
+                                                                          game: str,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
+    # the recall index of an earlier graphmem (no strength), and a memory written then without a stored strength
+    old = [p for p in RECALL_PROPERTIES if p != "strength"]
+    driver.execute_query("CREATE (:Memory {uid: $game + '/m1', game: $game, owner: 'Ann', state: 'archived', t_enc: 1, "
+                         "t_ref: 1, e_ref: 0.6, s: 2.0, floor: 0.0, threshold: 0.2, flashbulb: false, n: 0})", game=game)
+    driver.execute_query(f"DROP INDEX {RECALL_INDEX}")
+    driver.execute_query(f"CREATE RANGE INDEX {RECALL_INDEX} FOR (m:Memory) ON ({', '.join('m.' + p for p in old)})")
+    driver.execute_query("CALL db.awaitIndexes(300)")
+    with caplog.at_level(logging.INFO, logger="graphmem.store.schema"):
+        report = ensure_schema(driver, None, 384)
+    assert report.rebuilt == (RECALL_INDEX,) and f"rebuilding the index {RECALL_INDEX}" in caplog.text
+    index = next(r for r in driver.execute_query("SHOW INDEXES YIELD name, properties, state").records
+                 if r["name"] == RECALL_INDEX)
+    assert (tuple(index["properties"]), index["state"]) == (RECALL_PROPERTIES, "ONLINE")
+    # its strength at t_ref: recall's index seek (strength at least the lowest cue floor) reaches it
+    strength = driver.execute_query("MATCH (m:Memory {uid: $game + '/m1'}) RETURN m.strength AS s", game=game).records
+    assert strength[0]["s"] == 0.6
+    assert ensure_schema(driver, None, 384).rebuilt == ()
 
 
 def test_unwind_batch_and_call_in_transactions(driver: neo4j.Driver, schema: object, game: str) -> None:

@@ -133,5 +133,6 @@ def test_a_recall_without_topic_or_participants_filters_as_free_recall(rows: lis
     strengths, flash, thresholds = (list(col) for col in zip(*rows))
     scored, recalled = rank(uids, strengths, flash, thresholds, None, {}, [False] * len(rows), 100, P)
     assert [r.marker for r in scored] == [clarity_marker(m, f, t, P) for m, f, t in rows]
+    # ranked by score, 0.4 m without relevance (two strengths whose scores round to the same value tie: by uid)
     assert [r.uid for r in recalled] == sorted((u for u, (m, f, t) in zip(uids, rows) if f or m >= max(0.15, t)),
-                                               key=lambda u: (-strengths[uids.index(u)], u))
+                                               key=lambda u: (-score(0.0, strengths[uids.index(u)], P), u))
