@@ -209,21 +209,28 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
 
 
 def main(argv: Sequence[str]) -> None:
-    """``python -m bench.bench_conversation URI [--ingest | --recall]``: print the figures."""
+    """``python -m bench.bench_conversation URI [--ingest] [--recall]``: print the figures (both without a flag)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_conversation",
+                                     description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("uri", nargs="?", default="bolt://127.0.0.1:7687", help="the Neo4j to measure against")
+    parser.add_argument("--ingest", action="store_true", help="ingest by stage, 150 to 2,400 turns")
+    parser.add_argument("--recall", action="store_true", help="recall latency, owners of 1,000 and 10,000 memories")
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    uri = argv[0] if argv else "bolt://127.0.0.1:7687"
-    which = set(argv[1:]) or {"--ingest", "--recall"}
+    ingest, recall_ = args.ingest or not args.recall, args.recall or not args.ingest
     params = default_parameters()
     embedder = Embedder()
-    with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
-        if "--ingest" in which:
+    with neo4j.GraphDatabase.driver(args.uri, auth=("neo4j", "graphmem")) as driver:
+        if ingest:
             result = run_ingest(driver, None, params, embedder)
             for r in result["rows"]:
                 print(f"{r['turns']:>5} turns / {r['phases']:>3} sessions ({r['memories']} memories): "
                       f"{r['seconds']:.1f} s = " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages"].items()))
             print("growth (time ~ turns^b): " + ", ".join(f"{k} {v}" for k, v in result["growth"].items()))
-        if "--recall" in which:
+        if recall_:
             for r in run_recall(driver, None, params, embedder):
                 print(f"owner of {r['memories']:,} memories, {r['profile']} ({r['candidates']:.0f} candidates): "
                       f"recall median {r['median_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms (embedding "
