@@ -5,8 +5,11 @@ top-k, with one and with two server processes.
 Every call is a writing recall (reconsolidation written back) of one of three players of each game, with a topic
 nobody asked before (so every call embeds its topic: no cache helps), k = 10. Clients are threads of this process,
 each with its own keep-alive HTTP connection, every one sending its next call as soon as the previous answer
-arrived; each level runs ``calls`` calls in all (a warm-up of 16 calls first). The server, Neo4j and the clients
-share the machine's cores: on 2 cores the clients' own work (JSON, HTTP) is part of what is measured.
+arrived; each level runs ``calls`` calls in all. Before the first level of each path every owner is recalled once
+per process (untimed): a process's first recall of an owner reads that owner's vectors and embeds their keywords
+(0.2-0.4 s, :mod:`graphmem.recall.vectors`), which a running server pays once per player, and 240 calls over 120
+owners would otherwise time half their calls cold. The server, Neo4j and the clients share the machine's cores:
+on 2 cores the clients' own work (JSON, HTTP) is part of what is measured.
 
 - in-process: the same recalls through one :class:`graphmem.service.MemoryService` shared by the client threads
   (what an engine written in Python gets without a server);
@@ -184,6 +187,7 @@ def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Seq
             session.run(REFERENCE, k=10, v=vectors[call]).data()
 
         base: dict[str, Any] = {}
+        _load(8, plan(len(owners)), in_process, lambda: None)  # every owner's first recall, untimed
         for n in clients:
             _load(n, plan(16), in_process, lambda: None)
             base[str(n)] = {"in_process": _load(n, plan(calls), in_process, lambda: None),
@@ -212,6 +216,8 @@ def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Seq
                             "Authorization": f"Bearer {KEY}", "Accept": "application/json, text/event-stream"})
 
                     levels: dict[str, Any] = {}
+                    # every owner's first recall in each process, untimed (requests spread over the processes)
+                    _load(8, plan(len(owners) * workers * 2), http, client)
                     for n in clients:
                         _load(n, plan(16), http, client)
                         levels[str(n)] = {"http": _load(n, plan(calls), http, client),

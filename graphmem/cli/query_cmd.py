@@ -39,8 +39,8 @@ def _compact(value: Any) -> str:
 
 
 def table_cell(value: Any) -> str:
-    """A value as a table shows it: empty for null, floats to 4 decimals, lists of scalars joined by ", ",
-    anything nested as compact JSON."""
+    """A value as a table shows it: empty for null, floats to 4 decimals, lists of scalars joined by ", " (a list
+    of sentences, each ending in ".", "!" or "?", by a space, as prose), anything nested as compact JSON."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -50,7 +50,8 @@ def table_cell(value: Any) -> str:
             return repr(value)
         return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
-        return ", ".join(table_cell(v) for v in value)
+        sentences = bool(value) and all(isinstance(v, str) and v.rstrip().endswith((".", "!", "?")) for v in value)
+        return (" " if sentences else ", ").join(table_cell(v) for v in value)
     if isinstance(value, (list, dict)):
         return _compact(value)
     return str(value)

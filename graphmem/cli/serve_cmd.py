@@ -68,5 +68,9 @@ def mcp_stdio(ctx: click.Context, token: str | None) -> None:
 
     settings = settings_of(ctx)
     service = MemoryService(open_driver(settings, check=False), settings=settings)
-    threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True).start()
+    warm = threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True)
+    warm.start()
     build_mcp(service, stdio=True, credential=token).run("stdio")
+    # a client that closes stdin while the model loads: let the load finish rather than tear the interpreter down
+    # under it (a traceback from a half-imported PyTorch)
+    warm.join()

@@ -356,3 +356,11 @@ def test_mcp_over_stdio_with_a_player_token(server: Server, engine: httpx.Client
     recalled, thought = asyncio.run(session())
     assert not recalled.is_error and recalled.structured_content["player"] == "Eleanor"
     assert not thought.is_error and "Eleanor" in thought.structured_content["thought"]
+
+
+def test_mcp_over_stdio_exits_cleanly_when_the_client_leaves_before_the_model_is_loaded(server: Server) -> None:
+    # an agent host that starts the server and closes it at once (a configuration check, a cancelled session)
+    done = subprocess.run([sys.executable, "-m", "graphmem.cli", "mcp"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=180, env={**server.env, "GRAPHMEM_TOKEN": "x"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Exception in thread" not in done.stderr, done.stderr[-2000:]

@@ -65,6 +65,9 @@ def test_cells_render_nulls_numbers_lists_and_maps() -> None:
     assert table_cell(True) == "true" and csv_cell(False) == "false"
     assert table_cell(0.123456) == "0.1235" and table_cell(2.0) == "2.0" and csv_cell(0.123456789) == "0.123456789"
     assert table_cell(["a", "b"]) == "a, b" and csv_cell(["a", "b"]) == '["a","b"]'
+    # the tallies of the quests query are sentences: read as prose, not "... 2 votes to 3., Eve's team ..."
+    tallies = ["Chen's team (Chen, Dana) was rejected, 2 votes to 3.", "Eve's team (Eve, Chen) was approved, 4 votes to 1."]
+    assert table_cell(tallies) == " ".join(tallies)
     assert table_cell([{"k": 1}]) == '[{"k":1}]' and table_cell({"k": None}) == '{"k":null}'
 
 
