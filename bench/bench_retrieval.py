@@ -398,8 +398,9 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
         seed: int = 0, params: Parameters | None = None, embedder: Embedder | None = None) -> dict[str, Any]:
     """The whole benchmark (see the module docstring) on ``corpora`` (names of :data:`CORPORA`, default all), the
     first ``games`` of each (default all); returns the JSON report: games, questions (count per kind), results
-    {ranking: score()} over every question, the same per corpus under ``corpora``, seconds per step, and the target
-    check (overall and per corpus). Raises ValueError for an unknown corpus."""
+    {ranking: score()} over every question, the same per corpus under ``corpora``, seconds per step, the target
+    check (overall and per corpus), and under ``asked`` every question with ``found`` {ranking: [whether each
+    evidence event was among the k returned]}. Raises ValueError for an unknown corpus."""
     params = params or default_parameters()
     embedder = embedder or Embedder()
     shipped = [p for p in params.profiles if p != "perfect"]
@@ -451,7 +452,9 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
                      for q in asked]
     report = summary(asked, hits, params)
     report |= {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "steps": steps,
-               "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]]}
+               "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]],
+               "asked": [asdict(q) | {"found": {name: h[i] for name, h in hits.items()}}
+                         for i, q in enumerate(asked)]}
     for name, corpus_logs in by_corpus.items():
         report["corpora"][name]["games"] = len(corpus_logs)
     return report
@@ -599,6 +602,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
     parser.add_argument("--figure", type=Path, help="draw the default profile's recall by age to this PNG")
+    parser.add_argument("--per-question", type=Path,
+                        help="write every question with the evidence events each ranking found to this JSON")
     args = parser.parse_args(argv)
     corpora = [c.strip() for c in args.corpus.split(",") if c.strip()]
     if not corpora or set(corpora) - set(CORPUS_NAMES):
@@ -616,6 +621,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                          corpora=corpora, per_kind=args.per_kind, k=args.k, seed=args.seed)
     report["machine"] = machine()
     report["seconds"] = round(time.perf_counter() - started, 1)
+    asked = report.pop("asked")
+    if args.per_question:
+        args.per_question.parent.mkdir(parents=True, exist_ok=True)
+        args.per_question.write_text(json.dumps(asked, indent=1), encoding="utf-8")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     if args.figure:
