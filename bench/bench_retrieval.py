@@ -1,32 +1,45 @@
 """Retrieval benchmark on the real games: does recall find what a player is asked about? (issue 13)
 
-One command (``python -m bench.bench_retrieval``) ingests the real Traitors games once per memory profile (the
-``perfect`` control and every shipped profile; each copy under the id ``GAME.PROFILE`` with every player on that
-profile), asks each copy the same questions at the end of its game, and prints recall@k per question kind and by
-age, next to two single rankings of the same memories in the same run:
+One command (``python -m bench.bench_retrieval``) ingests the real games of three corpora (:data:`CORPORA`: The
+Traitors, Avalon and Mafia; ``--corpus`` some of them) once per memory profile (the ``perfect`` control and every
+shipped profile; each copy under the id ``GAME.PROFILE`` with every player on that profile), asks each copy the
+same questions at the end of its game, and prints recall@k per corpus, per question kind and by age, next to two
+single rankings of the same memories in the same run:
 
 - **questions** are generated from the ground truth of each log (:func:`questions`), only about what the asked
-  player witnessed, each with its evidence events:
+  player witnessed, each with its evidence events, worded as the game words it (:data:`WORDING`; a day of Avalon is
+  a quest, Mafia has days and nights):
 
-  ========  ===========================================================  ==========================================
-  kind      question                                                     evidence (events the owner remembers)
-  ========  ===========================================================  ==========================================
-  vote      "Who did Riley vote to banish on day 2?"                     Riley's banish votes that day
-  accused   "Who voted to banish you on day 2?"                          the banish votes against the owner then
-  said      "What did Fletcher say at the round table on day 1?"         Fletcher's round-table statements that day
-  private   "What did Casey tell you in private on day 2?"               Casey's private messages to the owner then
-  told      "Who told you about Riley in private?"                       private messages to the owner about Riley
-  about     "What did Casey say about Riley?"                            Casey's statements about Riley that the
-                                                                         owner heard (round table or to the owner)
-  fate      "Who was murdered before breakfast on day 3?" / "... banished the murder / the banishment
-            on day 2?"
-  ========  ===========================================================  ==========================================
+  =========  ===========================================================  =========================================
+  kind       question                                                     evidence (events the owner remembers)
+  =========  ===========================================================  =========================================
+  vote       "Who did Riley vote to banish on day 2?" (Traitors),         Riley's banish votes that day (Mafia:
+             "Who did Remi vote for on day 1?", "Who did Angel vote to    also a mafia player's night votes, asked
+             kill on night 1?" (Mafia)                                    of the other mafia)
+  accused    "Who voted to banish you on day 2?" / "Who voted against     the banish votes against the owner then
+             you on day 2?" (Mafia)
+  said       "What did Fletcher say at the round table on day 1?" /       the player's statements to the table
+             "... in the day discussion on day 1?" (Mafia) / "... in      that day (Traitors: round table; Avalon
+             the discussion before quest 2?" (Avalon)                     and Mafia: the public discussion)
+  private    "What did Casey tell you in private on day 2?"               Casey's private messages to the owner then
+  told       "Who told you about Riley in private?"                       private messages to the owner about Riley
+  about      "What did Casey say about Riley?"                            Casey's statements about Riley that the
+                                                                          owner heard (to the table or to the owner)
+  fate       "Who was murdered before breakfast on day 3?" / "...         the murder / the banishment
+             banished on day 2?"; Mafia "Who was killed on night 1?" /
+             "Who was voted out on day 2?"
+  proposal   "Which team did Charlie propose for quest 1?" (Avalon)       Charlie's team proposals for that quest
+  team_vote  "How did you vote on Charlie's team for quest 1?" (Avalon)   the owner's own (secret) team votes on it
+  tally      "Was Charlie's team for quest 1 approved or rejected?"       the tally of the team vote
+  quest      "Did quest 2 succeed or fail?" (Avalon)                      the quest's result
+  =========  ===========================================================  =========================================
 
   Per game and kind at most ``per_kind`` questions are drawn (seeded), each asked to one witness (not the player the
-  question is about), keeping questions with 1 to k evidence events;
+  question is about; a personal question to the player it concerns), keeping questions with 1 to k evidence events;
 - **recall@k** of a question is the share of its evidence events that are the event of one of the k memories
-  returned; a kind's figure is the mean over its questions; "by age" is the share of evidence events recalled,
-  grouped by how many phases before the question they happened;
+  returned; a kind's or a corpus's figure is the mean over its questions, ``all`` the mean over every question of
+  the run; "by age" is the share of evidence events recalled, grouped by how many phases before the question they
+  happened;
 - **rankings**: :func:`graphmem.recall.recall` (dry run, k = 10, the question as topic, no participants) on each
   profile's copy, and on the default profile's copy once more with ``recall.cue_support`` = 0 (free recall, the rule
   before cued recall: strength alone decides what can come back); ``dense only``: the owner's memories by the
@@ -37,12 +50,14 @@ age, next to two single rankings of the same memories in the same run:
   recall's own dense relevance (the better of the question's cosine with the memory's text and with its context)
   without the full-text lane or strength.
 
-The target (issue 13): the ``perfect`` profile's recall@10 beats both single rankings by at least 10% relative.
+The target (issue 13): the ``perfect`` profile's recall@10 beats both single rankings by at least 10% relative
+(checked over every question and per corpus).
 ``--figure PATH`` draws the default profile's recall by age (with and without cued recall, with ``perfect`` and the
 single rankings) as a PNG.
 
 Run: ``python -m bench.bench_retrieval`` (a throw-away local Neo4j, or ``$NEO4J_URI``); ``--games N`` uses the
-first N games; ``--profiles perfect,balanced`` some profiles; ``--out`` the JSON report.
+first N games of each corpus; ``--corpus avalon,mafia`` some corpora; ``--profiles perfect,balanced`` some
+profiles; ``--out`` the JSON report (every figure, over all questions and per corpus under ``corpora``).
 """
 
 from __future__ import annotations
@@ -78,7 +93,7 @@ from graphmem.store.keys import scope_token
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("vote", "accused", "said", "private", "told", "about", "fate")
+KINDS = ("vote", "accused", "said", "private", "told", "about", "fate", "proposal", "team_vote", "tally", "quest")
 AGE_BINS = ((0, 2), (3, 5), (6, 8), (9, 11), (12, 99))
 RECENT = 4
 """Evidence from the last 5 phases (age 0-4) is "recent" (the issue's held-out target for the slowest-forgetting
@@ -105,21 +120,94 @@ WITH node, score ORDER BY score DESC, node.uid LIMIT $k
 RETURN node.event AS event"""
 
 
-def games_dir() -> Path:
-    """The real Traitors games: ``$GRAPHMEM_TRAITORS_DATA``, else ``../shared/data/traitors-llm/games`` beside the
-    checkout, else the three in ``examples/traitors-llm``."""
-    for candidate in (os.environ.get("GRAPHMEM_TRAITORS_DATA", ""),
-                      str(ROOT.parent / "shared" / "data" / "traitors-llm" / "games"),
-                      "/work/shared/data/traitors-llm/games"):
-        if candidate and Path(candidate).is_dir() and any(Path(candidate).glob("*/plomp.json")):
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus of real games: its name in the report, the importer its games are read with, the variable that
+    points at its games, where they are beside the checkout, and the few copied into ``examples/``."""
+
+    name: str
+    title: str
+    importer: str
+    env: str
+    shared: str
+    example: str
+
+
+CORPORA = (
+    Corpus("traitors", "The Traitors", "traitors-plomp", "GRAPHMEM_TRAITORS_DATA", "traitors-llm/games",
+           "traitors-llm"),
+    Corpus("avalon", "Avalon", "avalon-llm", "GRAPHMEM_AVALON_DATA", "avalon-llm", "avalon-llm"),
+    Corpus("mafia", "Mafia", "llmafia", "GRAPHMEM_MAFIA_DATA", "llmafia", "llmafia"),
+)
+CORPUS_NAMES = tuple(c.name for c in CORPORA)
+
+
+def corpus_dir(corpus: Corpus) -> Path:
+    """The folder of a corpus's real games: ``$GRAPHMEM_TRAITORS_DATA`` (``_AVALON_``, ``_MAFIA_``), else
+    ``../shared/data/NAME`` beside the checkout, else ``/work/shared/data/NAME``, else the few in ``examples/``
+    (the first that holds a game of the corpus's importer)."""
+    for candidate in (os.environ.get(corpus.env, ""), str(ROOT.parent / "shared" / "data" / corpus.shared),
+                      f"/work/shared/data/{corpus.shared}"):
+        if candidate and Path(candidate).is_dir() and any(fmt == corpus.importer
+                                                            for _, fmt in discover([Path(candidate)])):
             return Path(candidate)
-    return ROOT / "examples" / "traitors-llm"
+    return ROOT / "examples" / corpus.example
+
+
+def games_dir() -> Path:
+    """The real Traitors games (:func:`corpus_dir` of the Traitors)."""
+    return corpus_dir(CORPORA[0])
+
+
+def corpus_games(corpus: Corpus, games: int | None = None) -> list[GameLog]:
+    """The games of a corpus, in the order of their paths; ``games``: the first N only."""
+    found = sorted((path, fmt) for path, fmt in discover([corpus_dir(corpus)]) if fmt == corpus.importer)
+    return [load_game_log(path, fmt) for path, fmt in (found[:games] if games else found)]
+
+
+def corpus_of(game_log: GameLog) -> str:
+    """Which corpus a game belongs to, hence how its questions are worded: by its importer, else by its shape (a
+    native log with team proposals is a mission game like Avalon, one whose hidden side is called "mafia" is Mafia,
+    any other is The Traitors)."""
+    for corpus in CORPORA:
+        if game_log.imported_from == corpus.importer:
+            return corpus.name
+    if any(logged.kind == "propose" for logged in game_log.events):
+        return "avalon"
+    return "mafia" if game_log.header.side_names.traitor == "mafia" else "traitors"
+
+
+WORDING: dict[str, dict[str, str]] = {
+    "traitors": {"banish_vote": "Who did {voter} vote to banish on day {day}?",
+                 "accused": "Who voted to banish you on day {day}?",
+                 "said": "What did {speaker} say at the round table on day {day}?",
+                 "murder": "Who was murdered before breakfast on day {day}?",
+                 "banish": "Who was banished on day {day}?"},
+    "mafia": {"banish_vote": "Who did {voter} vote for on day {day}?",
+              "murder_vote": "Who did {voter} vote to kill on night {day}?",
+              "accused": "Who voted against you on day {day}?",
+              "said": "What did {speaker} say in the day discussion on day {day}?",
+              "murder": "Who was killed on night {day}?",
+              "banish": "Who was voted out on day {day}?"},
+    "avalon": {"said": "What did {speaker} say in the discussion before quest {day}?",
+               "proposal": "Which team did {leader} propose for quest {day}?",
+               "team_vote": "How did you vote on {leader}'s team for quest {day}?",
+               "tally": "Was {leader}'s team for quest {day} approved or rejected?",
+               "quest": "Did quest {day} succeed or fail?"},
+}
+"""How each corpus asks its questions (a day of Avalon is a quest, its number; Mafia has days and nights, the
+night after day N is night N)."""
+SAID_CHANNEL = {"traitors": "roundtable", "mafia": "public", "avalon": "public"}
+"""The channel of the table's discussion, what ``said`` and ``about`` questions are about."""
+ABOUT = "What did {speaker} say about {subject}?"
+PRIVATE = "What did {speaker} tell you in private on day {day}?"
+TOLD = "Who told you about {subject} in private?"
 
 
 @dataclass(frozen=True)
 class Question:
     """One question: the game (original id), its kind, the player asked, the text, the evidence events (ids), the
-    phase of each evidence event and the phase it is asked at (the game's last)."""
+    phase of each evidence event, the phase it is asked at (the game's last) and the game's corpus."""
 
     game: str
     kind: str
@@ -128,56 +216,70 @@ class Question:
     evidence: tuple[str, ...]
     phases: tuple[int, ...]
     asked_at: int
+    corpus: str = "traitors"
 
 
 def questions(game_log: GameLog, witnessed: dict[str, set[str]], *, per_kind: int = 6, k: int = 10,
               seed: int = 0) -> list[Question]:
-    """The questions of one game (see the module docstring).
+    """The questions of one game (see the module docstring), worded for its corpus (:func:`corpus_of`).
 
     witnessed : {owner: ids of the events the owner holds a memory of} (from the stored game; perception decides
     it, docs/perception.md#who-remembers-what). per_kind : at most this many questions per kind (seeded draw); k : the
-    most evidence events a question may have. A question about everyone's business (a vote, a round-table speech, a
-    death) goes to one witness drawn at random, never the player it is about; a personal one (what you were told, who
-    voted against you) to the player it concerns.
+    most evidence events a question may have. A question about everyone's business (a vote, a statement to the
+    table, a death, a team, a result) goes to one witness drawn at random, never the player it is about; a personal
+    one (what you were told, who voted against you, how you voted on a team) to the player it concerns. Either way
+    the player asked holds a memory of every evidence event.
     """
     rng = random.Random(f"{seed}/{game_log.game}")
+    corpus = corpus_of(game_log)
+    words = WORDING[corpus]
     last = max(p.index for p in game_log.phases)
     phase_of = {logged.id: logged.phase for logged in game_log.events}
     public: dict[tuple[str, str], list[str]] = defaultdict(list)  # (kind, text) -> evidence
-    not_asked: dict[tuple[str, str], str] = {}  # (kind, text) -> the player it is about
+    not_asked: dict[tuple[str, str], str | None] = {}  # (kind, text) -> the player it is about
     personal: dict[tuple[str, str, str], list[str]] = defaultdict(list)  # (kind, text, owner) -> evidence
+    leader = ""  # the leader of the latest team proposed (a mission game's team votes and tally are on it)
+
+    def ask_everyone(kind: str, text: str, eid: str, about: str | None) -> None:
+        public[(kind, text)].append(eid)
+        not_asked[(kind, text)] = about
+
     for logged in game_log.events:
         data: dict[str, Any] = logged.event.model_dump()
         day, kind, eid = logged.day, logged.kind, logged.id
-        if kind == "vote" and data.get("ballot") == "banish" and data.get("target"):
-            key = ("vote", f"Who did {data['voter']} vote to banish on day {day}?")
-            public[key].append(eid)
-            not_asked[key] = data["voter"]
-            personal[("accused", f"Who voted to banish you on day {day}?", data["target"])].append(eid)
-        elif kind == "say" and data.get("channel") == "roundtable":
-            key = ("said", f"What did {data['speaker']} say at the round table on day {day}?")
-            public[key].append(eid)
-            not_asked[key] = data["speaker"]
+        if kind == "vote" and data.get("ballot") == "banish" and data.get("target") and "banish_vote" in words:
+            ask_everyone("vote", words["banish_vote"].format(voter=data["voter"], day=day), eid, data["voter"])
+            personal[("accused", words["accused"].format(day=day), data["target"])].append(eid)
+        elif kind == "vote" and data.get("ballot") == "murder" and data.get("target") and "murder_vote" in words:
+            ask_everyone("vote", words["murder_vote"].format(voter=data["voter"], day=day), eid, data["voter"])
+        elif kind == "vote" and data.get("ballot") == "team" and leader and "team_vote" in words:
+            personal[("team_vote", words["team_vote"].format(leader=leader, day=day), data["voter"])].append(eid)
+        elif kind == "say" and data.get("channel") == SAID_CHANNEL[corpus]:
+            ask_everyone("said", words["said"].format(speaker=data["speaker"], day=day), eid, data["speaker"])
             for owner in witnessed:
                 for subject in data.get("about") or ():
                     if owner not in (subject, data["speaker"]):
-                        personal[("about", f"What did {data['speaker']} say about {subject}?", owner)].append(eid)
+                        personal[("about", ABOUT.format(speaker=data["speaker"], subject=subject), owner)] \
+                            .append(eid)
         elif kind == "say" and data.get("channel") == "private" and isinstance(data.get("to"), (list, tuple)):
             for owner in data["to"]:
-                personal[("private", f"What did {data['speaker']} tell you in private on day {day}?", owner)] \
-                    .append(eid)
+                personal[("private", PRIVATE.format(speaker=data["speaker"], day=day), owner)].append(eid)
                 for subject in data.get("about") or ():
                     if subject not in (owner, data["speaker"]):
-                        personal[("told", f"Who told you about {subject} in private?", owner)].append(eid)
-                        personal[("about", f"What did {data['speaker']} say about {subject}?", owner)].append(eid)
-        elif kind == "murder":
-            key = ("fate", f"Who was murdered before breakfast on day {day}?")
-            public[key].append(eid)
-            not_asked[key] = data["victim"]
-        elif kind == "banish":
-            key = ("fate", f"Who was banished on day {day}?")
-            public[key].append(eid)
-            not_asked[key] = data["player"]
+                        personal[("told", TOLD.format(subject=subject), owner)].append(eid)
+                        personal[("about", ABOUT.format(speaker=data["speaker"], subject=subject), owner)] \
+                            .append(eid)
+        elif kind == "murder" and "murder" in words:
+            ask_everyone("fate", words["murder"].format(day=day), eid, data["victim"])
+        elif kind == "banish" and "banish" in words:
+            ask_everyone("fate", words["banish"].format(day=day), eid, data["player"])
+        elif kind == "propose" and "proposal" in words:
+            leader = data["leader"]
+            ask_everyone("proposal", words["proposal"].format(leader=leader, day=day), eid, leader)
+        elif kind == "outcome" and data.get("ballot") == "team" and leader and "tally" in words:
+            ask_everyone("tally", words["tally"].format(leader=leader, day=day), eid, None)
+        elif kind == "outcome" and data.get("ballot") == "quest" and "quest" in words:
+            ask_everyone("quest", words["quest"].format(day=day), eid, None)
     options: dict[str, list[tuple[str, tuple[str, ...], str]]] = defaultdict(list)
     for (kind, text), ids in sorted(public.items()):
         owners = sorted(o for o, seen in witnessed.items() if o != not_asked[(kind, text)] and set(ids) <= seen)
@@ -190,7 +292,7 @@ def questions(game_log: GameLog, witnessed: dict[str, set[str]], *, per_kind: in
     for kind in KINDS:
         for text, evidence, owner in rng.sample(options[kind], min(per_kind, len(options[kind]))):
             chosen.append(Question(game_log.game, kind, owner, text, evidence, tuple(phase_of[i] for i in evidence),
-                                   last))
+                                   last, corpus))
     return chosen
 
 
@@ -292,10 +394,13 @@ def score(questions_: Sequence[Question], hits: Sequence[Sequence[bool]]) -> dic
 
 
 def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] | None = None,
-        games: int | None = None, per_kind: int = 6, k: int = 10, seed: int = 0,
-        params: Parameters | None = None, embedder: Embedder | None = None) -> dict[str, Any]:
-    """The whole benchmark (see the module docstring); returns the JSON report: games, questions (count per kind),
-    results {ranking: score()}, seconds per step, and the target check."""
+        games: int | None = None, corpora: Sequence[str] | None = None, per_kind: int = 6, k: int = 10,
+        seed: int = 0, params: Parameters | None = None, embedder: Embedder | None = None) -> dict[str, Any]:
+    """The whole benchmark (see the module docstring) on ``corpora`` (names of :data:`CORPORA`, default all), the
+    first ``games`` of each (default all); returns the JSON report: games, questions (count per kind), results
+    {ranking: score()} over every question, the same per corpus under ``corpora``, seconds per step, the target
+    check (overall and per corpus), and under ``asked`` every question with ``found`` {ranking: [whether each
+    evidence event was among the k returned]}. Raises ValueError for an unknown corpus."""
     params = params or default_parameters()
     embedder = embedder or Embedder()
     shipped = [p for p in params.profiles if p != "perfect"]
@@ -304,9 +409,12 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
     if missing:
         log.warning("profiles not defined, skipped: %s", ", ".join(missing))
     wanted = [p for p in wanted if p in params.profiles]
-    folder = games_dir()
-    found = sorted(discover([folder]))[:games] if games else sorted(discover([folder]))
-    logs = [load_game_log(path, fmt) for path, fmt in found]
+    chosen = list(corpora) if corpora else list(CORPUS_NAMES)
+    unknown = [c for c in chosen if c not in CORPUS_NAMES]
+    if unknown:
+        raise ValueError(f"unknown corpus {', '.join(unknown)}: choose among {', '.join(CORPUS_NAMES)}")
+    by_corpus = {c.name: corpus_games(c, games) for c in CORPORA if c.name in chosen}
+    logs = [game_log for corpus_logs in by_corpus.values() for game_log in corpus_logs]
     service = MemoryService(driver, params=params, embedder=embedder)
     steps: dict[str, float] = {}
     stored = set(stored_game_ids(driver, database))
@@ -323,31 +431,51 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
     for game_log in logs:
         asked += questions(game_log, _witnessed(driver, database, copy_id(game_log.game, reference)),
                            per_kind=per_kind, k=k, seed=seed)
-    results: dict[str, Any] = {}
+    hits: dict[str, list[list[bool]]] = {}
     cache = EmbeddingCache()
     for profile in wanted:
         t0 = time.perf_counter()
-        hits = [ask(driver, database, q, copy_id(q.game, profile), params, embedder, cache, k) for q in asked]
-        results[profile] = score(asked, hits)
+        hits[profile] = [ask(driver, database, q, copy_id(q.game, profile), params, embedder, cache, k)
+                         for q in asked]
         steps[f"ask {profile}"] = round(time.perf_counter() - t0, 1)
     default = params.default_profile
     if default in wanted:
         free = replace(params, recall=replace(params.recall, cue_support=0.0))
-        results[FREE.format(default)] = score(asked, [ask(driver, database, q, copy_id(q.game, default), free,
-                                                          embedder, cache, k) for q in asked])
+        hits[FREE.format(default)] = [ask(driver, database, q, copy_id(q.game, default), free, embedder, cache, k)
+                                      for q in asked]
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
         t0 = time.perf_counter()
-        results[DENSE] = score(asked, [ask_dense(session, q, copy_id(q.game, reference), embedder, k)
-                                       for q in asked])
-        results[LEXICAL] = score(asked, [ask_lexical(session, q, copy_id(q.game, reference), k) for q in asked])
+        hits[DENSE] = [ask_dense(session, q, copy_id(q.game, reference), embedder, k) for q in asked]
+        hits[LEXICAL] = [ask_lexical(session, q, copy_id(q.game, reference), k) for q in asked]
         steps["single rankings"] = round(time.perf_counter() - t0, 1)
-    results[CONTEXT] = score(asked, [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
-                                     for q in asked])
-    counts = {kind: sum(q.kind == kind for q in asked) for kind in KINDS}
-    report = {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "questions": counts,
-              "evidence": sum(len(q.evidence) for q in asked), "results": results, "steps": steps,
-              "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]]}
-    report["target"] = target(results, params)
+    hits[CONTEXT] = [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
+                     for q in asked]
+    report = summary(asked, hits, params)
+    report |= {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "steps": steps,
+               "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]],
+               "asked": [asdict(q) | {"found": {name: h[i] for name, h in hits.items()}}
+                         for i, q in enumerate(asked)]}
+    for name, corpus_logs in by_corpus.items():
+        report["corpora"][name]["games"] = len(corpus_logs)
+    return report
+
+
+def summary(asked: Sequence[Question], hits: dict[str, list[list[bool]]],
+            params: Parameters | None = None) -> dict[str, Any]:
+    """The figures of the report from each ranking's hits (``hits[ranking][i]``: which evidence events of
+    ``asked[i]`` it found): over every question (questions per kind, evidence events, results {ranking: score()},
+    target) and the same per corpus under ``corpora`` {corpus: {...}}, the corpora in the order of :data:`CORPORA`."""
+
+    def figures(which: list[int]) -> dict[str, Any]:
+        subset = [asked[i] for i in which]
+        results = {name: score(subset, [h[i] for i in which]) for name, h in hits.items()}
+        return {"questions": {kind: sum(q.kind == kind for q in subset) for kind in KINDS},
+                "evidence": sum(len(q.evidence) for q in subset), "results": results,
+                "target": target(results, params)}
+
+    report = figures(list(range(len(asked))))
+    report["corpora"] = {name: figures([i for i, q in enumerate(asked) if q.corpus == name])
+                         for name in CORPUS_NAMES if any(q.corpus == name for q in asked)}
     return report
 
 
@@ -370,34 +498,67 @@ def target(results: dict[str, Any], params: Parameters | None = None) -> dict[st
     return out
 
 
-def table(report: dict[str, Any]) -> str:
-    """Two Markdown tables: recall@k by kind, and by age in phases."""
-    results = report["results"]
-    kinds = [k for k in KINDS if report["questions"].get(k)]
-    k = report["k"]
-    head = (f"| ranking | all ({sum(report['questions'].values())}) | "
-            + " | ".join(f"{kind} ({report['questions'][kind]})" for kind in kinds) + " |")
+def _label(name: str, report: dict[str, Any]) -> str:
+    return f"{name} (default)" if name == report.get("default_profile") else name
+
+
+def _target_lines(t: dict[str, Any], what: str) -> list[str]:
+    lines = []
+    if t.get("met") is not None:
+        lines.append(f"target{what}: perfect {t['perfect']:.3f} vs best single ranking {t['best_single']:.3f}: "
+                     f"{100 * t['relative_gain']:+.1f}% ({'met' if t['met'] else 'NOT met'}, needs +10%)")
+    if "recent" in t:
+        r = t["recent"]
+        lines.append(f"evidence from the last 5 phases{what}: {r['profile']} (the slowest-forgetting shipped "
+                     f"profile) {r['recall']:.3f} vs plain cosine {r['plain_cosine']:.3f} "
+                     f"({'above' if r['above'] else 'NOT above'})")
+    return lines
+
+
+def _block(report: dict[str, Any], part: dict[str, Any], k: int) -> list[str]:
+    """recall@k of one corpus (or of every question) by kind and by age, as two Markdown tables."""
+    results = part["results"]
+    kinds = [kind for kind in KINDS if part["questions"].get(kind)]
+    head = (f"| ranking | all ({sum(part['questions'].values())}) | "
+            + " | ".join(f"{kind} ({part['questions'][kind]})" for kind in kinds) + " |")
     lines = [f"recall@{k} by question kind (questions):", "", head, "|---" * (2 + len(kinds)) + "|"]
     for name, r in results.items():
-        label = f"{name} (default)" if name == report.get("default_profile") else name
-        lines.append(f"| {label} | {r['all']:.3f} | " + " | ".join(f"{r['kinds'].get(kind, 0.0):.3f}"
-                                                                    for kind in kinds) + " |")
+        lines.append(f"| {_label(name, report)} | {r['all']:.3f} | "
+                     + " | ".join(f"{r['kinds'].get(kind, 0.0):.3f}" for kind in kinds) + " |")
     bins = list(next(iter(results.values()))["by_age"])
     counts = next(iter(results.values()))["evidence_by_age"]
     lines += ["", f"recall@{k} by age of the evidence, in phases before the question (evidence events):", "",
               "| ranking | " + " | ".join(f"{b} ({counts.get(b, 0)})" for b in bins) + " |",
               "|---" * (1 + len(bins)) + "|"]
     for name, r in results.items():
-        label = f"{name} (default)" if name == report.get("default_profile") else name
-        lines.append(f"| {label} | " + " | ".join(f"{r['by_age'].get(b, 0.0):.3f}" for b in bins) + " |")
-    t = report["target"]
-    if t.get("met") is not None:
-        lines += ["", f"target: perfect {t['perfect']:.3f} vs best single ranking {t['best_single']:.3f}: "
-                      f"{100 * t['relative_gain']:+.1f}% ({'met' if t['met'] else 'NOT met'}, needs +10%)"]
-    if "recent" in t:
-        r = t["recent"]
-        lines += [f"evidence from the last 5 phases: {r['profile']} (the slowest-forgetting shipped profile) "
-                  f"{r['recall']:.3f} vs plain cosine {r['plain_cosine']:.3f} ({'above' if r['above'] else 'NOT above'})"]
+        lines.append(f"| {_label(name, report)} | " + " | ".join(f"{r['by_age'].get(b, 0.0):.3f}" for b in bins)
+                     + " |")
+    return lines
+
+
+def table(report: dict[str, Any]) -> str:
+    """Markdown tables: recall@k of every ranking over all questions and per corpus; then for each corpus, recall@k
+    by question kind and by age in phases, with its target lines; then the target lines over all questions."""
+    k = report["k"]
+    corpora = report.get("corpora") or {}
+    titles = {c.name: c.title for c in CORPORA}
+    lines: list[str] = []
+    if corpora:
+        lines += [f"recall@{k}, all questions and per corpus (games, questions):", "",
+                  f"| ranking | all ({report['games']}, {sum(report['questions'].values())}) | "
+                  + " | ".join(f"{titles[c]} ({part.get('games', '?')}, {sum(part['questions'].values())})"
+                               for c, part in corpora.items()) + " |",
+                  "|---" * (2 + len(corpora)) + "|"]
+        for name, r in report["results"].items():
+            lines.append(f"| {_label(name, report)} | {r['all']:.3f} | "
+                         + " | ".join(f"{part['results'][name]['all']:.3f}" for part in corpora.values()) + " |")
+        for c, part in corpora.items():
+            lines += ["", f"### {titles[c]} ({part.get('games', '?')} games, {sum(part['questions'].values())} "
+                          f"questions, {part['evidence']} evidence events)", "", *_block(report, part, k), "",
+                      *_target_lines(part["target"], f" ({titles[c]})")]
+        lines += ["", *_target_lines(report["target"], " (all questions)")]
+    else:
+        lines += [*_block(report, report, k), "", *_target_lines(report["target"], "")]
     return "\n".join(lines)
 
 
@@ -432,14 +593,21 @@ def figure(report: dict[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_retrieval", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, help="use the first N games (default: all)")
+    parser.add_argument("--games", type=int, help="use the first N games of each corpus (default: all)")
+    parser.add_argument("--corpus", default=",".join(CORPUS_NAMES),
+                        help=f"comma-separated corpora (default: {','.join(CORPUS_NAMES)})")
     parser.add_argument("--profiles", help="comma-separated profiles (default: perfect and every shipped one)")
     parser.add_argument("--per-kind", type=int, default=6, help="questions per kind and game (default 6)")
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
     parser.add_argument("--figure", type=Path, help="draw the default profile's recall by age to this PNG")
+    parser.add_argument("--per-question", type=Path,
+                        help="write every question with the evidence events each ranking found to this JSON")
     args = parser.parse_args(argv)
+    corpora = [c.strip() for c in args.corpus.split(",") if c.strip()]
+    if not corpora or set(corpora) - set(CORPUS_NAMES):
+        parser.error(f"--corpus: choose among {', '.join(CORPUS_NAMES)} (got {args.corpus!r})")
     logging.basicConfig(level=logging.INFO, format="[retrieval] %(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     from bench.run import machine, neo4j_uri
@@ -450,9 +618,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
             report = run(driver, os.environ.get("NEO4J_DATABASE") or None,
                          profiles=args.profiles.split(",") if args.profiles else None, games=args.games,
-                         per_kind=args.per_kind, k=args.k, seed=args.seed)
+                         corpora=corpora, per_kind=args.per_kind, k=args.k, seed=args.seed)
     report["machine"] = machine()
     report["seconds"] = round(time.perf_counter() - started, 1)
+    asked = report.pop("asked")
+    if args.per_question:
+        args.per_question.parent.mkdir(parents=True, exist_ok=True)
+        args.per_question.write_text(json.dumps(asked, indent=1), encoding="utf-8")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     if args.figure:
