@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -214,10 +215,14 @@ def main(argv: Sequence[str]) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m bench.bench_conversation",
                                      description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("uri", nargs="?", default="bolt://127.0.0.1:7687", help="the Neo4j to measure against")
+    parser.add_argument("uri", nargs="?", default=os.environ.get("NEO4J_URI"),
+                        help="the Neo4j to measure against (default $NEO4J_URI; user neo4j, password graphmem, as "
+                             "`graphmem neo4j start` sets them)")
     parser.add_argument("--ingest", action="store_true", help="ingest by stage, 150 to 2,400 turns")
     parser.add_argument("--recall", action="store_true", help="recall latency, owners of 1,000 and 10,000 memories")
     args = parser.parse_args(argv)
+    if not args.uri:
+        parser.error("give the URI of a Neo4j to measure against (or set NEO4J_URI); it writes and deletes games")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     ingest, recall_ = args.ingest or not args.recall, args.recall or not args.ingest

@@ -15,6 +15,7 @@ eight concurrent recalls cost about one forward pass of eight topics instead of 
 
 from __future__ import annotations
 
+import atexit
 import gc
 import hashlib
 import json
@@ -102,10 +103,18 @@ def _freeze_long_lived_objects() -> None:
     A full collection traverses every tracked object: with the model loaded it took 228 ms, and it runs every so
     many allocations, so one recall in twenty paid it (an owner of 10,000 candidates: p95 of the candidates' read
     337 ms instead of 72 ms). Frozen objects are never traversed, nor collected; they are modules and the model,
-    which live as long as the process anyway. Objects created later are collected as before.
+    which live as long as the process anyway. Objects created later are collected as before. At exit they are
+    unfrozen again, so that the interpreter's shutdown frees them as usual (frozen, PyTorch's bindings report each as
+    "nanobind: leaked ..." on stderr, 30 lines after every command).
     """
     gc.collect()
     gc.freeze()
+    if not _UNFREEZE_AT_EXIT:
+        atexit.register(gc.unfreeze)
+        _UNFREEZE_AT_EXIT.append(True)
+
+
+_UNFREEZE_AT_EXIT: list[bool] = []
 
 
 class Embedder:

@@ -7,8 +7,9 @@
 // encoded by `now`, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
 // max($vague_floor, threshold) * (1 - $cue_support) (graphmem.model.retrieval.cue_floor): below it nothing brings a
 // memory back, so it is no candidate and moves no other memory's score. Summaries are ordinary candidates.
-// Every value is read from the composite index memory_recall (Memory(game, owner, state, t_enc, t_ref, e_ref, s,
-// floor, threshold, flashbulb, n, uid)), never from the store: strength at `now` is the closed form of docs/model.md#forgetting (the
+// Every value is read from the composite index memory_recall (Memory(game, owner, strength, state, t_enc, t_ref,
+// e_ref, s, floor, threshold, flashbulb, n, uid)), never from the store, and at Game.decayed_to the seek starts at
+// the lowest cue floor (`weakest`, below): strength at `now` is the closed form of docs/model.md#forgetting (the
 // decay job's), max(floor, e_ref * R(now - t_ref, s)); only for a memory rehearsed after `now` (a look into the
 // past) are the encoding values e0 and s_enc read from the store. So a memory the owner has long forgotten costs
 // one index entry, and its embedding is never read.

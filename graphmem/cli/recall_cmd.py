@@ -29,8 +29,8 @@ def participant_names(value: str | None) -> tuple[str, ...]:
 @click.option("--with", "with_", default=None, metavar="A,B",
               help="Comma-separated players in the dialogue: memories about them rank higher.")
 @click.option("--at", type=int, default=None, metavar="PHASE",
-              help="Recall as of an earlier phase (0 .. the game's decayed phase). A look into the past writes "
-                   "nothing, as with --dry-run.")
+              help="Recall as of a phase (0 .. the game's decayed phase). A look at a phase writes nothing, as "
+                   "with --dry-run, the current phase included.")
 @click.option("--k", type=click.IntRange(min=1, max=INTEGER_MAX), default=None, help="How many memories (default 10).")
 @click.option("--seed", type=int, default=None, help="Seed of reconsolidation (default: the configured seed).")
 @click.option("--dry-run", is_flag=True, help="Compute the same result and write nothing.")

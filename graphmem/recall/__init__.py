@@ -30,12 +30,12 @@ Pipeline, one call:
 6. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
    ``at``; then working memory (:mod:`.working`) and the flashbulb for the VIVID MEMORY section.
 
-``now`` is ``at`` when given, else ``Game.decayed_to``. Recalling at an earlier phase is a read-only look into the
-past: strengths come from the closed form at that phase, with the encoding values (e0, t_enc, s_enc) for a memory
-rehearsed after it; details, believed tellers, emotions and the lifecycle of consolidation are the current ones,
-since the graph keeps no history of them. Replays are exact: the same seed on the same stored state gives the same
-result (every random draw is seeded by (seed, memory uid, access count); ties are broken by uid; each dense score
-depends only on its two vectors).
+``now`` is ``at`` when given, else ``Game.decayed_to``. A recall with ``at`` is a read-only look (at the current
+phase too); at an earlier phase it looks into the past: strengths come from the closed form at that phase, with the
+encoding values (e0, t_enc, s_enc) for a memory rehearsed after it; details, believed tellers, emotions and the
+lifecycle of consolidation are the current ones, since the graph keeps no history of them. Replays are exact: the
+same seed on the same stored state gives the same result (every random draw is seeded by (seed, memory uid, access
+count); ties are broken by uid; each dense score depends only on its two vectors).
 
 Latency: measured choice
 ------------------------

@@ -49,9 +49,9 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     game, player : the game id and the owner's name
     topic : str or None; None or blank ranks by strength (and the participant boost) alone
     participants : names of the players in the conversation; memories about any of them get +0.2 relevance
-    at : int or None, the recall phase (None: ``Game.decayed_to``). An earlier phase looks into the past and
-        writes nothing (as with ``dry_run``); see :func:`graphmem.recall.candidates.strength_now` for what the past
-        can and cannot show
+    at : int or None, the recall phase (None: ``Game.decayed_to``). A recall at a phase given here is a look and
+        writes nothing (as with ``dry_run``), the game's current phase included; see
+        :func:`graphmem.recall.candidates.strength_now` for what the past can and cannot show
     k : int >= 1 or None (``parameters.recall.k``, 10); seed : int, reconsolidation's seed
     params : the model parameters (the game's forgetting curve ``Game.curve`` replaces ``params.curve``)
     embedder : needed when there is a topic (the topic's embedding)
@@ -250,7 +250,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                for uid in states}
     lap("reconsolidate")
 
-    writable = not request.dry_run and now == context.decayed_to
+    # an explicit phase is a look, at the current phase too: only a recall without ``at`` reconsolidates
+    writable = not request.dry_run and request.at is None
     written = 0
     if writable:
         written = write_updates(driver, database, [update_row(by_uid[uid], results[uid], now, p) for uid in states])

@@ -149,6 +149,10 @@ def test_an_earlier_phase_is_read_only_and_bounded(driver: neo4j.Driver, run: Re
     assert early.dry_run and early.written == 0 and early.phase == 3
     assert all(m.true_day == 1 for m in early.memories)
     assert snapshot(driver, game) == before
+    # the current phase named explicitly is a look too: the same memories as a recall, nothing reconsolidated
+    now = run("Marcus", at=7)
+    assert now.dry_run and now.written == 0 and snapshot(driver, game) == before
+    assert [m.uid for m in now.memories] == [m.uid for m in run("Marcus", dry_run=True).memories]
     with pytest.raises(UsageProblem, match="phase from 0 to 7"):
         run("Marcus", at=8)
     with pytest.raises(UsageProblem):
