@@ -2,9 +2,9 @@
 
 One command (``python -m bench.bench_retrieval``) ingests the real games of three corpora (:data:`CORPORA`: The
 Traitors, Avalon and Mafia; ``--corpus`` some of them) once per memory profile (the ``perfect`` control and every
-shipped profile; each copy under the id ``GAME.PROFILE`` with every player on that profile), asks each copy the
-same questions at the end of its game, and prints recall@k per corpus, per question kind and by age, next to two
-single rankings of the same memories in the same run:
+shipped profile; each copy under the id ``GAME.bench-PROFILE`` with every player on that profile, deleted at the
+end), asks each copy the same questions at the end of its game, and prints recall@k per corpus, per question kind and
+by age, next to two single rankings of the same memories in the same run:
 
 - **questions** are generated from the ground truth of each log (:func:`questions`), only about what the asked
   player witnessed, each with its evidence events, worded as the game words it (:data:`WORDING`; a day of Avalon is
@@ -297,8 +297,9 @@ def questions(game_log: GameLog, witnessed: dict[str, set[str]], *, per_kind: in
 
 
 def copy_id(game: str, profile: str) -> str:
-    """The id of a game's copy in which every player has ``profile``."""
-    return f"{game}.{profile}"
+    """The id of a game's copy in which every player has ``profile``: ``GAME.bench-PROFILE``, an id no other recipe
+    makes (the README's control condition stores ``GAME.perfect``, which the benchmark must never delete)."""
+    return f"{game}.bench-{profile}"
 
 
 def write_copies(logs: Sequence[GameLog], profile: str, folder: Path) -> Path:
@@ -450,6 +451,9 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
         steps["single rankings"] = round(time.perf_counter() - t0, 1)
     hits[CONTEXT] = [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
                      for q in asked]
+    for profile in wanted:  # the copies are the benchmark's own: leave the database as it was
+        for game_log in logs:
+            delete_game(driver, database, copy_id(game_log.game, profile))
     report = summary(asked, hits, params)
     report |= {"games": len(logs), "k": k, "per_kind": per_kind, "seed": seed, "steps": steps,
                "default_profile": params.default_profile, "examples": [asdict(q) for q in asked[:12]],
@@ -598,9 +602,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"comma-separated corpora (default: {','.join(CORPUS_NAMES)})")
     parser.add_argument("--profiles", help="comma-separated profiles (default: perfect and every shipped one)")
     parser.add_argument("--per-kind", type=int, default=6, help="questions per kind and game (default 6)")
-    parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
+    parser.add_argument("--k", type=int, default=10, help="memories recalled per question (default 10)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the questions drawn (default 0)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json",
+                        help="the JSON report (default bench/results/retrieval.json, the committed full run: give "
+                             "another path for a sample)")
     parser.add_argument("--figure", type=Path, help="draw the default profile's recall by age to this PNG")
     parser.add_argument("--per-question", type=Path,
                         help="write every question with the evidence events each ranking found to this JSON")
