@@ -109,12 +109,9 @@ def _freeze_long_lived_objects() -> None:
     """
     gc.collect()
     gc.freeze()
-    if not _UNFREEZE_AT_EXIT:
-        atexit.register(gc.unfreeze)
-        _UNFREEZE_AT_EXIT.append(True)
 
 
-_UNFREEZE_AT_EXIT: list[bool] = []
+atexit.register(gc.unfreeze)  # a no-op when nothing is frozen
 
 
 class Embedder:

@@ -27,14 +27,14 @@
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
+// @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, candidates, hits
 MATCH (g:Game {uid: $game})
-WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve,
-     // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
-     // Game.decayed_to, and strength only falls between those writes: at decayed_to no memory weaker than the
-     // lowest cue floor is a candidate, and the index skips them; an earlier phase reads every memory
-     CASE WHEN coalesce($at, g.decayed_to, 0) >= coalesce(g.decayed_to, 0)
-          THEN $vague_floor * (1.0 - $cue_support) - 1e-9 ELSE -1.0 END AS weakest
+WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
+// the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
+// Game.decayed_to, and strength only falls between those writes: at decayed_to no memory weaker than the lowest cue
+// floor is a candidate, and the index skips them; an earlier phase reads every memory
+WITH g, now, curve, CASE WHEN now >= coalesce(g.decayed_to, 0) THEN $lowest_cue_floor - 1e-9 ELSE -1.0 END AS weakest
 CALL (g) {
   OPTIONAL MATCH (g)-[:HAS_PLAYER]->(x:Player)
   WITH x ORDER BY x.name

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
+from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
@@ -85,7 +86,8 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
     values = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
-              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support}
+              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
+              "lowest_cue_floor": cue_floor(0.0, params)}
 
     def work(tx: neo4j.ManagedTransaction) -> dict[str, Any] | None:
         record = tx.run(cypher("recall/context"), values).single()

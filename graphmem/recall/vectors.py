@@ -68,6 +68,9 @@ DEFAULT_MAX_MEMORIES = 100_000
 """Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions (two vectors each)."""
 
 Matrix = npt.NDArray[np.float32]
+_Read = tuple[str, npt.NDArray[np.float32], npt.NDArray[np.float32] | None, tuple[str, ...], str, int]
+"""One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, context vector (None: none asked), about,
+keywords, n."""
 
 
 @dataclass
@@ -177,9 +180,8 @@ class EmbeddingCache:
                 self._evict(keep=key)
             return vectors, np.fromiter((vectors.rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
 
-    def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str], embedder: Embedder | None
-              ) -> list[tuple[str, npt.NDArray[np.float32], npt.NDArray[np.float32] | None, tuple[str, ...], str,
-                              int]]:
+    def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str],
+              embedder: Embedder | None) -> list[_Read]:
         """(uid, text vector, context vector or None, about, keywords, n) of each of ``uids`` stored with an
         embedding (``recall/embeddings``), the keywords embedded by ``embedder`` (None: no context)."""
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
