@@ -97,7 +97,8 @@ class MemoryService:
         self.driver = driver
         self.database = self.settings.database
         self.params = params or self.settings.parameters()
-        self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size)
+        self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size,
+                                             backend=self.settings.embedding_backend)
         self.live = LiveGames(self.driver, self.database, self.params, self.embedder)
         """The live games this service feeds (it caches their rebuilt state, validated against Neo4j)."""
         self.recall_retries = 0

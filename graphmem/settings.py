@@ -7,7 +7,7 @@ The configuration file is ``graphmem.toml`` in the working directory, or the pat
 (or ``--config``). Its tables::
 
     [neo4j]       uri, user, password, database
-    [embedding]   model, batch_size
+    [embedding]   model, batch_size, backend   # backend: onnx (default) or torch
     [local]       home          # where `graphmem neo4j start` keeps its data and state file
     [server]      engine_key, host, port, max_body_bytes   # `graphmem serve` (docs/service.md)
     seed = 7                    # top-level: the seed of every random choice (reconsolidation)
@@ -23,7 +23,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -32,6 +32,9 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from graphmem.errors import ConfigError, closest, did_you_mean
 from graphmem.model.params import Parameters, load_parameters
+
+if TYPE_CHECKING:
+    from graphmem.encoders import Backend
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -42,7 +45,7 @@ CONFIG_FILE_NAME = "graphmem.toml"
 STATE_FILE_NAME = "neo4j-local.json"
 KNOWN_KEYS: dict[str, frozenset[str] | None] = {
     "neo4j": frozenset({"uri", "user", "password", "database"}),
-    "embedding": frozenset({"model", "batch_size"}),
+    "embedding": frozenset({"model", "batch_size", "backend"}),
     "local": frozenset({"home"}),
     "server": frozenset({"engine_key", "host", "port", "max_body_bytes"}),
     "seed": None,
@@ -70,6 +73,8 @@ class Settings:
     database : str or None, the database name (None: the server's default)
     embedding_model : str, a sentence-transformers model name or a local path
     embedding_batch_size : int, texts per encode call
+    embedding_backend : "onnx" (ONNX Runtime, the default) or "torch" (PyTorch): what runs the model
+        (graphmem/encoders.py; the same vectors either way)
     seed : int, the seed of every random choice
     home : Path, where the local Neo4j keeps data and its state file
     config_file : Path or None, the TOML file that was read
@@ -87,6 +92,7 @@ class Settings:
     database: str | None = None
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
     embedding_batch_size: int = 64
+    embedding_backend: Backend = "onnx"
     seed: int = 0
     home: Path = field(default_factory=lambda: default_home(os.environ))
     config_file: Path | None = None
@@ -133,6 +139,17 @@ def _local_state_uri(state_file: Path) -> str | None:
         return None
     uri = state.get("uri") if isinstance(state, dict) else None
     return uri if isinstance(uri, str) else None
+
+
+def _backend(value: str, path: Path | None) -> Backend:
+    """The embedding backend named by ``[embedding] backend`` or ``GRAPHMEM_EMBEDDING_BACKEND``; ConfigError else."""
+    from graphmem.encoders import BACKENDS  # here: graphmem.encoders loads numpy, which settings never needs
+
+    for backend in BACKENDS:
+        if value.strip().lower() == backend:
+            return backend
+    raise ConfigError(f"{path or 'GRAPHMEM_EMBEDDING_BACKEND'}: field 'embedding.backend' must be one of "
+                      f"{', '.join(BACKENDS)}, got {value!r}")
 
 
 def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:
@@ -242,6 +259,8 @@ def load_settings(
         embedding_model=env.get("GRAPHMEM_EMBEDDING_MODEL")
         or typed("embedding", "model", emb.get("model", DEFAULT_EMBEDDING_MODEL), str),
         embedding_batch_size=typed("embedding", "batch_size", emb.get("batch_size", 64), int),
+        embedding_backend=_backend(env.get("GRAPHMEM_EMBEDDING_BACKEND")
+                                   or typed("embedding", "backend", emb.get("backend", "onnx"), str), path),
         seed=seed,
         home=home,
         config_file=path,
