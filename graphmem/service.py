@@ -341,10 +341,9 @@ class MemoryService:
         game's phase. These are checked before the embedding model is loaded. RecallConflict only when every
         attempt met a concurrent write.
         """
-        from graphmem.recall import check_request, recall
+        from graphmem.recall import recall
         from graphmem.recall.reconsolidate import RecallConflict
 
-        check_request(self.driver, self.database, game, player, participants, at)
         pause = RECALL_PAUSE
         for attempt in range(RECALL_ATTEMPTS):
             try:

@@ -7,8 +7,7 @@ docs/prompt.md (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same
 
 Pipeline, one call:
 
-1. embed the topic (timed apart: ``timings["embed"]``);
-2. read the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the owner's
+1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the owner's
    thoughts and open conflicts, every candidate as a small row (element id, uid, access count, strength at
    ``now``, flashbulb flag, threshold) and the owner's full-text hits as (element id, score), joined here. The
    candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
@@ -17,11 +16,14 @@ Pipeline, one call:
    Everything is read from the composite index ``memory_recall``, never from the store, and at the game's current
    phase the index seek starts at the lowest cue floor (the stored strength is never below the strength now), so
    a long-forgotten memory costs nothing. The full-text query carries the owner's scope token
-   (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only;
+   (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only. The request is
+   checked against what the query returns (unknown game, player or participant; ``at`` outside the game's phases)
+   before anything is embedded;
+2. embed the topic (timed apart: ``timings["embed"]``);
 3. dense scores: each candidate's two vectors (its text embedding and the embedding of its context, its keywords;
    :mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
-   the first time or after a reconsolidation changed the memory; the score is the better of the topic's two cosines,
-   one pass over each matrix;
+   the first time or after a reconsolidation elsewhere changed the memory (a writing recall brings the cache up to
+   date with what it wrote); the score is the better of the topic's two cosines, one pass over each matrix;
 4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical and the participant boost,
    score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full (``recall/memories``);
 5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
@@ -79,7 +81,7 @@ ms sequential, p95 72 against 54 ms).
 
 from __future__ import annotations
 
-from graphmem.recall.candidates import check_request, strength_now
+from graphmem.recall.candidates import strength_now
 from graphmem.recall.pipeline import recall, run_recall
 from graphmem.recall.reconsolidate import RecallConflict
 from graphmem.recall.result import RecallResult
@@ -87,4 +89,4 @@ from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, Reca
 from graphmem.recall.vectors import EmbeddingCache
 
 __all__ = ["ActiveThought", "Candidate", "EmbeddingCache", "RecallConflict", "RecallRequest", "RecallResult",
-           "RecalledMemory", "check_request", "recall", "run_recall", "strength_now"]
+           "RecalledMemory", "recall", "run_recall", "strength_now"]

@@ -3,9 +3,8 @@
 :func:`read_context` runs the first read in one read transaction and turns the row into a :class:`Context`: the
 owner, working memory, conflicts and every candidate's ranking inputs, read from an index (no embedding, no store);
 :func:`read_memories` reads the few memories the ranking keeps in full. :func:`check_context` raises
-NotFound/UsageProblem for an unknown game, player or participant, or a phase outside 0..``Game.decayed_to``;
-:func:`check_request` does the same with a small query before any embedding is computed (the CLI calls it so that
-a typo does not wait for the embedding model to load).
+NotFound/UsageProblem for an unknown game, player or participant, or a phase outside 0..``Game.decayed_to``
+(the pipeline checks before it embeds the topic, so a typo never waits for the embedding model to load).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from graphmem.recall.types import Candidate
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "check_request", "read_context", "read_memories", "strength_now"]
+__all__ = ["Context", "check_context", "read_context", "read_memories", "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -147,22 +146,6 @@ def check_context(context: Context, game: str, player: str, participants: Sequen
     """Raise NotFound for an unknown player or participant (listing the game's players) and UsageProblem for
     ``at`` outside 0..decayed_to."""
     _check(game, player, participants, at, context.decayed_to, context.players)
-
-
-def check_request(driver: neo4j.Driver, database: str | None, game: str, player: str,
-                  participants: Sequence[str] = (), at: int | None = None) -> int:
-    """Check a request with one small query; returns the game's decayed_to.
-
-    Raises NotFound (unknown game, listing the stored games; unknown player or participant, listing the players)
-    or UsageProblem (``at`` outside 0..decayed_to).
-    """
-    records, _, _ = driver.execute_query(cypher("recall/roster"), game=game, database_=database,
-                                         routing_=neo4j.RoutingControl.READ)
-    if not records:
-        raise _no_game(driver, database, game)
-    decayed_to = int(records[0]["decayed_to"] or 0)
-    _check(game, player, participants, at, decayed_to, list(records[0]["players"]))
-    return decayed_to
 
 
 def strength_now(candidate: Candidate, now: int, curve: str) -> float:

@@ -196,17 +196,18 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         timings[name] = now_ - clock
         clock = now_
 
-    vector = None
-    if request.has_topic:
-        if embedder is None:
-            raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
-        vector = embedder.encode_one(request.topic or "")
-    lap("embed")
+    if request.has_topic and embedder is None:
+        raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
     lucene = lucene_query(request.topic, scope_token(request.game, request.player))
     context = read_context(driver, database, request.game, request.player, request.at, lucene, params)
+    # checked before the topic is embedded: a typo in a name never waits for the model to load
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
+    vector = None
+    if request.has_topic and embedder is not None:
+        vector = embedder.encode_one(request.topic or "")
+    lap("embed")
     n = context.count
     dense: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
@@ -254,7 +255,11 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     writable = not request.dry_run and request.at is None
     written = 0
     if writable:
-        written = write_updates(driver, database, [update_row(by_uid[uid], results[uid], now, p) for uid in states])
+        updates = [update_row(by_uid[uid], results[uid], now, p) for uid in states]
+        written = write_updates(driver, database, updates)
+        if embedder is not None and vector is not None:
+            kept.rewritten(database, request.game, context.incarnation,
+                           [(u["uid"], u["n_before"], u["n"], u["keywords"]) for u in updates], embedder)
     lap("write")
 
     conflicts = _conflicts(context, by_uid)

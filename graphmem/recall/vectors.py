@@ -180,6 +180,37 @@ class EmbeddingCache:
                 self._evict(keep=key)
             return vectors, np.fromiter((vectors.rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
 
+    def rewritten(self, database: str | None, game: str, incarnation: str | None,
+                  updates: Sequence[tuple[str, int, int, str]], embedder: Embedder) -> int:
+        """Bring the memories a recall has just reconsolidated and written up to date without reading them again:
+        ``updates`` are (uid, access count before, access count written, keywords written). A memory held at the
+        count before gets the count written, and a new context vector when its keywords changed (embedded by
+        ``embedder``, whose own cache knows most keywords strings already); one held at another count, or not
+        held, is left for :meth:`fetch` to read. Returns the memories brought up to date.
+
+        Without it, the next recall of the owner read every memory the last one returned again (one query and
+        ~2 ms of each writing recall on the real games).
+        """
+        key = (database, game, incarnation or "")
+        with self._lock:
+            vectors = self._games.get(key) if incarnation else None
+            if vectors is None:
+                return 0
+            current = [(vectors.rows[uid], before, n, words) for uid, before, n, words in updates
+                       if uid in vectors.rows and vectors.n[vectors.rows[uid]] == before]
+            changed = [words for row, _, _, words in current if vectors.keywords[row] != words]
+        contexts = dict(zip(changed, embedder.encode(changed))) if changed else {}
+        done = 0
+        with self._lock:
+            for row, before, n, words in current:
+                if vectors.n[row] != before:  # another recall read or rewrote it meanwhile: theirs stands
+                    continue
+                if vectors.keywords[row] != words:
+                    vectors.contexts[row], vectors.keywords[row] = contexts[words], words
+                vectors.n[row] = n
+                done += 1
+        return done
+
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str],
               embedder: Embedder | None) -> list[_Read]:
         """(uid, text vector, context vector or None, about, keywords, n) of each of ``uids`` stored with an

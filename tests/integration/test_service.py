@@ -371,8 +371,9 @@ def test_warm_up_loads_the_model_before_the_first_call(driver: neo4j.Driver, neo
     assert fresh_service.warm_up() > 0
     assert fresh_service.embedder.loaded and fresh_service.embedder.passes == 1
     # the loaded model's objects are out of the garbage collector's reach: a full collection over them took 228 ms,
-    # paid by one recall in twenty (graphmem.embedding._freeze_long_lived_objects)
-    assert gc.get_freeze_count() > 100_000
+    # paid by one recall in twenty (graphmem.embedding._freeze_long_lived_objects); ~70,000 objects are alive after
+    # loading under ONNX Runtime, ~470,000 with PyTorch
+    assert gc.get_freeze_count() > 50_000
     started = time.perf_counter()
     fresh_service.embedder.encode_one("a topic no one asked before")
     assert time.perf_counter() - started < 5  # the first real call no longer pays for the loading
