@@ -25,7 +25,8 @@ not hold: a live game's state is rebuilt from the stored header and event log (a
 stored event count and hash), so any process, or a restarted one, goes on with any game
 (:mod:`graphmem.ingest.live`). Recall keeps the embeddings it has read (:class:`graphmem.recall.vectors.EmbeddingCache`,
 by game incarnation): a memory's embedding never changes, so this is a cache of what Neo4j holds, not state, and is
-read again when lost. The first call that embeds something loads the model (~10 s); :meth:`warm_up` loads it ahead.
+read again when lost. The first call that embeds something loads the model (about 1 s; about 15 s more the first
+time a machine exports it to ONNX, graphmem.encoders); :meth:`warm_up` loads it ahead.
 """
 
 from __future__ import annotations
@@ -119,9 +120,9 @@ class MemoryService:
 
     def warm_up(self) -> float:
         """Load the embedding model and embed one text, and check that Neo4j answers; returns the seconds taken
-        (~10 s the first time on 2 cores, ~0 after). Otherwise the first call that embeds something (a recall with
-        a topic, a live batch, an ingest) pays for loading the model. ``graphmem serve`` calls it before it
-        reports ready. Raises EmbeddingError, Neo4jUnavailable."""
+        (about 1 s the first time in a process, plus about 15 s the first time on a machine, ~0 after). Otherwise the
+        first call that embeds something (a recall with a topic, a live batch, an ingest) pays for loading the model.
+        ``graphmem serve`` calls it before it reports ready. Raises EmbeddingError, Neo4jUnavailable."""
         from graphmem.store.connection import server_version
 
         started = time.perf_counter()
