@@ -78,7 +78,8 @@ class GameVectors:
     """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` and ``contexts`` (shape
     (capacity, dim), the first ``size`` rows in use: the L2-normalised embeddings of the text and of the context,
     float32; a context row is zero until an embedder has embedded it), ``about``, ``keywords`` and ``n`` (the
-    access count the keywords belong to; -1 while the context is missing)."""
+    access count the keywords belong to; -1 while the context is missing); ``uid_of[node id]``: the uid of each
+    Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
@@ -87,6 +88,12 @@ class GameVectors:
     texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     contexts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     size: int = 0
+    uid_of: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def held(self) -> int:
+        """What counts against :attr:`EmbeddingCache.max_memories`: the memories with vectors or a known uid."""
+        return max(self.size, len(self.uid_of))
 
     def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
             about: tuple[str, ...], keywords: str, n: int) -> None:
@@ -134,11 +141,42 @@ class EmbeddingCache:
         """Memories read from Neo4j so far (cache misses)."""
 
     def __len__(self) -> int:
-        return sum(v.size for v in self._games.values())
+        return sum(v.held for v in self._games.values())
 
     def clear(self) -> None:
         """Drop everything held."""
         self._games.clear()
+
+    def uids(self, tx: neo4j.ManagedTransaction, database: str | None, game: str, incarnation: str | None,
+             ids: Sequence[int]) -> list[str | None]:
+        """The uid of each Memory node id in ``ids``, in order (None for a node gone since ``ids`` were read).
+
+        tx : the read transaction that read ``ids`` (``recall/context``): a node id names a node only while it exists
+        (Neo4j reuses the id of a deleted node), so the ids not held are resolved in it (``recall/uids``, one query).
+        Held ids are the game incarnation's own: a memory is deleted only with its game, and a game stored again is
+        another incarnation. Why ids and not uids: the context query's rows are numbers, ~3 times cheaper to decode
+        (graphmem/recall/__init__.py). A game without an ``incarnation`` is resolved every time and not kept.
+        """
+        key = (database, game, incarnation or "")
+        keep = bool(incarnation) and self.max_memories > 0
+        with self._lock:
+            vectors = self._games.get(key) if incarnation else None
+            known = vectors.uid_of if vectors is not None else {}
+            missing = [i for i in ids if i not in known]
+        if not missing:
+            return [known[i] for i in ids]
+        read = {int(r["id"]): str(r["uid"]) for r in tx.run(cypher("recall/uids"), ids=list(dict.fromkeys(missing)))}
+        if not keep:
+            return [known.get(i) or read.get(i) for i in ids]
+        with self._lock:
+            vectors = self._games.get(key)
+            if vectors is None:
+                vectors = self._games[key] = GameVectors()
+            vectors.uid_of.update(read)
+            self._games.move_to_end(key)
+            self._evict(keep=key)
+            known = vectors.uid_of
+            return [known.get(i) for i in ids]
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
               uids: Sequence[str], ns: Sequence[int],
@@ -202,5 +240,5 @@ class EmbeddingCache:
             oldest = next(iter(self._games))
             if oldest == keep:
                 break
-            total -= self._games.pop(oldest).size
+            total -= self._games.pop(oldest).held
             log.debug("embedding cache: dropped %s", oldest[1])
