@@ -162,9 +162,10 @@ class EmbeddingCache:
         with self._lock:
             vectors = self._games.get(key) if incarnation else None
             known = vectors.uid_of if vectors is not None else {}
-            missing = [i for i in ids if i not in known]
-        if not missing:
-            return [known[i] for i in ids]
+            found = list(map(known.get, ids))
+        if None not in found:
+            return found
+        missing = [i for i, u in zip(ids, found) if u is None]
         read = {int(r["id"]): str(r["uid"]) for r in tx.run(cypher("recall/uids"), ids=list(dict.fromkeys(missing)))}
         if not keep:
             return [known.get(i) or read.get(i) for i in ids]
