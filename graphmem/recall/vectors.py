@@ -200,10 +200,11 @@ class EmbeddingCache:
                 if keep:
                     self._games[key] = vectors  # concurrent first recalls of a game fill one GameVectors
             rows, held = vectors.rows, vectors.n
+            found = list(map(rows.get, uids))
             if embedder is None:  # only the text and `about`, which never change, are wanted
-                stale = [u for u in uids if u not in rows]
+                stale = [u for u, r in zip(uids, found) if r is None]
             else:
-                stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
+                stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
         if stale:
             # the read and the keywords' embedding run without the lock: under it, every concurrent recall waited
             # for one another's query and for the model's forward passes (8 clients: 44 ms of each recall)
@@ -217,7 +218,11 @@ class EmbeddingCache:
                 self._games[key] = vectors
                 self._games.move_to_end(key)
                 self._evict(keep=key)
-            return vectors, np.fromiter((vectors.rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
+            if stale:  # rows were added
+                found = list(map(vectors.rows.get, uids))
+            if None not in found:
+                return vectors, np.array(found, dtype=np.intp)
+            return vectors, np.array([-1 if r is None else r for r in found], dtype=np.intp)
 
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str],
               embedder: Embedder | None) -> list[_Read]:
