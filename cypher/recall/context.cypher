@@ -1,8 +1,8 @@
 // Everything one recall reads before ranking, in one query (docs/model.md#recall-and-reconsolidation, docs/model.md#working-memory, docs/prompt.md, docs/jobs.md#contradictions): the game and the owner, the owner's
 // working memory (Thought nodes: at Game.decayed_to the ones the decay job marked active; at an earlier phase every
 // push up to it, for the caller to replay), the owner's open conflicts at the recall phase, and the owner's
-// candidate memories as one list of rows [element id, uid, access count, strength, flashbulb, threshold], and the
-// owner's full-text hits as rows [element id, score].
+// candidate memories as parallel lists of numbers (node ids, access counts, strengths, flashbulb flags, thresholds)
+// and the owner's full-text hits as parallel lists (node ids, scores).
 // Candidates: the owner's memories that some cue could bring back at phase `now` (= $at, else Game.decayed_to):
 // encoded by `now`, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
 // max($vague_floor, threshold) * (1 - $cue_support) (graphmem.model.retrieval.cue_floor): below it nothing brings a
@@ -15,8 +15,10 @@
 // one index entry, and its embedding is never read.
 // lexical: the full-text score of $lucene in the index memory_text, 0 when not matched; $lucene carries the owner's
 // scope clause (graphmem.recall.lucene), so Lucene returns the owner's matches only. The caller joins the hits to
-// the candidates by element id (no property read per hit). Rows as small lists, not parallel lists, and no join in
-// Cypher: for 10,000 candidates this took the query from 36-47 ms to 19-26 ms on the server (bench/README.md).
+// the candidates by node id (no property read per hit), and takes each candidate's uid from the node ids it has
+// already met (graphmem.recall.vectors.EmbeddingCache.uids, `recall/uids` in the same transaction for the others):
+// numbers, not strings, because decoding 10,000 uids and element ids was most of the client's time (the perfect
+// profile's owner of 10,000 memories: bench/README.md, graphmem/recall/__init__.py). No join in Cypher.
 // The dense scores are computed by the caller, from the embeddings it keeps (graphmem.recall.vectors); `n` tells it
 // which memories a reconsolidation has changed since it read them.
 // No row when the game is not stored; `found` is false when the player is not one of its players.
@@ -28,7 +30,7 @@
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
-// @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, candidates, hits
+// @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
@@ -62,9 +64,9 @@ CALL (now, curve, weakest) {
     AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
     AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
   // the index's values, bound once: inside CASE branches the planner would read them from the store
-  WITH m, m.uid AS uid, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
+  WITH m, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
        m.t_ref AS t_ref, toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
-  WITH m, uid, n, flashbulb, threshold, floor,
+  WITH m, n, flashbulb, threshold, floor,
        CASE WHEN t_ref > now THEN
             toFloat(m.e0) * CASE curve WHEN 'power'
               THEN (1.0 + 3.0 * toFloat(now - m.t_enc) / (toFloat(m.s_enc) * log(2.0))) ^ (-0.5)
@@ -74,16 +76,18 @@ CALL (now, curve, weakest) {
               THEN (1.0 + 3.0 * toFloat(now - t_ref) / (s * log(2.0))) ^ (-0.5)
               ELSE exp(-toFloat(now - t_ref) / s) END
        END AS raw
-  WITH m, uid, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
+  WITH m, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
   WHERE flashbulb
      OR strength >= CASE WHEN threshold > $vague_floor THEN threshold ELSE $vague_floor END * (1.0 - $cue_support)
-  RETURN collect([elementId(m), uid, n, strength, flashbulb, threshold]) AS candidates
+  // id(): a number where elementId() is a string of ~45 characters; valid within this transaction
+  RETURN collect(id(m)) AS ids, collect(n) AS ns, collect(strength) AS strengths, collect(flashbulb) AS flashbulbs,
+         collect(threshold) AS thresholds
 }
 CALL () {
   WITH 1 AS one WHERE $lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
-  RETURN collect([elementId(node), score]) AS hits
+  RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, players, p IS NOT NULL AS found,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
-       thoughts, conflicts, candidates, hits
+       thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores

@@ -7,9 +7,11 @@ docs/prompt.md (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same
 
 Pipeline, one call:
 
-1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the owner's
-   thoughts and open conflicts, every candidate as a small row (element id, uid, access count, strength at
-   ``now``, flashbulb flag, threshold) and the owner's full-text hits as (element id, score), joined here. The
+1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the
+   owner's thoughts and open conflicts, the candidates as parallel lists of numbers (node id, access count, strength
+   at ``now``, flashbulb flag, threshold) and the owner's full-text hits as (node id, score), joined here by node id;
+   each candidate's uid is the one the process's :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its
+   node id, the others read in the same transaction (``recall/uids``: a node id names a node only while it lives). The
    candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
    encoded by ``now``, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
    max(0.15, threshold) * (1 - CueSupport); a memory below it is forgotten and moves no other memory's score.
@@ -77,6 +79,36 @@ Result (``python -m bench.bench_conversation URI --recall``, topic embedding of 
 memories, 57 ms for 10,000). Running the topic embedding beside the read in another thread was measured too and
 not kept: on 2 cores the model and Neo4j slow each other down as much as they overlap (median 43.6 against 42.5
 ms sequential, p95 72 against 54 ms).
+
+Then the ``perfect`` owner of 10,000 memories (run of 2026-12-02 01:41-01:44 UTC, load average 2.9 to 5.0 on 2
+cores shared with two other test suites; the topic embedding took 17 to 330 ms median from one minute to the next,
+so these figures leave it out and alternate the code before and after, 100 recalls a row, twice):
+
+- the candidates come as numbers: node ids (``id()``) in parallel lists, the full-text hits as (node id, score),
+  each uid from the node ids the embedding cache has met; decoding 10,000 uids and 10,000 element ids (~45
+  characters each) was most of the client's share of the read. The hits join the candidates by one sort and binary
+  search (a dict lookup per candidate cost 6 ms). The read went from 51.4 and 44.0 ms median to 40.8 and 37.1;
+- the dense pass runs over the slice of rows between the owner's first and last (an owner's memories are read
+  together, so they sit side by side), not over the whole game's matrices: 12.3 and 11.4 ms to 7.7 and 6.7 when the
+  game holds the other owner's 10,000 beside them; ``EmbeddingCache.fetch`` looks each uid up once;
+- the recall without its topic embedding: 72.4 and 62.9 ms median (p95 101.7 and 81.4) before, 57.3 and 54.1
+  (p95 98.8 and 74.5) after; the default owner of 10,000 memories 26.2 and 33.4 before, 20.9 and 26.5 after. The
+  same 272 dry-run recalls of the four benchmark owners (with and without topic, participants, warm and cold cache)
+  give byte-identical JSON before and after.
+
+Measured and not done: ranking from what the process holds and asking Neo4j for a pre-selected set of rows. When
+strength, flashbulb and threshold cannot change the order (``perfect``: strength 1, every memory retrievable), the
+best ``k`` follow from the dense scores of the cached vectors and the full-text hits, and min-max needs only the
+extremes, but only over the owner's CURRENT candidates, which the process cannot know without asking: a memory
+ingested, consolidated, tombstoned, decayed or recalled by another process changes them. The query that only
+counts the owner's 10,000 index entries took 15-18 ms on the server in the same minutes, against 17-23 ms for the
+five lists of numbers: the scan of the index, not the rows it returns, is now the read's cost, and a pre-selection
+saves at most the difference. Skipping the scan needs a per-owner version that every writer of a Memory keeps (eight
+write paths in ``cypher/``) or a fingerprint of the candidate set, which could collide; neither was done. So the
+``perfect`` owner of 10,000 memories stays linear in its memories: ~40 ms read on this machine at load 3 to 5
+(~20 ms on the server at load 2), and misses p95 <= 50 ms with the topic embedding. Dropping ``uid`` from the keys
+of ``memory_recall`` (the query no longer returns it) shortens each index entry: 28-40 ms against 30-44 ms on the
+server, alternated; not done, it needs a schema migration for 5-10%.
 """
 
 from __future__ import annotations

@@ -140,12 +140,14 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
     found = rows >= 0
     if found.any():
         picked = rows[found]
-        if 2 * picked.size >= vectors.size:
-            # most of the game's rows: one pass over the whole matrices costs less than copying the rows picked
-            # (an owner of 10,000 candidates: 14 ms to 7 ms); row i's value is the same either way
-            size = vectors.size
-            text = np.einsum("ij,j->i", vectors.texts[:size], topic)[picked].astype(np.float64)
-            context = np.einsum("ij,j->i", vectors.contexts[:size], topic)[picked].astype(np.float64)
+        low, high = int(picked.min()), int(picked.max()) + 1
+        if 2 * picked.size >= high - low:
+            # most of the rows between the first and the last picked (an owner's memories are read together, so
+            # they sit side by side): one pass over that slice costs less than copying the rows picked (an owner of
+            # 10,000 candidates: 14 ms to 7 ms, and 5 ms when the game holds another owner's 10,000 beside them);
+            # row i's value is the same either way
+            text = np.einsum("ij,j->i", vectors.texts[low:high], topic)[picked - low].astype(np.float64)
+            context = np.einsum("ij,j->i", vectors.contexts[low:high], topic)[picked - low].astype(np.float64)
         else:
             text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
             context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
@@ -200,7 +202,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
     lucene = lucene_query(request.topic, scope_token(request.game, request.player))
-    context = read_context(driver, database, request.game, request.player, request.at, lucene, params)
+    kept = cache if cache is not None else EmbeddingCache(0)
+    context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
     # checked before the topic is embedded: a typo in a name never waits for the model to load
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
@@ -211,7 +214,6 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     n = context.count
     dense: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
-    kept = cache if cache is not None else EmbeddingCache(0)
     if n and (vector is not None or request.participants):
         vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns,
                                    embedder if vector is not None else None)

@@ -25,6 +25,10 @@ embedding); its keywords change only when a reconsolidation rewrites them, which
 
 - a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
   game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
+- it also keeps the uid of each Memory node id it has met (:meth:`EmbeddingCache.uids`): ``recall/context`` returns
+  its candidates as node ids, numbers being cheaper to decode than uids; an id not held is resolved in the
+  transaction that read it (a node id names a node only while it lives; a Memory is deleted only with its game, and
+  a game stored again is another incarnation);
 - :meth:`EmbeddingCache.fetch` reads only the memories it does not hold, or holds at another ``n`` (one query,
   ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
   memories written or reconsolidated since; context embeddings come from the embedding model (its own content
@@ -78,7 +82,8 @@ class GameVectors:
     """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` and ``contexts`` (shape
     (capacity, dim), the first ``size`` rows in use: the L2-normalised embeddings of the text and of the context,
     float32; a context row is zero until an embedder has embedded it), ``about``, ``keywords`` and ``n`` (the
-    access count the keywords belong to; -1 while the context is missing)."""
+    access count the keywords belong to; -1 while the context is missing); ``uid_of[node id]``: the uid of each
+    Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
@@ -87,6 +92,12 @@ class GameVectors:
     texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     contexts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     size: int = 0
+    uid_of: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def held(self) -> int:
+        """What counts against :attr:`EmbeddingCache.max_memories`: the memories with vectors or a known uid."""
+        return max(self.size, len(self.uid_of))
 
     def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
             about: tuple[str, ...], keywords: str, n: int) -> None:
@@ -134,11 +145,44 @@ class EmbeddingCache:
         """Memories read from Neo4j so far (cache misses)."""
 
     def __len__(self) -> int:
-        return sum(v.size for v in self._games.values())
+        return sum(v.held for v in self._games.values())
 
     def clear(self) -> None:
         """Drop everything held."""
         self._games.clear()
+
+    def uids(self, tx: neo4j.ManagedTransaction, database: str | None, game: str, incarnation: str | None,
+             ids: Sequence[int]) -> list[str | None]:
+        """The uid of each Memory node id in ``ids``, in order (None for a node gone since ``ids`` were read).
+
+        tx : the read transaction that read ``ids`` (``recall/context``): a node id names a node only while it exists
+        (Neo4j reuses the id of a deleted node), so the ids not held are resolved in it (``recall/uids``, one query).
+        Held ids are the game incarnation's own: a memory is deleted only with its game, and a game stored again is
+        another incarnation. Why ids and not uids: the client's share of reading 10,000 candidates was 9 ms as rows with
+        uids and element ids, 2 ms as lists of node ids (graphmem/recall/__init__.py). A game without an
+        ``incarnation`` is resolved every time and not kept.
+        """
+        key = (database, game, incarnation or "")
+        keep = bool(incarnation) and self.max_memories > 0
+        with self._lock:
+            vectors = self._games.get(key) if incarnation else None
+            known = vectors.uid_of if vectors is not None else {}
+            found = list(map(known.get, ids))
+        if None not in found:
+            return found
+        missing = [i for i, u in zip(ids, found) if u is None]
+        read = {int(r["id"]): str(r["uid"]) for r in tx.run(cypher("recall/uids"), ids=list(dict.fromkeys(missing)))}
+        if not keep:
+            return [known.get(i) or read.get(i) for i in ids]
+        with self._lock:
+            vectors = self._games.get(key)
+            if vectors is None:
+                vectors = self._games[key] = GameVectors()
+            vectors.uid_of.update(read)
+            self._games.move_to_end(key)
+            self._evict(keep=key)
+            known = vectors.uid_of
+            return [known.get(i) for i in ids]
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
               uids: Sequence[str], ns: Sequence[int],
@@ -161,10 +205,11 @@ class EmbeddingCache:
                 if keep:
                     self._games[key] = vectors  # concurrent first recalls of a game fill one GameVectors
             rows, held = vectors.rows, vectors.n
+            found = list(map(rows.get, uids))
             if embedder is None:  # only the text and `about`, which never change, are wanted
-                stale = [u for u in uids if u not in rows]
+                stale = [u for u, r in zip(uids, found) if r is None]
             else:
-                stale = [u for u, n in zip(uids, ns) if (r := rows.get(u)) is None or held[r] != n]
+                stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
         if stale:
             # the read and the keywords' embedding run without the lock: under it, every concurrent recall waited
             # for one another's query and for the model's forward passes (8 clients: 44 ms of each recall)
@@ -178,7 +223,11 @@ class EmbeddingCache:
                 self._games[key] = vectors
                 self._games.move_to_end(key)
                 self._evict(keep=key)
-            return vectors, np.fromiter((vectors.rows.get(u, -1) for u in uids), dtype=np.intp, count=len(uids))
+            if stale:  # rows were added
+                found = list(map(vectors.rows.get, uids))
+            if None not in found:
+                return vectors, np.array(found, dtype=np.intp)
+            return vectors, np.array([-1 if r is None else r for r in found], dtype=np.intp)
 
     def rewritten(self, database: str | None, game: str, incarnation: str | None,
                   updates: Sequence[tuple[str, int, int, str]], embedder: Embedder) -> int:
@@ -233,5 +282,5 @@ class EmbeddingCache:
             oldest = next(iter(self._games))
             if oldest == keep:
                 break
-            total -= self._games.pop(oldest).size
+            total -= self._games.pop(oldest).held
             log.debug("embedding cache: dropped %s", oldest[1])

@@ -1,0 +1,114 @@
+"""Recall's candidates, read as node ids and numbers (``recall/context``) and named by the uids the embedding cache
+has met, rank exactly as the store says: against a ranking recomputed from every memory of the owner read by uid,
+with a warm cache, a cold one and none, before and after a recall writes (real Neo4j, real embedding model)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+
+from bench.conversation import SPEAKERS, conversation, statement
+from graphmem.logs.writer import dumps_line
+from graphmem.model.forgetting import strength_at
+from graphmem.model.params import Parameters
+from graphmem.model.retrieval import cue_floor
+from graphmem.recall import EmbeddingCache, RecallResult, recall
+from graphmem.recall.lucene import lucene_query
+from graphmem.recall.pipeline import about_flags, dense_scores
+from graphmem.recall.ranking import rank
+from graphmem.store.games import delete_game
+from graphmem.store.keys import scope_token
+
+pytestmark = pytest.mark.neo4j
+LIVE = ("active", "warm", "candidate", "archived")
+
+
+@pytest.fixture(params=["perfect", None], ids=["perfect", "default"])
+def talk(request: pytest.FixtureRequest, driver: neo4j.Driver, memory: Any, tmp_path: Path) -> Iterator[str]:
+    """A conversation of 300 turns over 15 sessions (two owners of 300 memories each), both speakers on the
+    ``perfect`` profile (every memory a candidate, strength 1) or the default one; deleted afterwards."""
+    profile = request.param
+    game = f"talk-candidates-{profile or 'default'}-{random.getrandbits(32):08x}"
+    path = tmp_path / f"{game}.jsonl"
+    path.write_text("".join(dumps_line(o) + "\n" for o in conversation(300, 15, seed=5, game=game,
+                                                                         profile=profile)), encoding="utf-8")
+    memory.ingest(path)
+    yield game
+    delete_game(driver, None, game)
+
+
+def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str, owner: str, topic: str | None,
+              participants: Sequence[str], k: int) -> list[tuple[str, float]]:
+    """The best ``k`` (uid, score) recomputed from the store without the recall query, node ids or a kept cache:
+    every memory of the owner read by uid, its strength in closed form (graphmem.model.forgetting), the cued-recall
+    floor (graphmem.model.retrieval), the dense scores from embeddings read now, the full-text scores by uid, ranked
+    by graphmem.recall.ranking.rank."""
+    now = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.decayed_to AS t", game=game).records[0]["t"]
+    rows = [r for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.n AS n, m.state AS state, "
+        "m.t_enc AS t_enc, m.e_ref AS e_ref, m.t_ref AS t_ref, m.s AS s, m.floor AS floor, m.threshold AS threshold, "
+        "m.flashbulb AS flashbulb ORDER BY uid", game=game, owner=owner).records
+        if r["state"] in LIVE and r["t_enc"] <= now]
+    strengths = [strength_at(r["e_ref"], r["t_ref"], r["s"], now, params.curve, r["floor"]) for r in rows]
+    kept = [i for i, (r, m) in enumerate(zip(rows, strengths))
+            if r["flashbulb"] or m >= cue_floor(r["threshold"], params)]
+    rows, strengths = [rows[i] for i in kept], [strengths[i] for i in kept]
+    uids = [r["uid"] for r in rows]
+    vectors, found = EmbeddingCache(0).fetch(driver, None, game, None, uids, [r["n"] for r in rows], embedder)
+    dense = dense_scores(vectors, found, embedder.encode_one(topic) if topic else None)
+    query = lucene_query(topic, scope_token(game, owner))
+    lexical = {} if query is None else {r["uid"]: r["score"] for r in driver.execute_query(
+        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score RETURN node.uid AS uid, score",
+        q=query).records}
+    _, best = rank(uids, strengths, [r["flashbulb"] for r in rows], [r["threshold"] for r in rows],
+                   None if dense is None else [float(x) for x in dense], lexical,
+                   list(about_flags(vectors, found, participants)), k, params)
+    return [(r.uid, r.score) for r in best]
+
+
+def ranked(result: RecallResult) -> list[tuple[str, float]]:
+    return [(m.uid, m.score) for m in sorted(result.memories, key=lambda m: (-m.score, m.uid))]
+
+
+def same(result: RecallResult) -> str:
+    data = json.loads(result.to_json())
+    data.pop("timings", None)
+    return json.dumps(data, sort_keys=True)
+
+
+def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver, embedder: Any,
+                                                          params: Parameters, talk: str) -> None:
+    rng = random.Random(13)
+    topics: list[str | None] = [None, "Jordan", *(f"Do you remember when {statement(rng)}" for _ in range(6))]
+    warm = EmbeddingCache()
+
+    def call(owner: str, topic: str | None, participants: Sequence[str], k: int, cache: EmbeddingCache | None,
+             dry_run: bool = True) -> RecallResult:
+        return recall(driver, None, talk, owner, topic=topic, participants=participants, k=k, params=params,
+                      embedder=embedder, dry_run=dry_run, cache=cache)
+
+    for round_ in range(2):
+        for i, topic in enumerate(topics):
+            owner, other = SPEAKERS[i % 2], SPEAKERS[1 - i % 2]
+            for participants, k in (((), 10), ((other,), 5)):
+                cold = call(owner, topic, participants, k, EmbeddingCache(0))  # nothing kept: every id read
+                first = call(owner, topic, participants, k, warm)  # the owner's first recall fills the cache
+                again = call(owner, topic, participants, k, warm)  # every uid from the ids the cache has met
+                assert same(first) == same(again) == same(cold)
+                assert cold.candidates > k and (cold.candidates == 300 or "default" in talk)
+                expected = reference(driver, embedder, params, talk, owner, topic, participants, k)
+                if "perfect" in talk:  # strength 1 everywhere: the scores are the same numbers
+                    assert ranked(cold) == expected
+                else:  # the strengths come from Neo4j's exp() and Python's, equal to the last bits or so
+                    assert [u for u, _ in ranked(cold)] == [u for u, _ in expected]
+                    assert [s for _, s in ranked(cold)] == pytest.approx([s for _, s in expected], abs=1e-12)
+        # a recall that writes raises the access count of what it recalls and rewrites their keywords: the warm
+        # cache reads those again and still names every candidate right
+        written = call(SPEAKERS[0], topics[2], (), 10, warm, dry_run=False)
+        assert written.written == 10, round_
