@@ -149,8 +149,7 @@ def run_embedding(driver: neo4j.Driver, database: str | None, params: Parameters
     warm = Embedder(model)
     warm.encode(["warm up"])
     started = time.perf_counter()
-    warm.model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
-                      show_progress_bar=False)
+    warm.encoder.encode(texts, 64)
     model_s = time.perf_counter() - started
     delete_game(driver, database, log.game)
     warm.clear_cache()  # the same loaded model, nothing embedded yet

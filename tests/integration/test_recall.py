@@ -244,7 +244,7 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
     # a recall that writes raises the access count of the memories it recalls (and may rewrite their keywords):
     # it brings the cache up to date itself, so the next recall reads nothing again and sees what a fresh read sees
-    stored_keywords = dict(driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) "
+    stored_keywords: dict[str, str] = dict(driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) "
                                                 "RETURN m.uid, coalesce(m.keywords, '')", game=game).records)
     for _ in range(3):
         written = recall(driver, None, game, "Marcus", topic="medical training", k=5, params=params,
