@@ -77,12 +77,12 @@ def run(messages: int = 300, rounds: int = 2, cache_dir: Path | None = None) -> 
     cosine. ``cache_dir`` keeps the ONNX file (default: a temporary directory, so the export is timed too)."""
     path = resolve_model_path("all-MiniLM-L6-v2")
     with tempfile.TemporaryDirectory() as scratch:
+        started = time.perf_counter()  # PyTorch first: its load includes importing it, as in a new process
+        encoders: dict[str, Encoder] = {"torch": load_encoder(path, "torch")}
+        loaded = {"torch": time.perf_counter() - started}
         started = time.perf_counter()
-        encoders: dict[str, Encoder] = {"onnx": load_encoder(path, "onnx", cache_dir=cache_dir or Path(scratch))}
-        loaded = {"onnx": time.perf_counter() - started}
-        started = time.perf_counter()
-        encoders["torch"] = load_encoder(path, "torch")
-        loaded["torch"] = time.perf_counter() - started
+        encoders["onnx"] = load_encoder(path, "onnx", cache_dir=cache_dir or Path(scratch))
+        loaded["onnx"] = time.perf_counter() - started
         questions = ("Is Parker a traitor? day", "what did Riley tell me in private", "who should we banish today, round",
                      "Casey voted against me on")
         topics = [f"{q} {n}" for n in range(30) for q in questions]
@@ -117,7 +117,7 @@ def table(result: dict[str, Any]) -> str:
     for key, label in names.items():
         lines.append(f"| {label} | {ms['torch'][key]:.1f} ms | {ms['onnx'][key]:.1f} ms | "
                      f"{ms['torch'][key] / ms['onnx'][key]:.2f} |")
-    lines.append(f"| load (ONNX: export and check included the first time) | {result['load_s']['torch']:.1f} s | "
+    lines.append(f"| load (PyTorch: import included; ONNX: export and check) | {result['load_s']['torch']:.1f} s | "
                  f"{result['load_s']['onnx']:.1f} s | |")
     texts = result["topics"] + result["messages"]
     agreement = f"Least cosine between the backends' vectors of all {texts} texts: {result['least_cosine']:.7f}"

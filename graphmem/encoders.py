@@ -13,9 +13,9 @@ about 1 s of loading instead of about 8 s.
 
 The ONNX file is made once per model and machine, from the PyTorch model (``torch.onnx.export``, 2 s), checked
 against it, and kept in the cache directory (``$XDG_CACHE_HOME/graphmem/onnx`` or ``~/.cache/graphmem/onnx``) under
-a key of the model's path, weights' size and modification time. A model of another structure (another pooling, a
-dense layer), a failed export or a failed check fall back to PyTorch with a warning: the vectors are the same either
-way, only the speed differs.
+the SHA-256 of the model's weights and configuration, so every installation of the same model shares it. A model
+of another structure (another pooling, a dense layer), a failed export or a failed check fall back to PyTorch with
+a warning: the vectors are the same either way, only the speed differs.
 """
 
 from __future__ import annotations
@@ -182,15 +182,45 @@ def load_encoder(path: str, backend: Backend = "onnx", device: str = "cpu",
 
 
 def onnx_file_for(path: str, cache_dir: Path) -> Path:
-    """The ONNX file of the model at ``path`` in ``cache_dir``, named by a key of the directory's absolute path and
-    its weights' size and modification time (new weights, new file)."""
+    """The ONNX file of the model at ``path`` in ``cache_dir``, named by the SHA-256 of its weights and its
+    ``config.json``: every installation of the same model (each virtual environment has its own copy) shares one
+    file, and new weights get a new one. The digest of a weights file is remembered in ``cache_dir/digests.json`` by
+    its path, size and modification time, so a process hashes the 90 MB only the first time."""
     directory = Path(path).resolve()
     weights = next((directory / name for name in _WEIGHT_FILES if (directory / name).is_file()), None)
     if weights is None:
         raise EmbeddingError(f"no weights ({' or '.join(_WEIGHT_FILES)}) in {directory}")
-    stat = weights.stat()
-    key = hashlib.sha256(f"{directory}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    return cache_dir / f"{directory.name}-{key}.onnx"
+    config = directory / "config.json"
+    extra = config.read_bytes() if config.is_file() else b""
+    digest = hashlib.sha256(_file_digest(weights, cache_dir).encode() + extra).hexdigest()[:16]
+    return cache_dir / f"{directory.name}-{digest}.onnx"
+
+
+def _file_digest(file: Path, cache_dir: Path) -> str:
+    """SHA-256 of ``file``, remembered in ``cache_dir/digests.json`` under its path, size and modification time."""
+    stat = file.stat()
+    key = f"{file.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    memo = cache_dir / "digests.json"
+    try:
+        known: dict[str, str] = json.loads(memo.read_text("utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if isinstance(known.get(key), str):
+        return known[key]
+    sha = hashlib.sha256()
+    with file.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            sha.update(block)
+    known = {**(known if isinstance(known, dict) else {}), key: sha.hexdigest()}
+    try:  # a memo that cannot be written only costs the next process the hash again
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(suffix=".json", dir=cache_dir)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(known, out)
+        os.replace(temporary, memo)
+    except OSError as e:
+        log.debug("cannot remember the digest of %s in %s: %s", file, memo, e)
+    return known[key]
 
 
 def _mean_pooling_layout(directory: Path) -> tuple[int, int] | None:
@@ -265,4 +295,8 @@ def _load_sentence_transformer(path: str, device: str) -> SentenceTransformer:
 
         return SentenceTransformer(path, device=device)
     except Exception as e:  # any failure of the third-party loader is an EmbeddingError
-        raise EmbeddingError(f"cannot load embedding model from {path}: {e}") from e
+        if not Path(path).exists():  # a hub name not downloaded: the loader's message speaks of connecting
+            raise EmbeddingError(f"cannot load embedding model {path!r}: it is neither a directory nor a model in the "
+                                 "local Hugging Face cache, and graphmem runs offline (HF_HUB_OFFLINE=1): give the "
+                                 "directory of a sentence-transformers model") from e
+        raise EmbeddingError(f"cannot load embedding model from {path}: {str(e).splitlines()[0]}") from e

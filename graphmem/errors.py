@@ -80,6 +80,7 @@ class LogProblem:
     reason : str, human-readable explanation
     index : int or None, for a batch of live events (no file): the 0-based position of the event in its batch
     event_id : str or None, for a batch of live events: the event's id (its own, or the default one)
+    place : str or None, where the problem is when that is no line of a file (a live game's header: "the header")
     """
 
     line: int
@@ -87,10 +88,13 @@ class LogProblem:
     reason: str
     index: int | None = None
     event_id: str | None = None
+    place: str | None = None
 
     @property
     def where(self) -> str:
-        """"line 7", "file", or for a live batch "event 2 of this batch (id 'e9')"."""
+        """"line 7", "file", "the header" of a live game, or for a live batch "event 2 of this batch (id 'e9')"."""
+        if self.place is not None:
+            return self.place
         if self.index is not None:
             return f"event {self.index} of this batch" + (f" (id {self.event_id!r})" if self.event_id else "")
         return f"line {self.line}" if self.line else "file"

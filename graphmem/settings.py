@@ -211,7 +211,8 @@ def load_settings(
 
     def typed(table: str, key: str, value: Any, kind: type) -> Any:
         if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-            raise ConfigError(f"{path}: field '{table}.{key}' must be {kind.__name__}, got {value!r}")
+            name = f"{table}.{key}" if table else key
+            raise ConfigError(f"{path}: field '{name}' must be {kind.__name__}, got {value!r}")
         return value
 
     neo = section("neo4j")
@@ -247,6 +248,16 @@ def load_settings(
         except ValueError as e:
             raise ConfigError(f"GRAPHMEM_SEED must be an integer, got {env['GRAPHMEM_SEED']!r}") from e
 
+    batch_size = typed("embedding", "batch_size", emb.get("batch_size", 64), int)
+    port = typed("server", "port", server.get("port", DEFAULT_SERVER_PORT), int)
+    for table, key, value, low, high in (("embedding", "batch_size", batch_size, 1, None),
+                                         ("server", "port", port, 1, 65535),
+                                         ("server", "max_body_bytes", max_body, 1, None)):
+        if value < low or high is not None and value > high:
+            where = "GRAPHMEM_MAX_BODY_BYTES" if key == "max_body_bytes" and env.get("GRAPHMEM_MAX_BODY_BYTES") else path
+            allowed = f"{low}..{high}" if high is not None else f">= {low}"
+            raise ConfigError(f"{where}: field '{table}.{key}' must be {allowed}, got {value}")
+
     database = neo.get("database")
     if database is not None:
         database = typed("neo4j", "database", database, str)
@@ -258,7 +269,7 @@ def load_settings(
         database=env.get("NEO4J_DATABASE") or database,
         embedding_model=env.get("GRAPHMEM_EMBEDDING_MODEL")
         or typed("embedding", "model", emb.get("model", DEFAULT_EMBEDDING_MODEL), str),
-        embedding_batch_size=typed("embedding", "batch_size", emb.get("batch_size", 64), int),
+        embedding_batch_size=batch_size,
         embedding_backend=_backend(env.get("GRAPHMEM_EMBEDDING_BACKEND")
                                    or typed("embedding", "backend", emb.get("backend", "onnx"), str), path),
         seed=seed,
@@ -267,6 +278,6 @@ def load_settings(
         config=config,
         engine_key=engine_key or None,
         server_host=typed("server", "host", server.get("host", DEFAULT_SERVER_HOST), str),
-        server_port=typed("server", "port", server.get("port", DEFAULT_SERVER_PORT), int),
+        server_port=port,
         max_body_bytes=max_body,
     )

@@ -46,7 +46,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -139,6 +139,11 @@ def file_game_refusal(game: str) -> str:
             "it. Nothing was written; start the live game under another id")
 
 
+def _in_header(problem: LogProblem) -> LogProblem:
+    """A problem of a live game's header, placed as "the header" (a live game has no file and no line 1)."""
+    return replace(problem, place="the header") if problem.line == 1 and problem.index is None else problem
+
+
 def game_place(line: int) -> str:
     """How a live game's messages name an earlier event (it has no file): "event 7 of the game" (0-based)."""
     return f"event {line - 2} of the game"
@@ -182,11 +187,14 @@ class LiveGame:
 
     def __init__(self, header: GameHeader | Mapping[str, Any], params: Parameters, embedder: Embedder) -> None:
         name = dict(header).get("game", "?") if isinstance(header, Mapping) else header.game
-        self.validator = GameLogValidator(header, source=f"game {name}", place=game_place)
-        self.header = self.validator.header
-        problems = check_profiles(self.validator.game_log(), params)
+        try:
+            self.validator = GameLogValidator(header, source=f"game {name}", place=game_place)
+            problems = check_profiles(self.validator.game_log(), params)
+        except InvalidGameLog as e:  # a live game has no file: its header is no "line 1"
+            raise InvalidGameLog(e.path, [_in_header(p) for p in e.problems]) from None
         if problems:
-            raise InvalidGameLog(self.validator.source, problems)
+            raise InvalidGameLog(self.validator.source, [_in_header(p) for p in problems])
+        self.header = self.validator.header
         self.params = params
         self.embedder = embedder
         self.encoder = Encoder(self.header, params, imported_from="live")

@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.errors import GraphmemError
@@ -172,6 +173,14 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
 
     for kind in (GraphmemError, Neo4jError, DriverError, OSError):
         app.add_exception_handler(kind, _known)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _routing(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # an unknown route: the same JSON body as every other error, not Starlette's plain text
+        if exc.status_code == 404:
+            reason = f"no such route: {request.method} {request.url.path} (the API is listed at /docs)"
+            return JSONResponse(body("not_found", reason), 404)
+        return JSONResponse(body("http_error", str(exc.detail)), exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -390,6 +399,8 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
         auth.require_player(principal, game, player)
         return {"game": game, "player": player, "conflicts": service.conflicts(game, player)}
 
+    # the MCP app is mounted at the root (its route is /mcp), so it answers every unknown route: with our JSON too
+    mcp_app.add_exception_handler(StarletteHTTPException, _routing)  # type: ignore[arg-type]
     app.mount("/", mcp_app)
     return BodyLimit(_Unexpected(_McpGate(app, service), settings.uri), settings.max_body_bytes)
 

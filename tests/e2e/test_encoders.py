@@ -99,6 +99,16 @@ def test_the_onnx_file_is_made_once_and_made_again_when_damaged(onnx_encoder: On
     assert float(vector @ onnx_encoder.encode(["Is Parker a traitor?"], 8)[0]) >= AGREEMENT
 
 
+def test_every_installation_of_a_model_shares_one_onnx_file(tmp_path: Path, onnx_cache: Path) -> None:
+    copy = tmp_path / "venv2" / "model"
+    shutil.copytree(MODEL, copy)  # another virtual environment's copy of the same package
+    assert onnx_file_for(str(copy), onnx_cache) == onnx_file_for(MODEL, onnx_cache)
+    assert (onnx_cache / "digests.json").is_file(), "a weights file is hashed once, then remembered"
+    config = json.loads((copy / "config.json").read_text())
+    (copy / "config.json").write_text(json.dumps({**config, "layer_norm_eps": 1e-6}))
+    assert onnx_file_for(str(copy), onnx_cache) != onnx_file_for(MODEL, onnx_cache), "another model, another file"
+
+
 def test_a_model_onnx_cannot_run_falls_back_to_pytorch(tmp_path: Path, onnx_cache: Path) -> None:
     model = tmp_path / "cls-pooling"
     shutil.copytree(MODEL, model, symlinks=True,

@@ -37,6 +37,21 @@ def test_local_state_file_gives_the_uri_when_nothing_else_does(tmp_path: Path) -
     assert s.uri == "bolt://other:7687"
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("[server]\nport = 70000\n", r"field 'server.port' must be 1..65535, got 70000"),
+    ("[server]\nmax_body_bytes = 0\n", r"field 'server.max_body_bytes' must be >= 1, got 0"),
+    ("[embedding]\nbatch_size = -1\n", r"field 'embedding.batch_size' must be >= 1, got -1"),
+    ('seed = "abc"\n', r"field 'seed' must be int"),
+])
+def test_a_value_out_of_its_range_names_the_field_and_the_range(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "graphmem.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=message):
+        load_settings(environ={}, cwd=tmp_path)
+    (tmp_path / "graphmem.toml").unlink()
+    with pytest.raises(ConfigError, match=r"GRAPHMEM_MAX_BODY_BYTES: field 'server.max_body_bytes' must be >= 1"):
+        load_settings(environ={"GRAPHMEM_MAX_BODY_BYTES": "-5"}, cwd=tmp_path)
+
+
 def test_malformed_config_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "graphmem.toml"
     bad.write_text("[neo4j\nuri = 1", encoding="utf-8")
