@@ -223,8 +223,8 @@ def test_bad_input_gets_its_status_and_a_one_line_reason(server: Server, engine:
     assert httpx.post(server.url + f"/games/{game}/events", json={"events": []}).status_code == 401
     assert httpx.post(server.url + "/mcp", json={}).status_code == 401
     # an unknown route answers with the same JSON body as every other error
-    for route in (engine.get("/no/such/route"), engine.delete("/health"), engine.get("/games/x/players/y/z")):
-        assert route.status_code == 404 and route.json()["error"] == "not_found" and "/docs" in route.json()["reason"]
+    for answer in (engine.get("/no/such/route"), engine.delete("/health"), engine.get("/games/x/players/y/z")):
+        assert answer.status_code == 404 and answer.json()["error"] == "not_found" and "/docs" in answer.json()["reason"]
     # a live game has no file: a problem of its header is "the header", never "line 1"
     header, _ = small_game(fresh("hdr"))
     header["players"][0]["profile"] = "perfct"
