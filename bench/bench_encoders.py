@@ -25,16 +25,16 @@ from typing import Any
 
 import numpy as np
 
+from bench.bench_service import real_games
 from graphmem.embedding import resolve_model_path
 from graphmem.encoders import Encoder, load_encoder
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def real_messages(limit: int) -> list[str]:
-    """Distinct long strings (over 20 characters) of the real Traitors games' logs, in file order."""
-    from bench.bench_service import real_games
-
+def real_messages(games: Path, limit: int) -> list[str]:
+    """Distinct strings over 20 characters of the game logs under ``games`` (``*/*.json``, the LLM Traitors games'
+    layout), in file order, at most ``limit``: what players said, many past the model's 256 tokens."""
     texts: list[str] = []
 
     def walk(value: object) -> None:
@@ -47,7 +47,7 @@ def real_messages(limit: int) -> list[str]:
             for item in value:
                 walk(item)
 
-    for log in sorted(real_games().glob("*/*.json")):
+    for log in sorted(games.glob("*/*.json")):
         try:
             walk(json.loads(log.read_text(encoding="utf-8")))
         except ValueError:
@@ -86,7 +86,7 @@ def run(messages: int = 300, rounds: int = 2, cache_dir: Path | None = None) -> 
         questions = ("Is Parker a traitor? day", "what did Riley tell me in private", "who should we banish today, round",
                      "Casey voted against me on")
         topics = [f"{q} {n}" for n in range(30) for q in questions]
-        texts = real_messages(messages)
+        texts = real_messages(real_games(), messages)
         result: dict[str, Any] = {"topics": len(topics), "messages": len(texts), "rounds": rounds,
                                   "load_s": {k: round(v, 2) for k, v in loaded.items()}, "ms": {}}
         best: dict[str, dict[str, float]] = {name: {} for name in encoders}

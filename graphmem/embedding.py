@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from graphmem.encoders import BACKENDS, Backend, Encoder, load_encoder
+from graphmem.encoders import Backend, Encoder, backend_named, load_encoder
 from graphmem.encoders import Vectors as Vectors  # float32 vectors, shape (n, dimension): the type recall and ingest use
 from graphmem.errors import EmbeddingError
 
@@ -128,13 +128,11 @@ class Embedder:
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, device: str = "cpu",
                  cache_size: int = CACHE_SIZE, backend: Backend = "onnx", onnx_cache: Path | None = None) -> None:
-        if backend not in BACKENDS:
-            raise ValueError(f"unknown embedding backend {backend!r}: one of {', '.join(BACKENDS)}")
         self.model_name = model
         self.batch_size = batch_size
         self.device = device
         self.cache_size = cache_size
-        self.backend: Backend = backend
+        self.backend: Backend = backend_named(backend)  # refused here, not at the first embedding
         self.onnx_cache = onnx_cache
         self._encoder: Encoder | None = None
         self._cache: OrderedDict[str, Vectors] = OrderedDict()

@@ -44,6 +44,14 @@ Vectors = npt.NDArray[np.float32]
 Backend = Literal["onnx", "torch"]
 BACKENDS: tuple[Backend, ...] = ("onnx", "torch")
 
+
+def backend_named(name: str) -> Backend:
+    """The backend called ``name`` (one of :data:`BACKENDS`); ValueError naming the known ones otherwise."""
+    for backend in BACKENDS:
+        if name == backend:
+            return backend
+    raise ValueError(f"unknown embedding backend {name!r}: one of {', '.join(BACKENDS)}")
+
 AGREEMENT = 0.9999
 """Least cosine between the ONNX and the PyTorch vector of each check text for the ONNX file to be used."""
 
@@ -76,15 +84,16 @@ def default_cache_dir(environ: os._Environ[str] | dict[str, str] | None = None) 
 
 
 class TorchEncoder:
-    """A sentence-transformers model run by PyTorch (any model sentence-transformers can load).
+    """A sentence-transformers model run by PyTorch (any model sentence-transformers can load); ``model``: one
+    already loaded from ``path``.
 
     Raises EmbeddingError when the model cannot be loaded or fails to encode.
     """
 
     backend: Backend = "torch"
 
-    def __init__(self, path: str, device: str = "cpu") -> None:
-        self.model = _load_sentence_transformer(path, device)
+    def __init__(self, path: str, device: str = "cpu", model: SentenceTransformer | None = None) -> None:
+        self.model = model if model is not None else _load_sentence_transformer(path, device)
         # sentence-transformers 6 renamed the method; older releases only have the long name
         getter = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         dim = getter()
@@ -162,9 +171,7 @@ def load_encoder(path: str, backend: Backend = "onnx", device: str = "cpu",
     PyTorch (logged). Raises EmbeddingError when the model cannot be loaded at all, ValueError for an unknown
     backend.
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown embedding backend {backend!r}: one of {', '.join(BACKENDS)}")
-    if backend == "onnx" and device == "cpu" and _mean_pooling_layout(Path(path)) is not None:
+    if backend_named(backend) == "onnx" and device == "cpu" and _mean_pooling_layout(Path(path)) is not None:
         try:
             target = onnx_file_for(path, cache_dir or default_cache_dir())
             if target.is_file():
@@ -269,9 +276,7 @@ def _export(path: str, target: Path) -> None:
             torch.onnx.export(LastHiddenState(), tuple(sample[n] for n in names), temporary, input_names=names,
                               output_names=["last_hidden_state"], opset_version=17, dynamo=False,
                               dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]})
-        expected = TorchEncoder.__new__(TorchEncoder)
-        expected.model = model
-        reference = expected.encode(_CHECK_TEXTS, batch_size=8)
+        reference = TorchEncoder(path, model=model).encode(_CHECK_TEXTS, batch_size=8)
         candidate = OnnxEncoder(path, Path(temporary)).encode(_CHECK_TEXTS, batch_size=8)
         agreement = float((reference * candidate).sum(axis=1).min())
         if agreement < AGREEMENT:

@@ -142,14 +142,15 @@ def _local_state_uri(state_file: Path) -> str | None:
 
 
 def _backend(value: str, path: Path | None) -> Backend:
-    """The embedding backend named by ``[embedding] backend`` or ``GRAPHMEM_EMBEDDING_BACKEND``; ConfigError else."""
-    from graphmem.encoders import BACKENDS  # here: graphmem.encoders loads numpy, which settings never needs
+    """The embedding backend named by ``[embedding] backend`` or ``GRAPHMEM_EMBEDDING_BACKEND`` (any case);
+    ConfigError else."""
+    from graphmem.encoders import BACKENDS, backend_named  # here: graphmem.encoders loads numpy, which settings never needs
 
-    for backend in BACKENDS:
-        if value.strip().lower() == backend:
-            return backend
-    raise ConfigError(f"{path or 'GRAPHMEM_EMBEDDING_BACKEND'}: field 'embedding.backend' must be one of "
-                      f"{', '.join(BACKENDS)}, got {value!r}")
+    try:
+        return backend_named(value.strip().lower())
+    except ValueError:
+        raise ConfigError(f"{path or 'GRAPHMEM_EMBEDDING_BACKEND'}: field 'embedding.backend' must be one of "
+                          f"{', '.join(BACKENDS)}, got {value!r}") from None
 
 
 def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:

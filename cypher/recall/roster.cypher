@@ -1,4 +1,4 @@
-// A game's phase and players, to check a recall request before any embedding is computed.
+// A game's phase and players, to check a request for one player's conflicts (MemoryService.conflicts).
 // No row when the game is not stored.
 // @param game: STRING  the game id
 // @returns decayed_to, players

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.bench_encoders import real_messages
 from graphmem.embedding import Embedder, resolve_model_path
 from graphmem.encoders import AGREEMENT, OnnxEncoder, TorchEncoder, load_encoder, onnx_file_for
 from graphmem.errors import ConfigError
@@ -40,32 +41,10 @@ def onnx_encoder(onnx_cache: Path) -> OnnxEncoder:
     return encoder
 
 
-def game_texts(real_games_path: Path, limit: int = 200) -> list[str]:
-    """What players said in the real games (long LLM messages, many over the model's 256 tokens)."""
-    texts: list[str] = []
-    for log in sorted(real_games_path.glob("*/*.json")):
-        def walk(value: object) -> None:
-            if isinstance(value, str) and len(value) > 20:
-                texts.append(value)
-            elif isinstance(value, dict):
-                for item in value.values():
-                    walk(item)
-            elif isinstance(value, list):
-                for item in value:
-                    walk(item)
-        try:
-            walk(json.loads(log.read_text(encoding="utf-8")))
-        except ValueError:
-            continue
-        if len(texts) >= limit:
-            break
-    return list(dict.fromkeys(texts))[:limit]
-
-
 def test_onnx_vectors_are_pytorch_vectors(onnx_encoder: OnnxEncoder, torch_encoder: TorchEncoder,
                                           real_games_path: Path) -> None:
     # "ok " * 400 is 400 tokens: the truncation to the model's 256 must agree too
-    texts = game_texts(real_games_path) + ["", "   ", "Is Parker a traitor?", "Ça va, Zoë? 🙂", "ok " * 400]
+    texts = real_messages(real_games_path, 200) + ["", "   ", "Is Parker a traitor?", "Ça va, Zoë? 🙂", "ok " * 400]
     assert len(texts) > 100
     onnx = onnx_encoder.encode(texts, batch_size=64)
     reference = torch_encoder.encode(texts, batch_size=64)
