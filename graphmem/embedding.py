@@ -22,11 +22,12 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,9 +85,14 @@ class _Wanted:
     """Texts one caller waits for (keyed by :func:`text_key`), and the error of the pass that took them."""
 
     texts: dict[str, str]
+    taken: bool = False  # in a pass that is running
     done: bool = False
     error: BaseException | None = None
 
+
+CALLER_THREADS = 64
+"""Threads of :meth:`Embedder.encode_one_later`: one per concurrent recall of a server (its 40 request threads), so
+that their topics wait in the embedder's batching, not in a queue before it."""
 
 CACHE_SIZE = 50_000
 """Texts an Embedder keeps embedded (about 75 MB at 384 dimensions); least recently used out first."""
@@ -139,13 +145,14 @@ class Embedder:
         self._cond = threading.Condition()
         self._load_lock = threading.Lock()
         self._pending: list[_Wanted] = []
-        self._running = False
+        self._running = 0  # passes running now, at most `lanes`
         self.encoded = 0  # texts actually run through the model (cache misses)
         self.seconds = 0.0  # time spent in the model
         self.passes = 0  # forward passes (encode calls of the model)
         self._thread_lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._model_thread: threading.Thread | None = None
+        self._callers: ThreadPoolExecutor | None = None
 
     @property
     def loaded(self) -> bool:
@@ -193,17 +200,28 @@ class Embedder:
         stacked: Vectors = np.stack([found[k] for k in keys])
         return stacked
 
+    @property
+    def lanes(self) -> int:
+        """Forward passes that may run at once: one per core under ONNX Runtime (each pass runs on one thread,
+        :class:`graphmem.encoders.OnnxEncoder`), one under PyTorch (its own thread team spans the cores)."""
+        if self.encoder.backend != "onnx":
+            return 1
+        return max(1, os.cpu_count() or 1)
+
     def _compute(self, missing: dict[str, str]) -> dict[str, Vectors]:
         """Embed ``missing`` ({key: text}) in the next forward pass, led by this thread or another."""
+        lanes = self.lanes
         wanted = _Wanted(missing)
         with self._cond:
             self._pending.append(wanted)
-            while not wanted.done and self._running:
+            while not wanted.done and (wanted.taken or self._running >= lanes):
                 self._cond.wait()
             batch: list[_Wanted] = []
-            if not wanted.done:  # nobody is running a pass: lead one with everything pending
-                self._running = True
+            if not wanted.done:  # a lane is free and nobody took these texts: lead a pass with everything pending
+                self._running += 1
                 batch, self._pending = self._pending, []
+                for each in batch:
+                    each.taken = True
         if batch:
             self._run(batch)
         if wanted.error is not None:
@@ -236,11 +254,14 @@ class Embedder:
                     self._cache.popitem(last=False)
             for wanted in batch:
                 wanted.done, wanted.error = True, error
-            self._running = False
+            self._running -= 1
             self._cond.notify_all()
 
     def _encode_now(self, texts: list[str]) -> Vectors:
-        """Run the model on ``texts`` in the embedder's one model thread (see :meth:`_in_model_thread`)."""
+        """Run the model on ``texts``: under PyTorch in the embedder's one model thread (see
+        :meth:`_in_model_thread`), under ONNX Runtime in the calling thread (its passes hold no thread team)."""
+        if self.encoder.backend == "onnx":
+            return self._encode_here(texts)
         return self._in_model_thread(lambda: self._encode_here(texts))
 
     def _in_model_thread(self, work: Callable[[], Vectors]) -> Vectors:
@@ -267,9 +288,10 @@ class Embedder:
             raise
         except Exception as e:
             raise EmbeddingError(f"embedding model {self.model_name!r} failed to encode: {e}") from e
-        self.seconds += time.perf_counter() - started
-        self.encoded += len(texts)
-        self.passes += 1
+        with self._cond:
+            self.seconds += time.perf_counter() - started
+            self.encoded += len(texts)
+            self.passes += 1
         return vectors
 
     def clear_cache(self) -> None:
@@ -282,3 +304,12 @@ class Embedder:
         """The embedding of one text, shape (dimension,)."""
         vector: Vectors = self.encode([text])[0]
         return vector
+
+    def encode_one_later(self, text: str) -> Future[Vectors]:
+        """:meth:`encode_one` started in another thread: the caller does its own work (a recall reads Neo4j) while
+        the model runs, and takes the vector with ``.result()``, which raises what the embedding raised. Concurrent
+        calls are batched as any others."""
+        with self._thread_lock:
+            if self._callers is None:
+                self._callers = ThreadPoolExecutor(CALLER_THREADS, thread_name_prefix="graphmem-embed")
+        return self._callers.submit(self.encode_one, text)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import neo4j
 import numpy as np
@@ -120,7 +120,8 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         wm_capacity=None if row["wm_capacity"] is None else int(row["wm_capacity"]),
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None),
-        uids=tuple(u for u in uids if u is not None), ns=tuple(column("ns", np.int64).tolist()),
+        uids=tuple(cast(list[str], uids)) if kept is None else tuple(u for u in uids if u is not None),
+        ns=tuple(column("ns", np.int64).tolist()),
         strengths=column("strengths", np.float64), flashbulbs=column("flashbulbs", bool),
         thresholds=column("thresholds", np.float64), lexical=lexical if kept is None else lexical[kept])
 

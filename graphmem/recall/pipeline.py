@@ -203,14 +203,19 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     k = request.k if request.k is not None else params.recall.k
     lucene = lucene_query(request.topic, scope_token(request.game, request.player))
     kept = cache if cache is not None else EmbeddingCache(0)
+    # with the model loaded, the topic is embedded while Neo4j reads; else after the check below, so that a typo in a
+    # name never waits for the model to load
+    embedding = (embedder.encode_one_later(request.topic or "")
+                 if request.has_topic and embedder is not None and embedder.loaded else None)
     context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
-    # checked before the topic is embedded: a typo in a name never waits for the model to load
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
     vector = None
-    if request.has_topic and embedder is not None:
+    if embedding is not None:
+        vector = embedding.result()
+    elif request.has_topic and embedder is not None:
         vector = embedder.encode_one(request.topic or "")
-    lap("embed")
+    lap("embed")  # the embedding's time beyond the read's
     n = context.count
     dense: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
@@ -231,7 +236,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     ranked = top_k(context.uids, context.strengths, context.flashbulbs, context.thresholds, scores, k, p)
     lap("rank")
     chosen = read_memories(driver, database, request.player, [r.uid for r in ranked])
-    index = {uid: i for i, uid in enumerate(context.uids)}
+    index = {r.uid: r.position for r in ranked}
     candidates = [Candidate.from_row({**row, "lexical": float(context.lexical[index[row["uid"]]]),
                                       "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
                                      threshold) for row in chosen]

@@ -104,7 +104,8 @@ class Ranked:
 
     uid : str; strength : float in [0, 1], m at the recall phase; flashbulb : bool; threshold : the owner's
     RetrievalThreshold; dense, lexical, relevance, score : floats in [0, 1]; marker : the clarity marker, None when
-    no cue brings the memory back (:func:`graphmem.model.retrieval.recall_marker`).
+    no cue brings the memory back (:func:`graphmem.model.retrieval.recall_marker`); position : int, the candidate's
+    index in the sequences it was ranked from (-1: not given).
     """
 
     uid: str
@@ -116,6 +117,7 @@ class Ranked:
     relevance: float
     score: float
     marker: Marker | None
+    position: int = -1
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ def _ranked(i: int, uids: Sequence[str], strengths: Sequence[float] | Floats, fl
     strength, flashbulb, threshold = float(strengths[i]), bool(flashbulbs[i]), float(thresholds[i])
     rel = float(scores.relevance[i])
     return Ranked(uids[i], strength, flashbulb, threshold, float(scores.dense[i]), float(scores.lexical[i]), rel,
-                  float(scores.score[i]), recall_marker(strength, flashbulb, threshold, rel, params))
+                  float(scores.score[i]), recall_marker(strength, flashbulb, threshold, rel, params), i)
 
 
 def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[bool], thresholds: Sequence[float],

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +62,29 @@ def test_a_text_gets_the_same_vector_alone_and_in_any_batch(onnx_encoder: OnnxEn
     together = onnx_encoder.encode(texts[::-1], batch_size=64)[::-1]
     np.testing.assert_allclose(alone, together, atol=1e-5)  # padding never leaks into a shorter text's vector
 
+
+
+def test_concurrent_callers_each_get_their_own_texts_vectors(onnx_cache: Path, onnx_encoder: OnnxEncoder) -> None:
+    # what a server's eight clients do: each thread asks for its own topic while passes of the others run, on as
+    # many lanes as there are cores; every caller must get the vectors of its own texts, each text embedded once
+    embedder = Embedder(onnx_cache=onnx_cache)
+    assert embedder.encoder.backend == "onnx" and embedder.lanes >= 1
+    topics = [f"who did player {i} vote against on day {i % 5}?" for i in range(24)]
+    expected = onnx_encoder.encode(topics, batch_size=1)
+    start = threading.Barrier(12)
+
+    def ask(i: int) -> np.ndarray:
+        start.wait()
+        return embedder.encode([topics[i], topics[i + 12]])
+
+    with ThreadPoolExecutor(12) as pool:
+        got = list(pool.map(ask, range(12)))
+    for i, vectors in enumerate(got):
+        np.testing.assert_allclose(vectors, expected[[i, i + 12]], atol=1e-5)
+    assert embedder.encoded == 24 and 1 <= embedder.passes <= 12
+    again = embedder.encode(topics)  # all cached now: no pass
+    np.testing.assert_allclose(again, expected, atol=1e-5)
+    assert embedder.encoded == 24
 
 def test_the_onnx_file_is_made_once_and_made_again_when_damaged(onnx_encoder: OnnxEncoder, onnx_cache: Path,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
