@@ -112,3 +112,49 @@ def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver,
         # cache reads those again and still names every candidate right
         written = call(SPEAKERS[0], topics[2], (), 10, warm, dry_run=False)
         assert written.written == 10, round_
+
+
+def test_held_candidates_are_read_again_after_every_write_that_changes_them(driver: neo4j.Driver, embedder: Any,
+                                                                           params: Parameters, memory: Any) -> None:
+    # a process keeps each owner's candidates and skips reading them while Player.memory_version says nothing
+    # changed: after each kind of write, a recall with what the process holds must equal one that reads everything
+    game = f"held-candidates-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    held = memory.recall_cache
+    topic = "what did Priya say about Thomas?"
+
+    def check(step: str, owner: str = "Marcus") -> None:
+        kept = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=held)
+        cold = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=EmbeddingCache(0))
+        assert same(kept) == same(cold), step
+
+    try:
+        check("first read")
+        reused = held.candidates_reused
+        check("nothing written")
+        assert held.candidates_reused == reused + 1  # the second recall used what it held
+        memory.add_events(game, [{"kind": "say", "speaker": "Priya", "to": ["Marcus"], "channel": "private",
+                                  "text": "Thomas is lying to everyone about the kitchen."}])
+        check("a live event")
+        assert any("lying" in m.text for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
+                                                       embedder=embedder, dry_run=True, cache=held).memories)
+        assert memory.recall(game, "Marcus", topic).written > 0
+        check("a writing recall")
+        forgotten = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
+                           dry_run=True, cache=held).memories[0].uid
+        memory.forget(game, "Marcus", forgotten, "Marcus decided it never happened")
+        check("forgetting")
+        assert forgotten not in {m.uid for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
+                                                          embedder=embedder, dry_run=True, cache=held).memories}
+        memory.advance_phase(game)
+        check("the decay job")
+        memory.consolidate(game)
+        memory.contradictions(game)
+        for owner in ("Marcus", "Eleanor", "Priya"):
+            check("consolidation and contradictions", owner)
+    finally:
+        delete_game(driver, None, game)
