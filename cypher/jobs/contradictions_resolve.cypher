@@ -17,7 +17,7 @@ CALL (k, r) {
       m.tombstone_reason = 'contradicted by the truth: ' + r.reason + ' (conflict ' + k.uid + ')'
   // the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
   WITH m
-  OPTIONAL MATCH (owner:Player)-[:REMEMBERS]->(m)
+  OPTIONAL MATCH (owner:Player {uid: m.game + '/player/' + m.owner})
   SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
   RETURN count(m) AS tombstoned
 }

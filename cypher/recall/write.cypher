@@ -10,7 +10,8 @@
 // both read n, both pass and one update would be lost. Rows come sorted by uid, so transactions lock in one order.
 // The owner's Player.memory_version is raised first (the candidates a process keeps are stale now:
 // graphmem.recall.vectors), so that every writer locks an owner before its memories; a rolled-back write leaves it.
-MATCH (owner:Player)-[:REMEMBERS]->(:Memory {uid: $rows[0].uid})
+MATCH (first:Memory {uid: $rows[0].uid})
+OPTIONAL MATCH (owner:Player {uid: first.game + '/player/' + first.owner})
 SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
 WITH DISTINCT owner
 UNWIND $rows AS r
