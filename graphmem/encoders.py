@@ -119,10 +119,10 @@ class OnnxEncoder:
 
     Each pass runs on one thread (ONNX Runtime's intra-op pool is off), and a call of several passes runs them side
     by side on ``threads`` threads (``InferenceSession.run`` releases the GIL and may be called concurrently).
-    Measured on the project machine (2 cores, ``python -m bench.bench_encoders``): one short topic 4.6 ms of wall and
-    of CPU time, where a 2-thread pass took 5.1 ms of wall and 6.3 ms of CPU; 300 game messages 2.9 s wall, 5.3 s CPU
-    against 3.1-4.0 s and 5.2-6.0 s. Recall embeds one short topic per call, so a pass split over two cores was
-    mostly synchronisation, paid in CPU that Neo4j and the other requests needed.
+    Measured on the project machine (2 cores, both settings alternated in one process): one short topic 4.6 ms of
+    wall and of CPU time, where a 2-thread pass took 5.1 ms of wall and 6.3 ms of CPU; 300 game messages 2.9 s wall,
+    5.3 s CPU against 3.1-4.0 s and 5.2-6.0 s. Recall embeds one short topic per call, so a pass split over two
+    cores was mostly synchronisation, paid in CPU that Neo4j and the other requests needed.
     """
 
     backend: Backend = "onnx"
