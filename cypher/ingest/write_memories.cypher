@@ -8,8 +8,6 @@
 UNWIND $rows AS r
 MATCH (owner:Player {uid: r.owner_uid})
 MATCH (e:Event {uid: r.event_uid})
-// the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
-SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
 MERGE (m:Memory {uid: r.uid})
 ON CREATE SET m += r {.game, .owner, .event, .kind, .type, .text, .template, .details_json, .n_lost, .fabricated,
                       .about, .keywords, .scope, .claims_json, .t_enc, .day, .phase_name, .salience, .relevance,

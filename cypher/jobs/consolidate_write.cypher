@@ -7,8 +7,6 @@
 // @returns summaries, members
 UNWIND $summaries AS s
 MATCH (owner:Player {uid: s.owner_uid})
-// the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
-SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
 MERGE (m:Memory {uid: s.uid})
 ON CREATE SET m:Summary, m += s.props
 MERGE (owner)-[:REMEMBERS]->(m)

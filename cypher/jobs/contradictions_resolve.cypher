@@ -15,10 +15,6 @@ CALL (k, r) {
   WHERE m.state <> 'tombstoned'
   SET m.state = 'tombstoned', m.tombstone_phase = r.phase,
       m.tombstone_reason = 'contradicted by the truth: ' + r.reason + ' (conflict ' + k.uid + ')'
-  // the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
-  WITH m
-  OPTIONAL MATCH (owner:Player {uid: m.game + '/player/' + m.owner})
-  SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
   RETURN count(m) AS tombstoned
 }
 RETURN count(k) AS resolved, sum(tombstoned) AS tombstoned

@@ -9,11 +9,7 @@
 // @returns dissolved
 MATCH (s:Memory:Summary {uid: $summary})
 SET s.state = 'tombstoned', s.tombstone_reason = $reason, s.tombstone_phase = $phase
-// the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
 WITH s
-OPTIONAL MATCH (owner:Player {uid: s.game + '/player/' + s.owner})
-SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
-WITH DISTINCT s
 CALL (s) {
   UNWIND $members AS r
   MATCH (m:Memory {uid: r.uid})

@@ -11,10 +11,5 @@ WHERE m.game = $game AND m.owner = $owner
 WITH m, m.state <> 'tombstoned' AS changed
 FOREACH (_ IN CASE WHEN changed THEN [1] ELSE [] END |
   SET m.state = 'tombstoned', m.tombstone_reason = $reason, m.tombstone_phase = $phase)
-// the owner's candidates have changed: what a process keeps of them is stale (graphmem.recall.vectors)
-WITH m, changed
-OPTIONAL MATCH (owner:Player {uid: m.game + '/player/' + m.owner})
-SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
-WITH DISTINCT m, changed
 RETURN m.uid AS uid, m.state AS state, m.tombstone_reason AS tombstone_reason,
        m.tombstone_phase AS tombstone_phase, changed

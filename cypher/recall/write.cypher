@@ -8,12 +8,6 @@
 // Each memory is write-locked before its access count is compared (SET of a property takes the node's lock until
 // commit, and a read after it sees the last committed count): compared without the lock, two concurrent recalls could
 // both read n, both pass and one update would be lost. Rows come sorted by uid, so transactions lock in one order.
-// The owner's Player.memory_version is raised first (the candidates a process keeps are stale now:
-// graphmem.recall.vectors), so that every writer locks an owner before its memories; a rolled-back write leaves it.
-MATCH (first:Memory {uid: $rows[0].uid})
-OPTIONAL MATCH (owner:Player {uid: first.game + '/player/' + first.owner})
-SET owner.memory_version = coalesce(owner.memory_version, 0) + 1
-WITH DISTINCT owner
 UNWIND $rows AS r
 MATCH (m:Memory {uid: r.uid})
 SET m.recall_lock = true

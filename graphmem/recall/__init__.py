@@ -96,19 +96,29 @@ so these figures leave it out and alternate the code before and after, 100 recal
   same 272 dry-run recalls of the four benchmark owners (with and without topic, participants, warm and cold cache)
   give byte-identical JSON before and after.
 
-Then (2026-12-02) the read of an owner's candidates is skipped while nothing changed them: every writer of a
-Memory raises its owner's ``Player.memory_version`` in the same transaction (``tests/unit/store/test_queries.py``
-fails for a query that writes memories and does not), the process keeps what it read with the version
-(:class:`graphmem.recall.vectors.HeldCandidates`), and ``recall/context`` compares them in Neo4j, before the scan,
-which then seeks from strength 2 (a filter after the seek would still read every entry: the planner placed it
-there). The ``perfect`` owner of 10,000 memories, dry-run recalls with a new topic each: 59-63 ms median, p95
-73-87, to 28 ms median, p95 37 (the owner of
-``python -m bench.bench_conversation URI --recall``, 100 recalls timed by stage, load ~2; the benchmark's own
-figures are in bench/README.md).
-Before it, measured and not done: ranking from what the process holds with a pre-selection asked of Neo4j (the
-scan of the index, not the rows it returns, was the read's cost: counting the 10,000 entries took 15-18 ms on the
-server, the five lists 17-23 ms), and dropping ``uid`` from the keys of ``memory_recall`` (28-40 ms against 30-44 ms
-on the server, alternated; it needs a schema migration for 5-10%).
+Measured and not done: ranking from what the process holds and asking Neo4j for a pre-selected set of rows. When
+strength, flashbulb and threshold cannot change the order (``perfect``: strength 1, every memory retrievable), the
+best ``k`` follow from the dense scores of the cached vectors and the full-text hits, and min-max needs only the
+extremes, but only over the owner's CURRENT candidates, which the process cannot know without asking: a memory
+ingested, consolidated, tombstoned, decayed or recalled by another process changes them. The query that only
+counts the owner's 10,000 index entries took 15-18 ms on the server in the same minutes, against 17-23 ms for the
+five lists of numbers: the scan of the index, not the rows it returns, is now the read's cost, and a pre-selection
+saves at most the difference. Skipping the scan needs a per-owner version that every writer of a Memory keeps (eight
+write paths in ``cypher/``) or a fingerprint of the candidate set, which could collide. The version was built and
+reverted (2026-12-02, commits e41f433 and 2a2bf83): ``Player.memory_version`` raised by every writer, the candidates
+kept with it and compared in ``recall/context`` before the scan, which then sought from strength 2 (a ``WHERE NOT
+fresh`` was placed after the seek by the planner and still read every entry). Repeated dry-run recalls of the
+``perfect`` owner of 10,000 memories went to p95 28-44 ms (after a write to the owner, 68-79 ms), and recalls
+through a held cache equalled fresh ones after every kind of write. But raising a version on the Player node from a
+writing recall, in its transaction or in one of its own right after, deadlocked with live batches, which create
+ABOUT and WITNESSED_BY edges to the same Player nodes: 6-16 DeadlockDetected in 12 s of one engine adding events
+while an agent recalled, recalls stalled 1-3 s by the driver's retry, 132 recalls in 12 s against 393 without it.
+Next step: the version on a node of its own per player (``MERGE`` under a uniqueness constraint, deleted with the
+game), which only the version's writers lock. So the
+``perfect`` owner of 10,000 memories stays linear in its memories: ~40 ms read on this machine at load 3 to 5
+(~20 ms on the server at load 2), and misses p95 <= 50 ms with the topic embedding. Dropping ``uid`` from the keys
+of ``memory_recall`` (the query no longer returns it) shortens each index entry: 28-40 ms against 30-44 ms on the
+server, alternated; not done, it needs a schema migration for 5-10%.
 """
 
 from __future__ import annotations

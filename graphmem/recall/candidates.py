@@ -23,7 +23,7 @@ from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
-from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
+from graphmem.recall.vectors import EmbeddingCache
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
@@ -84,28 +84,20 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     """Run ``recall/context`` once, in a read transaction (see the query's header for what it reads); the
     candidates' uids come from the node ids ``cache`` has met, the others are read in the same transaction
     (:meth:`EmbeddingCache.uids`). A candidate whose node is gone by then (its game being deleted) is left out.
-    The owner's candidates are not read again while ``cache`` holds them as the query would read them
-    (:class:`graphmem.recall.vectors.HeldCandidates`); the full-text hits are read every time.
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
-    values: dict[str, Any] = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
-                              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
-                              "lowest_cue_floor": cue_floor(0.0, params)}
-    key = (database, game, player, at, params.curve, values["vague_floor"], values["cue_support"],
-           values["lowest_cue_floor"])
-    held = cache.held_candidates(key)
-    values["known"] = None if held is None else held.known
+    values = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
+              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
+              "lowest_cue_floor": cue_floor(0.0, params)}
 
-    def work(tx: neo4j.ManagedTransaction) -> tuple[dict[str, Any], list[str | None] | None] | None:
+    def work(tx: neo4j.ManagedTransaction) -> tuple[dict[str, Any], list[str | None]] | None:
         record = tx.run(cypher("recall/context"), values).single()
         if record is None:
             return None
         # dict(record), not record.data(): data() walks every value of the lists to convert graph types, ~100 ms
         # for an owner of 10,000 candidates; this row holds none
         row = dict(record)
-        if row["fresh"]:
-            return row, None
         return row, cache.uids(tx, database, game, row["incarnation"], row["ids"])
 
     with _session(driver, database) as session:
@@ -113,13 +105,14 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     if read is None:
         raise _no_game(driver, database, game)
     row, uids = read
-    if uids is None:
-        assert held is not None  # the query found the candidates fresh only against what was held
-        cache.candidates_reused += 1
-    else:
-        held = _candidates(row, uids)
-        if held.incarnation:
-            cache.keep_candidates(key, held)
+    ids = np.array(row["ids"], dtype=np.int64)
+    lexical = _lexical(ids, row["hit_ids"] or [], row["hit_scores"] or [])
+    kept = None if None not in uids else np.array([u is not None for u in uids], dtype=bool)
+
+    def column(name: str, dtype: type) -> npt.NDArray[Any]:
+        values: npt.NDArray[Any] = np.array(row[name], dtype=dtype)
+        return values if kept is None else values[kept]
+
     return Context(
         decayed_to=int(row["decayed_to"] or 0), curve=str(row["curve"]), now=int(row["now"]),
         incarnation=row["incarnation"], players=tuple(row["players"]), found=bool(row["found"]),
@@ -127,25 +120,10 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         wm_capacity=None if row["wm_capacity"] is None else int(row["wm_capacity"]),
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None),
-        uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
-        thresholds=held.thresholds, lexical=_lexical(held.ids, row["hit_ids"] or [], row["hit_scores"] or []))
-
-
-def _candidates(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCandidates:
-    """The candidates of a ``recall/context`` row that read them, their uids given (None: a node gone since, left
-    out)."""
-    kept = None if None not in uids else np.array([u is not None for u in uids], dtype=bool)
-
-    def column(name: str, dtype: type) -> npt.NDArray[Any]:
-        values: npt.NDArray[Any] = np.array(row[name], dtype=dtype)
-        return values if kept is None else values[kept]
-
-    return HeldCandidates(
-        incarnation=str(row["incarnation"] or ""), version=int(row["version"]), now=int(row["now"]),
-        decayed_to=int(row["decayed_to"] or 0), ids=column("ids", np.int64),
         uids=tuple(cast(list[str], uids)) if kept is None else tuple(u for u in uids if u is not None),
-        ns=tuple(column("ns", np.int64).tolist()), strengths=column("strengths", np.float64),
-        flashbulbs=column("flashbulbs", bool), thresholds=column("thresholds", np.float64))
+        ns=tuple(column("ns", np.int64).tolist()),
+        strengths=column("strengths", np.float64), flashbulbs=column("flashbulbs", bool),
+        thresholds=column("thresholds", np.float64), lexical=lexical if kept is None else lexical[kept])
 
 
 def _lexical(ids: npt.NDArray[np.int64], hit_ids: Sequence[int], hit_scores: Sequence[float]) -> npt.NDArray[np.float64]:

@@ -23,15 +23,6 @@ def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
         raise unknown_game(game, stored_game_ids(driver, database))
 
 
-def memories_changed(driver: neo4j.Driver, database: str | None, game: str | None) -> int:
-    """Mark the candidates of every player of ``game`` (None: of every game) as changed (``Player.memory_version``,
-    ``jobs/memories_changed``), after a write that changed their memories in statements of its own (the schema
-    backfill; the benchmark of long conversations): a recall then reads them again instead of using what its process kept
-    (:mod:`graphmem.recall.vectors`). Returns the players marked."""
-    records, _, _ = driver.execute_query(cypher("jobs/memories_changed"), game=game, database_=database)
-    return int(records[0]["players"]) if records else 0
-
-
 DELETE_ORDER = ("PlayerToken", "Memory", "Source", "Conflict", "Thought", "Event", "Phase", "Player", "LogBatch",
                 "Game")
 """Labels in deletion order: the player tokens first (they stop working at once), then memories (they hold most

@@ -19,7 +19,6 @@ from neo4j import RoutingControl
 from neo4j.exceptions import Neo4jError
 
 from graphmem.errors import Neo4jUnavailable
-from graphmem.store.games import memories_changed
 from graphmem.store.keys import scope_token
 from graphmem.store.queries import cypher, with_identifiers
 
@@ -138,7 +137,6 @@ def backfill_recall(driver: neo4j.Driver, database: str | None, threshold: float
     changed = int(records[0]["memories"]) if records else 0
     if changed:
         log.info("gave %d memories the properties of the recall index", changed)
-        memories_changed(driver, database, None)
     return changed
 
 

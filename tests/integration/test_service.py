@@ -377,3 +377,22 @@ def test_warm_up_loads_the_model_before_the_first_call(driver: neo4j.Driver, neo
     started = time.perf_counter()
     fresh_service.embedder.encode_one("a topic no one asked before")
     assert time.perf_counter() - started < 5  # the first real call no longer pays for the loading
+
+
+def test_a_live_game_keeps_its_embeddings_between_recalls(service: MemoryService, driver: neo4j.Driver) -> None:
+    # a live game opens with an incarnation, as an ingested one does: a long-running service keeps the embeddings of
+    # its memories between recalls instead of reading the game's memories again on every call
+    game = fresh("live-kept")
+    header, events = small_game(game)
+    service.start_game(header, history=events[:20])
+    try:
+        stored = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.incarnation AS incarnation",
+                                      game=game).records[0]["incarnation"]
+        assert stored
+        service.recall(game, "Marcus", "what did Priya say about Thomas?", dry_run=True)
+        read = service.recall_cache.read
+        assert read > 0
+        service.recall(game, "Marcus", "who was whispering in the kitchen?", dry_run=True)
+        assert service.recall_cache.read == read
+    finally:
+        delete_game(driver, None, game)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from graphmem.errors import UnknownQuery, UnsafeIdentifier
@@ -52,28 +50,3 @@ def test_hostile_identifiers_are_rejected(hostile: str) -> None:
 def test_identifiers_are_backticked_into_the_text() -> None:
     text = with_identifiers(load("schema/uid_constraint").text, name="memory_uid", label="Memory")
     assert "CREATE CONSTRAINT `memory_uid` IF NOT EXISTS FOR (n:`Memory`) REQUIRE n.uid IS UNIQUE" in text
-
-
-# Queries that change Memory nodes without raising Player.memory_version themselves, and why that is right.
-MEMORY_WRITES_WITHOUT_VERSION = {
-    "jobs/decay_memories": "the decay job moves Game.decayed_to, which recall compares with the version",
-    "schema/recall_backfill": "graphmem.store.schema.backfill_recall then runs jobs/memories_changed",
-    "schema/scope_backfill": "sets only the full-text scope token: recall reads the full-text hits every time",
-}
-
-
-def test_every_query_that_changes_memories_raises_their_owners_memory_version() -> None:
-    # recall skips reading an owner's candidates while Player.memory_version is the one it read them at
-    # (graphmem.recall.vectors): a write that changes memories and forgets the version serves stale candidates
-    writers = []
-    for name in query_names():
-        text = "\n".join(line for line in load(name).text.splitlines() if not line.lstrip().startswith("//"))
-        memories = set(re.findall(r"\((\w+):Memory\b", text))
-        written = set(re.findall(r"\b(?:SET|REMOVE)\s+(\w+)\.", text))
-        created = re.search(r"\b(?:MERGE|CREATE)\s+\(\w+:Memory\b", text)
-        if memories & written or created:
-            writers.append(name)
-            if name not in MEMORY_WRITES_WITHOUT_VERSION:
-                assert "memory_version" in text, f"{name} changes Memory nodes but leaves Player.memory_version"
-    assert {"recall/write", "ingest/write_memories", "jobs/forget_tombstone", "jobs/consolidate_write"} <= set(writers)
-    assert set(MEMORY_WRITES_WITHOUT_VERSION) <= set(writers)
