@@ -77,8 +77,10 @@ Result (``python -m bench.bench_conversation URI --recall``, topic embedding of 
 31.9 ms median, 46.8 ms p95 (default profile) and 33.0/42.8 ms (``perfect``); 10,000 memories 40.4/52.8 ms
 (default) and 97.2/138.7 ms (``perfect``: every memory a candidate, so the read stays linear in the owner's
 memories, 57 ms for 10,000). Running the topic embedding beside the read in another thread was measured too and
-not kept: on 2 cores the model and Neo4j slow each other down as much as they overlap (median 43.6 against 42.5
-ms sequential, p95 72 against 54 ms).
+not kept then, under PyTorch: on 2 cores the model and Neo4j slowed each other down as much as they overlapped
+(median 43.6 against 42.5 ms sequential, p95 72 against 54 ms). Under ONNX Runtime with one thread per forward pass
+it pays and is done (2026-12-02, ``Embedder.encode_one_later``): one client in-process on the real games, writing
+recalls, alternated 20 s probes, p50 21.6-23.8 ms against 29.4-37.7 without, p95 30-40 against 50-60.
 
 Then the ``perfect`` owner of 10,000 memories (run of 2026-12-02 01:41-01:44 UTC, load average 2.9 to 5.0 on 2
 cores shared with two other test suites; the topic embedding took 17 to 330 ms median from one minute to the next,
