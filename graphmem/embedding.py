@@ -24,7 +24,6 @@ import gc
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -204,11 +203,8 @@ class Embedder:
 
     @property
     def lanes(self) -> int:
-        """Forward passes that may run at once: one per core under ONNX Runtime (each pass runs on one thread,
-        :class:`graphmem.encoders.OnnxEncoder`), one under PyTorch (its own thread team spans the cores)."""
-        if self.encoder.backend != "onnx":
-            return 1
-        return max(1, os.cpu_count() or 1)
+        """Forward passes that may run at once (the encoder's :attr:`graphmem.encoders.Encoder.lanes`)."""
+        return self.encoder.lanes
 
     def _compute(self, missing: dict[str, str]) -> dict[str, Vectors]:
         """Embed ``missing`` ({key: text}) in the next forward pass, led by this thread or another."""

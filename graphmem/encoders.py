@@ -72,6 +72,8 @@ class Encoder(Protocol):
 
     backend: Backend
     dimension: int
+    lanes: int
+    """Forward passes that may run at once in one process (one per core under ONNX Runtime, one under PyTorch)."""
 
     def encode(self, texts: Sequence[str], batch_size: int) -> Vectors:
         """L2-normalised float32 vectors of ``texts``, shape (len(texts), dimension)."""
@@ -93,6 +95,7 @@ class TorchEncoder:
     """
 
     backend: Backend = "torch"
+    lanes = 1  # PyTorch's own thread team spans the cores: one pass at a time
 
     def __init__(self, path: str, device: str = "cpu", model: SentenceTransformer | None = None) -> None:
         self.model = model if model is not None else _load_sentence_transformer(path, device)
@@ -115,10 +118,11 @@ class OnnxEncoder:
     fast tokenizer (``tokenizer.json``, truncated to the model's ``max_seq_length``).
 
     path : str, the model directory; onnx_file : Path, the exported transformer (see :func:`onnx_file_for`)
-    threads : int >= 0, passes run at once when a call needs several (0: one per core)
+    lanes : int >= 0, passes that may run at once, in one call of several passes or in concurrent calls (0: one per
+    core)
 
     Each pass runs on one thread (ONNX Runtime's intra-op pool is off), and a call of several passes runs them side
-    by side on ``threads`` threads (``InferenceSession.run`` releases the GIL and may be called concurrently).
+    by side on ``lanes`` threads (``InferenceSession.run`` releases the GIL and may be called concurrently).
     Measured on the project machine (2 cores, both settings alternated in one process): one short topic 4.6 ms of
     wall and of CPU time, where a 2-thread pass took 5.1 ms of wall and 6.3 ms of CPU; 300 game messages 2.9 s wall,
     5.3 s CPU against 3.1-4.0 s and 5.2-6.0 s. Recall embeds one short topic per call, so a pass split over two
@@ -130,7 +134,7 @@ class OnnxEncoder:
     """Texts per ONNX Runtime pass at most, whatever batch size is asked: on 300 long game messages 16 per pass took
     5.1-6.2 s, 64 per pass 7.0 s (PyTorch, 64 per pass: 5.9-6.2 s; ``python -m bench.bench_encoders``)."""
 
-    def __init__(self, path: str, onnx_file: Path, threads: int = 0) -> None:
+    def __init__(self, path: str, onnx_file: Path, lanes: int = 0) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -146,7 +150,7 @@ class OnnxEncoder:
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self.session.get_inputs()}
-        self.threads = threads if threads > 0 else max(1, os.cpu_count() or 1)
+        self.lanes = lanes if lanes > 0 else max(1, os.cpu_count() or 1)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -171,7 +175,7 @@ class OnnxEncoder:
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             out[chosen] = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
-        if len(passes) < 2 or self.threads < 2:
+        if len(passes) < 2 or self.lanes < 2:
             for chosen in passes:
                 run(chosen)
         else:
@@ -181,7 +185,7 @@ class OnnxEncoder:
     def _workers(self) -> ThreadPoolExecutor:
         with self._pool_lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="graphmem-onnx")
+                self._pool = ThreadPoolExecutor(self.lanes, thread_name_prefix="graphmem-onnx")
             return self._pool
 
 

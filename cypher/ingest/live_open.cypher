@@ -1,8 +1,8 @@
 // Create a live game's Game node with its header (the canonical header as JSON, and the hash of the header alone),
 // or find the stored one: run first in the transaction that writes the new game's players and phase 0. MERGE takes
 // the node's lock, so of two processes that create the same game at once, the second finds the first's node.
-// A new game gets a random `incarnation`, as an ingested one does (ingest/write_game): recall keeps embeddings and
-// candidates between calls by incarnation (graphmem.recall.vectors); without it, a live game was read whole every time.
+// A new game gets a random `incarnation`, as an ingested one does (ingest/write_game): recall keeps embeddings
+// between calls by incarnation (graphmem.recall.vectors); without it, a live game was read whole every time.
 // @param row: MAP  the game row (uid, game, title, format, imported_from, curve, last_phase, winner, traitor_roles)
 // @param header_json: STRING  the canonical header (graphmem.logs.writer.to_json_object), compact JSON
 // @param header_sha256: STRING  the log hash of the header alone (graphmem.logs.writer.LogDigest)

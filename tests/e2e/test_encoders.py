@@ -63,7 +63,6 @@ def test_a_text_gets_the_same_vector_alone_and_in_any_batch(onnx_encoder: OnnxEn
     np.testing.assert_allclose(alone, together, atol=1e-5)  # padding never leaks into a shorter text's vector
 
 
-
 def test_concurrent_callers_each_get_their_own_texts_vectors(onnx_cache: Path, onnx_encoder: OnnxEncoder) -> None:
     # what a server's eight clients do: each thread asks for its own topic while passes of the others run, on as
     # many lanes as there are cores; every caller must get the vectors of its own texts, each text embedded once
@@ -85,6 +84,7 @@ def test_concurrent_callers_each_get_their_own_texts_vectors(onnx_cache: Path, o
     again = embedder.encode(topics)  # all cached now: no pass
     np.testing.assert_allclose(again, expected, atol=1e-5)
     assert embedder.encoded == 24
+
 
 def test_the_onnx_file_is_made_once_and_made_again_when_damaged(onnx_encoder: OnnxEncoder, onnx_cache: Path,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
