@@ -68,8 +68,11 @@ log = logging.getLogger(__name__)
 RECALL_ATTEMPTS = 10
 """Attempts of one recall that meets concurrent recalls of the same memories (see :meth:`MemoryService.recall`)."""
 RECALL_PAUSE = 0.004
-"""The longest pause, in seconds, before the second attempt; it doubles each time (full jitter: uniform in
-[0, pause]), so ten attempts wait at most ~4 s in all."""
+"""The longest pause, in seconds, before the second attempt, unless the failed attempt took longer: the pause is
+then that attempt's duration, so that the writers of one player spread over more than one recall's time; it doubles
+each time (full jitter: uniform in [0, pause]), at most :data:`RECALL_LONGEST_PAUSE` each."""
+RECALL_LONGEST_PAUSE = 1.0
+"""The longest single pause between two attempts of one recall, in seconds."""
 _JITTER = random.SystemRandom()
 
 
@@ -347,6 +350,7 @@ class MemoryService:
 
         pause = RECALL_PAUSE
         for attempt in range(RECALL_ATTEMPTS):
+            started = time.perf_counter()
             try:
                 return recall(self.driver, self.database, game, player, topic=topic, participants=participants,
                               at=at, k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
@@ -356,6 +360,9 @@ class MemoryService:
                 if attempt == RECALL_ATTEMPTS - 1:
                     raise
                 self.recall_retries += 1
+                # eight concurrent writers of one player whose attempts take 40-100 ms each met again and again
+                # behind pauses of 4-16 ms: one call in a few hundred used up its ten attempts
+                pause = min(max(pause, time.perf_counter() - started), RECALL_LONGEST_PAUSE)
                 time.sleep(_JITTER.uniform(0.0, pause))
                 pause *= 2
         raise AssertionError("unreachable")
