@@ -62,7 +62,8 @@ def stop(ctx: click.Context, home: Path | None, timeout: float) -> None:
     home = _home(ctx, home)
     result = local_neo4j.stop(home, timeout)
     if result is None:
-        click.echo(f"Neo4j is not running (home {home}); nothing to stop.")
+        click.echo(f"Neo4j is not running (home {home}); nothing to stop. A Neo4j started with another --home or "
+                   "GRAPHMEM_HOME is stopped with the same setting.")
     elif result.killed:
         click.echo(f"Neo4j (pid {result.pid}) ignored SIGTERM for {timeout:g} s and was killed with SIGKILL; "
                    "its next start will run recovery.")
