@@ -30,7 +30,8 @@
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
-// @returns decayed_to, curve, now, incarnation, players, found, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+// @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
+// @returns decayed_to, curve, now, incarnation, players, found, fresh, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
@@ -43,6 +44,17 @@ CALL (g) {
   RETURN collect(x.name) AS players
 }
 OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
+// fresh: the caller still holds the owner's candidates as this query would read them ($known, from an earlier read:
+// the game's incarnation and decayed_to, the recall phase and the owner's memory version, which every write that
+// changes the owner's memories raises in its transaction: graphmem.store.versions), so they are not read again. The
+// version is read once, before the candidates: a write committed between the two makes the next recall read them
+// again, never the reverse.
+OPTIONAL MATCH (v:MemoryVersion {uid: $game + '/player/' + $player})
+WITH g, now, curve, weakest, players, p, coalesce(v.version, 0) AS version
+WITH g, now, curve, weakest, players, p, version,
+     coalesce($known IS NOT NULL AND p IS NOT NULL AND g.incarnation = $known.incarnation
+              AND version = $known.version AND now = $known.now AND coalesce(g.decayed_to, 0) = $known.decayed_to,
+              false) AS fresh
 CALL (p, g, now) {
   OPTIONAL MATCH (p)-[:THINKS]->(t:Thought)
   WHERE t.pushed_phase <= now AND (now <> g.decayed_to OR t.active) AND t.forgotten IS NULL
@@ -57,10 +69,12 @@ CALL (now) {
   RETURN collect(CASE WHEN c IS NULL THEN null ELSE {uid: c.uid, subject: c.subject, kind: c.kind, text: c.text,
                                                       memory: cm.uid} END) AS conflicts
 }
-CALL (now, curve, weakest) {
+// a fresh read seeks from strength 2, above every memory: the planner would read the index before a filter
+CALL (now, curve, weakest, fresh) {
+  WITH now, curve, CASE WHEN fresh THEN 2.0 ELSE weakest END AS lowest
   MATCH (m:Memory {game: $game, owner: $player})
   USING INDEX m:Memory(game, owner, strength, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
-  WHERE m.strength >= weakest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
+  WHERE m.strength >= lowest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
     AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
     AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
   // the index's values, bound once: inside CASE branches the planner would read them from the store
@@ -89,5 +103,6 @@ CALL () {
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, players, p IS NOT NULL AS found,
+       fresh, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
        thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores

@@ -46,6 +46,7 @@ from graphmem.jobs.conflicts import (
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.model.params import Parameters
 from graphmem.store.queries import cypher
+from graphmem.store.versions import raise_memory_versions
 
 __all__ = ["ContradictionReport", "OwnerConflicts", "Resolution", "find_contradictions", "plan_owner"]
 
@@ -167,6 +168,8 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, owner: str, pl
     rows = [r.row() for r in resolutions]
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[int, int, int]:
+        if rows:  # tombstones change the owner's candidates; raised before the conflicts lock any memory
+            raise_memory_versions(tx, game, [owner])
         created = tx.run(cypher("jobs/contradictions_write"), conflicts=conflicts).consume().counters.nodes_created
         record = tx.run(cypher("jobs/contradictions_resolve"), resolutions=rows).single()
         resolved = int(record["resolved"]) if record else 0

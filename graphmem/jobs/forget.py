@@ -19,6 +19,7 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.store.keys import AUTOMATIC_TRIGGERS, automatic_thought_id, thought_uid
 from graphmem.store.queries import cypher
+from graphmem.store.versions import raise_memory_versions
 
 __all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]
 
@@ -84,6 +85,7 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
     summary = row["summary"] if row["state"] == "consolidated" else None
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[neo4j.Record | None, int]:
+        raise_memory_versions(tx, game, [player])
         done = tx.run(cypher("jobs/forget_tombstone"), uid=memory, game=game, owner=player,
                       reason=reason or DEFAULT_REASON, phase=scope.phase).single()
         dropped = tx.run(cypher("jobs/forget_thoughts"), uids=pushed, phase=scope.phase).single(strict=True)["dropped"]

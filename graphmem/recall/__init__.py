@@ -20,7 +20,8 @@ Pipeline, one call:
    a long-forgotten memory costs nothing. The full-text query carries the owner's scope token
    (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only. The request is
    checked against what the query returns (unknown game, player or participant; ``at`` outside the game's phases)
-   before anything is embedded;
+   before anything is embedded. The candidates are not read again while the process holds them at the owner's
+   current memory version (:mod:`graphmem.store.versions`; :mod:`.vectors`, "Candidates");
 2. embed the topic (timed apart: ``timings["embed"]``);
 3. dense scores: each candidate's two vectors (its text embedding and the embedding of its context, its keywords;
    :mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
@@ -98,29 +99,29 @@ so these figures leave it out and alternate the code before and after, 100 recal
   same 272 dry-run recalls of the four benchmark owners (with and without topic, participants, warm and cold cache)
   give byte-identical JSON before and after.
 
-Measured and not done: ranking from what the process holds and asking Neo4j for a pre-selected set of rows. When
-strength, flashbulb and threshold cannot change the order (``perfect``: strength 1, every memory retrievable), the
-best ``k`` follow from the dense scores of the cached vectors and the full-text hits, and min-max needs only the
-extremes, but only over the owner's CURRENT candidates, which the process cannot know without asking: a memory
-ingested, consolidated, tombstoned, decayed or recalled by another process changes them. The query that only
-counts the owner's 10,000 index entries took 15-18 ms on the server in the same minutes, against 17-23 ms for the
-five lists of numbers: the scan of the index, not the rows it returns, is now the read's cost, and a pre-selection
-saves at most the difference. Skipping the scan needs a per-owner version that every writer of a Memory keeps (eight
-write paths in ``cypher/``) or a fingerprint of the candidate set, which could collide. The version was built and
-reverted (2026-12-02, commits e41f433 and 2a2bf83): ``Player.memory_version`` raised by every writer, the candidates
-kept with it and compared in ``recall/context`` before the scan, which then sought from strength 2 (a ``WHERE NOT
-fresh`` was placed after the seek by the planner and still read every entry). Repeated dry-run recalls of the
-``perfect`` owner of 10,000 memories went to p95 28-44 ms (after a write to the owner, 68-79 ms), and recalls
-through a held cache equalled fresh ones after every kind of write. But raising a version on the Player node from a
-writing recall, in its transaction or in one of its own right after, deadlocked with live batches, which create
-ABOUT and WITNESSED_BY edges to the same Player nodes: 6-16 DeadlockDetected in 12 s of one engine adding events
-while an agent recalled, recalls stalled 1-3 s by the driver's retry, 132 recalls in 12 s against 393 without it.
-Next step: the version on a node of its own per player (``MERGE`` under a uniqueness constraint, deleted with the
-game), which only the version's writers lock. So the
-``perfect`` owner of 10,000 memories stays linear in its memories: ~40 ms read on this machine at load 3 to 5
-(~20 ms on the server at load 2), and misses p95 <= 50 ms with the topic embedding. Dropping ``uid`` from the keys
-of ``memory_recall`` (the query no longer returns it) shortens each index entry: 28-40 ms against 30-44 ms on the
-server, alternated; not done, it needs a schema migration for 5-10%.
+Then (2026-12-02) the read of an owner's candidates is skipped while nothing changed them. Each player has a
+memory version (a ``MemoryVersion`` node, :mod:`graphmem.store.versions`) that every writer of its memories raises
+first in its transaction; the process keeps what it read with the version
+(:class:`graphmem.recall.vectors.HeldCandidates`), and ``recall/context`` compares them in Neo4j before the scan,
+which then seeks from strength 2 (a filter after the seek would still read every entry: the planner placed it
+there). A writing recall whose raise follows the version it read brings what its process holds up to date with what
+it wrote (:func:`graphmem.recall.candidates.keep_written`), so an agent's recalls in a row are not read again
+either. ``python -m bench.bench_conversation URI --recall`` (2026-12-02 07:31, load 1.7 to 0.8): the ``perfect``
+owner of 10,000 memories 24.3 ms median, p95 30.7 (66.3/102.8 at 05:55 under a CI run, 63-71 p95 on a quiet
+machine), the three other owners p95 19.8-37.6; writing recalls in a row of that owner 31.6/41.1 ms; a recall after
+someone else's write reads them again, 45.4/62.1 ms for that owner (bench/README.md, "Long conversations").
+
+The version first lived on the Player node (commits e41f433, 2a2bf83) and was reverted: a writing recall's raise
+deadlocked with live batches, which lock Player nodes when they create ABOUT and WITNESSED_BY edges (6-16
+DeadlockDetected in 12 s of an engine adding events while an agent recalled; recalls stalled 1-3 s by the driver's
+retry). On a node that only the version's writers lock, raised before any memory and in uid order, the same probe
+(12-15 s of ``add_events`` beside writing recalls of a witness, or of a player the events are about) gives no
+deadlock and as many recalls as without a version (429-529 against 474-572, p50 18-25 ms against 17-22).
+
+Before it, measured and not done: ranking from what the process holds with a pre-selection asked of Neo4j (the
+scan of the index, not the rows it returns, was the read's cost: counting the 10,000 entries took 15-18 ms on the
+server, the five lists 17-23 ms), and dropping ``uid`` from the keys of ``memory_recall`` (28-40 ms against 30-44 ms
+on the server, alternated; it needs a schema migration for 5-10%).
 """
 
 from __future__ import annotations

@@ -23,11 +23,11 @@ from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
-from graphmem.recall.vectors import EmbeddingCache
+from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "read_context", "read_memories", "strength_now"]
+__all__ = ["Context", "check_context", "held_key", "keep_written", "read_context", "read_memories", "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,8 @@ class Context:
     decayed_to : int, Game.decayed_to; curve : str, Game.curve (or the default asked for); now : int, the recall
     phase; incarnation : str or None, the Game node's incarnation (keys the embedding cache); players : sorted
     names; found : whether the owner is one of them; profile, threshold, wm_capacity, emotion_json : the owner's
-    Player properties; thoughts, conflicts : the query's maps.
+    Player properties; thoughts, conflicts : the query's maps; version : int, the owner's memory version the
+    candidates were read at (:mod:`graphmem.store.versions`).
     The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
     shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]); flashbulbs
     (bool); thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
@@ -55,6 +56,7 @@ class Context:
     emotion_json: str
     thoughts: tuple[Mapping[str, Any], ...]
     conflicts: tuple[Mapping[str, Any], ...]
+    version: int
     uids: tuple[str, ...]
     ns: tuple[int, ...]
     strengths: npt.NDArray[np.float64]
@@ -84,20 +86,27 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     """Run ``recall/context`` once, in a read transaction (see the query's header for what it reads); the
     candidates' uids come from the node ids ``cache`` has met, the others are read in the same transaction
     (:meth:`EmbeddingCache.uids`). A candidate whose node is gone by then (its game being deleted) is left out.
+    The owner's candidates are not read again while ``cache`` holds them as the query would read them
+    (:class:`graphmem.recall.vectors.HeldCandidates`); the full-text hits are read every time.
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
-    values = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
-              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
-              "lowest_cue_floor": cue_floor(0.0, params)}
+    values: dict[str, Any] = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
+                              "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
+                              "lowest_cue_floor": cue_floor(0.0, params)}
+    key = held_key(database, game, player, at, params)
+    held = cache.held_candidates(key)
+    values["known"] = None if held is None else held.known
 
-    def work(tx: neo4j.ManagedTransaction) -> tuple[dict[str, Any], list[str | None]] | None:
+    def work(tx: neo4j.ManagedTransaction) -> tuple[dict[str, Any], list[str | None] | None] | None:
         record = tx.run(cypher("recall/context"), values).single()
         if record is None:
             return None
         # dict(record), not record.data(): data() walks every value of the lists to convert graph types, ~100 ms
         # for an owner of 10,000 candidates; this row holds none
         row = dict(record)
+        if row["fresh"]:
+            return row, None
         return row, cache.uids(tx, database, game, row["incarnation"], row["ids"])
 
     with _session(driver, database) as session:
@@ -105,25 +114,69 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     if read is None:
         raise _no_game(driver, database, game)
     row, uids = read
-    ids = np.array(row["ids"], dtype=np.int64)
-    lexical = _lexical(ids, row["hit_ids"] or [], row["hit_scores"] or [])
-    kept = None if None not in uids else np.array([u is not None for u in uids], dtype=bool)
-
-    def column(name: str, dtype: type) -> npt.NDArray[Any]:
-        values: npt.NDArray[Any] = np.array(row[name], dtype=dtype)
-        return values if kept is None else values[kept]
-
+    if uids is None:
+        assert held is not None  # the query found the candidates fresh only against what was held
+        cache.candidates_reused += 1
+    else:
+        held = _candidates(row, uids)
+        if held.incarnation:
+            cache.keep_candidates(key, held)
     return Context(
         decayed_to=int(row["decayed_to"] or 0), curve=str(row["curve"]), now=int(row["now"]),
         incarnation=row["incarnation"], players=tuple(row["players"]), found=bool(row["found"]),
         profile=row["profile"], threshold=None if row["threshold"] is None else float(row["threshold"]),
         wm_capacity=None if row["wm_capacity"] is None else int(row["wm_capacity"]),
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
-        conflicts=tuple(c for c in row["conflicts"] if c is not None),
+        conflicts=tuple(c for c in row["conflicts"] if c is not None), version=held.version,
+        uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
+        thresholds=held.thresholds, lexical=_lexical(held.ids, row["hit_ids"] or [], row["hit_scores"] or []))
+
+
+def held_key(database: str | None, game: str, player: str, at: int | None, params: Parameters) -> tuple[object, ...]:
+    """What the candidates a process holds are kept under: everything of a read that decides them but the store."""
+    return (database, game, player, at, params.curve, params.clarity.vague_floor, params.recall.cue_support)
+
+
+def keep_written(cache: EmbeddingCache, database: str | None, game: str, player: str, params: Parameters,
+                 context: Context, version: int | None, changes: Mapping[str, tuple[int, float]]) -> bool:
+    """After a writing recall at the game's current phase: bring the candidates ``cache`` holds for the owner up to
+    date with what the recall wrote, so that the owner's next recall need not read them again.
+
+    context : the recall's context (read at the owner's version ``context.version``); version : the owner's memory
+    version after the write; changes : {uid: (access count, strength at ``context.now``)} of each memory written.
+    Only when the write raised the version by exactly one from the one held (no other write since, in any process)
+    are the held candidates plus ``changes`` the owner's candidates now; otherwise, or when a written memory is no
+    longer a candidate, nothing changes and the next recall reads them. Returns whether they were brought up to date.
+    """
+    key = held_key(database, game, player, None, params)
+    held = cache.held_candidates(key)
+    if version is None or held is None or held.version != context.version or version != held.version + 1:
+        return False
+    vague, support = params.clarity.vague_floor, params.recall.cue_support
+    rows = {uid: i for i, uid in enumerate(held.uids) if uid in changes}
+    if len(rows) != len(changes) or any(
+            not held.flashbulbs[i] and changes[uid][1] < max(float(held.thresholds[i]), vague) * (1.0 - support)
+            for uid, i in rows.items()):
+        return False
+    cache.keep_candidates(key, held.written(version, {rows[uid]: change for uid, change in changes.items()}))
+    return True
+
+
+def _candidates(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCandidates:
+    """The candidates of a ``recall/context`` row that read them, their uids given (None: a node gone since, left
+    out)."""
+    kept = None if None not in uids else np.array([u is not None for u in uids], dtype=bool)
+
+    def column(name: str, dtype: type) -> npt.NDArray[Any]:
+        values: npt.NDArray[Any] = np.array(row[name], dtype=dtype)
+        return values if kept is None else values[kept]
+
+    return HeldCandidates(
+        incarnation=str(row["incarnation"] or ""), version=int(row["version"]), now=int(row["now"]),
+        decayed_to=int(row["decayed_to"] or 0), ids=column("ids", np.int64),
         uids=tuple(cast(list[str], uids)) if kept is None else tuple(u for u in uids if u is not None),
-        ns=tuple(column("ns", np.int64).tolist()),
-        strengths=column("strengths", np.float64), flashbulbs=column("flashbulbs", bool),
-        thresholds=column("thresholds", np.float64), lexical=lexical if kept is None else lexical[kept])
+        ns=tuple(column("ns", np.int64).tolist()), strengths=column("strengths", np.float64),
+        flashbulbs=column("flashbulbs", bool), thresholds=column("thresholds", np.float64))
 
 
 def _lexical(ids: npt.NDArray[np.int64], hit_ids: Sequence[int], hit_scores: Sequence[float]) -> npt.NDArray[np.float64]:

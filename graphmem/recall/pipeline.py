@@ -18,11 +18,11 @@ from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import UsageProblem
 from graphmem.model.details import any_fabricated, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
-from graphmem.model.forgetting import CURVES
+from graphmem.model.forgetting import CURVES, strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker
-from graphmem.recall.candidates import Context, check_context, read_context, read_memories
+from graphmem.recall.candidates import Context, check_context, keep_written, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, score_candidates, top_k
@@ -263,7 +263,12 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     written = 0
     if writable:
         updates = [update_row(by_uid[uid], results[uid], now, p) for uid in states]
-        written = write_updates(driver, database, updates)
+        written, version = write_updates(driver, database, request.game, request.player, updates)
+        # the owner's next recall uses the candidates the process holds, brought up to date with this write
+        strengths = {u["uid"]: strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve, by_uid[u["uid"]].floor)
+                     for u in updates}
+        keep_written(kept, database, request.game, request.player, params, context, version,
+                     {u["uid"]: (u["n"], strengths[u["uid"]]) for u in updates})
         if embedder is not None and vector is not None:
             kept.rewritten(database, request.game, context.incarnation,
                            [(u["uid"], u["n_before"], u["n"], u["keywords"]) for u in updates], embedder)

@@ -36,6 +36,19 @@ embedding); its keywords change only when a reconsolidation rewrites them, which
 - at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions); beyond that the games
   used least recently are dropped whole.
 
+**Candidates.** It also keeps, per owner (and recall phase), the last candidates ``recall/context`` read: their node
+ids, uids, access counts, strengths, flashbulb flags and thresholds (:class:`HeldCandidates`), with what they were
+read at: the game's incarnation and ``decayed_to``, the phase and the owner's memory version
+(:mod:`graphmem.store.versions`). Every write that changes an owner's memories raises that version in the same
+transaction (ingest and live batches, a writing recall, consolidation, contradictions, forgetting; the schema
+backfill after its batches; the decay job moves ``decayed_to`` instead), so when all four still match, the query
+does not read the candidates again (``fresh``): an owner of 10,000 memories asked several questions in a turn pays
+the read of its index entries once, not per question (the ``perfect`` profile's owner: 20-28 ms of the server's
+time per read, bench/README.md). A writing recall raises its owner's version and, when that raise follows the
+version it read the candidates at (no other write came between, in any process), brings what its process holds up to
+date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
+again either; every other process reads them again.
+
 The first recall of an owner in a process therefore reads every candidate's embedding and embeds its distinct
 keywords (on a real game, ~50 memories and ~25 strings: tens of milliseconds); ``graphmem recall`` on the command
 line is such a first recall every time. A long-running process (a game engine, ``graphmem serve``) pays it once.
@@ -54,8 +67,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import neo4j
 import numpy as np
@@ -64,7 +77,7 @@ import numpy.typing as npt
 from graphmem.embedding import Embedder
 from graphmem.store.queries import cypher
 
-__all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
+__all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +142,45 @@ class GameVectors:
             self.n[row] = n
 
 
+@dataclass(frozen=True)
+class HeldCandidates:
+    """An owner's candidates as ``recall/context`` read them (see the module docstring, "Candidates"): read at the
+    game's ``incarnation`` and ``decayed_to``, the recall phase ``now`` and the owner's ``version``
+    (:mod:`graphmem.store.versions`). Parallel arrays of shape (count,), read-only: ``ids`` (node ids, int64), ``uids``,
+    ``ns`` (access counts), ``strengths`` (float64, m at ``now``), ``flashbulbs`` (bool), ``thresholds`` (float64)."""
+
+    incarnation: str
+    version: int
+    now: int
+    decayed_to: int
+    ids: npt.NDArray[np.int64]
+    uids: tuple[str, ...]
+    ns: tuple[int, ...]
+    strengths: npt.NDArray[np.float64]
+    flashbulbs: npt.NDArray[np.bool_]
+    thresholds: npt.NDArray[np.float64]
+
+    def __post_init__(self) -> None:
+        for values in (self.ids, self.strengths, self.flashbulbs, self.thresholds):
+            values.flags.writeable = False  # shared by every recall that uses them
+
+    def written(self, version: int, changes: Mapping[int, tuple[int, float]]) -> HeldCandidates:
+        """These candidates after a write that took the owner's version to ``version`` and changed the rows
+        ``changes`` ({row: (access count, strength at ``now``)}); the rest is shared with ``self``."""
+        ns = list(self.ns)
+        strengths = self.strengths.copy()
+        for row, (n, strength) in changes.items():
+            ns[row] = n
+            strengths[row] = strength
+        return replace(self, version=version, ns=tuple(ns), strengths=strengths)
+
+    @property
+    def known(self) -> dict[str, object]:
+        """What ``recall/context`` compares (its ``$known`` parameter)."""
+        return {"incarnation": self.incarnation, "version": self.version, "now": self.now,
+                "decayed_to": self.decayed_to}
+
+
 class EmbeddingCache:
     """Each memory's text and context vectors and its ``about`` list, by game incarnation and uid (see the module
     docstring).
@@ -140,16 +192,43 @@ class EmbeddingCache:
     def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES) -> None:
         self.max_memories = max_memories
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
+        self._candidates: OrderedDict[tuple[object, ...], HeldCandidates] = OrderedDict()
         self._lock = threading.Lock()
         self.read = 0
         """Memories read from Neo4j so far (cache misses)."""
+        self.candidates_reused = 0
+        """Recalls whose candidates were not read again (held, and still what the store says)."""
 
     def __len__(self) -> int:
         return sum(v.held for v in self._games.values())
 
     def clear(self) -> None:
         """Drop everything held."""
-        self._games.clear()
+        with self._lock:
+            self._games.clear()
+            self._candidates.clear()
+
+    def held_candidates(self, key: tuple[object, ...]) -> HeldCandidates | None:
+        """The candidates kept under ``key`` (the database, game, owner, phase asked and parameters of a read), or
+        None."""
+        with self._lock:
+            held = self._candidates.get(key)
+            if held is not None:
+                self._candidates.move_to_end(key)
+            return held
+
+    def keep_candidates(self, key: tuple[object, ...], held: HeldCandidates) -> None:
+        """Keep ``held`` under ``key`` (replacing what was there); owners used least recently are dropped once more
+        than ``max_memories`` candidates are kept in all (nothing is kept when it is 0)."""
+        if self.max_memories <= 0 or len(held.uids) > self.max_memories:
+            return
+        with self._lock:
+            self._candidates[key] = held
+            self._candidates.move_to_end(key)
+            total = sum(len(h.uids) for h in self._candidates.values())
+            while total > self.max_memories:
+                _, dropped = self._candidates.popitem(last=False)
+                total -= len(dropped.uids)
 
     def uids(self, tx: neo4j.ManagedTransaction, database: str | None, game: str, incarnation: str | None,
              ids: Sequence[int]) -> list[str | None]:

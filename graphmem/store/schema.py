@@ -21,12 +21,15 @@ from neo4j.exceptions import Neo4jError
 from graphmem.errors import Neo4jUnavailable
 from graphmem.store.keys import scope_token
 from graphmem.store.queries import cypher, with_identifiers
+from graphmem.store.versions import raise_memory_versions
 
 log = logging.getLogger(__name__)
 
-UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken")
+UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken",
+              "MemoryVersion")
 """Every label with a ``uid`` (a uniqueness constraint each; all but Game also carry ``game``, range-indexed).
-LogBatch holds a live game's accepted events, PlayerToken the hash of a player token (docs/service.md)."""
+LogBatch holds a live game's accepted events, PlayerToken the hash of a player token (docs/service.md),
+MemoryVersion an owner's memory version (:mod:`graphmem.store.versions`)."""
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     *((label, "game") for label in UID_LABELS if label != "Game"),
     ("Memory", "state"),
@@ -130,13 +133,16 @@ def backfill_recall(driver: neo4j.Driver, database: str | None, threshold: float
     """Give every memory the properties the index ``memory_recall`` covers and every Game an incarnation, where
     missing (``schema/recall_backfill``: a memory never recalled has t_ref = t_enc, e_ref = e0 and s = s_enc; floor
     0 unless a flashbulb; the owner's threshold, else ``threshold``). A memory lacking one would be left out of the
-    index, so recall would never find it. Returns the number of memories changed (0 in a database written by this
+    index, so recall would never find it; when any was changed, every owner's memory version is raised
+    (:mod:`graphmem.store.versions`). Returns the number of memories changed (0 in a database written by this
     graphmem)."""
     records, _, _ = driver.execute_query(cypher("schema/recall_backfill"), threshold=threshold,
                                          flashbulb_floor=flashbulb_floor, database_=database)
     changed = int(records[0]["memories"]) if records else 0
     if changed:
         log.info("gave %d memories the properties of the recall index", changed)
+        with driver.session(database=database) as session:  # what processes hold of their candidates is stale
+            session.execute_write(raise_memory_versions, None)
     return changed
 
 

@@ -2,7 +2,8 @@
 
 Nodes first, then relationships: game, players, phases, events, memories (with sources), then who-told-whom, rumour
 chains and thoughts. Every statement is a parameterised ``UNWIND $rows`` that MERGEs by uid and sets properties only
-``ON CREATE``, in managed write transactions of ``batch_size`` rows (retried by the driver on transient errors).
+``ON CREATE``, in managed write transactions of ``batch_size`` rows (retried by the driver on transient errors);
+a batch of memories raises its owners' memory versions in its transaction (:mod:`graphmem.store.versions`).
 Writing the same game again creates nothing; a run killed half-way is completed by the next one.
 """
 
@@ -18,6 +19,7 @@ import neo4j
 
 from graphmem.store.queries import cypher
 from graphmem.store.records import DerivedRow, GameRows
+from graphmem.store.versions import raise_memory_versions
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +62,13 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
     live : the game is fed event by event (``MemoryService``), so it has no whole log and is never "complete"
     """
     counts = WriteCounts()
-    for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
-        for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-            bound = params if batch is None else {**params, "rows": list(batch)}
-            counts.add(driver.execute_query(cypher(f"ingest/{name}"), bound, database_=database).summary)
-            if progress and batch is not None:
-                progress(name, len(batch))
+    with driver.session(database=database) as session:
+        for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
+            for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
+                bound = params if batch is None else {**params, "rows": list(batch)}
+                counts.add(session.execute_write(_run, rows.game.uid, name, bound))
+                if progress and batch is not None:
+                    progress(name, len(batch))
     log.info("game %s: %d nodes and %d relationships created", rows.game.uid, counts.nodes_created,
              counts.relationships_created)
     return counts
@@ -79,9 +82,17 @@ def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict
     counts = WriteCounts()
     for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
         for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-            bound = params if batch is None else {**params, "rows": list(batch)}
-            counts.add(tx.run(cypher(f"ingest/{name}"), bound).consume())
+            counts.add(_run(tx, rows.game.uid, name, params if batch is None else {**params, "rows": list(batch)}))
     return counts
+
+
+def _run(tx: neo4j.ManagedTransaction, game: str, name: str, params: dict[str, Any]) -> neo4j.ResultSummary:
+    """Run the statement ``ingest/{name}`` in ``tx``; new memories first raise their owners' memory versions
+    (:mod:`graphmem.store.versions`), in the same transaction. Memories come before the statements that lock
+    existing ones (rumour chains), so the versions are locked before any memory, as every writer does."""
+    if name == "write_memories":
+        raise_memory_versions(tx, game, {r["owner"] for r in params["rows"]})
+    return tx.run(cypher(f"ingest/{name}"), params).consume()
 
 
 def _statements(rows: GameRows, embeddings: dict[str, list[float]], derived: list[DerivedRow],

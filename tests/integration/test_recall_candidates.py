@@ -19,6 +19,7 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.recall import EmbeddingCache, RecallResult, recall
+from graphmem.recall.candidates import held_key, keep_written, read_context
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import rank
@@ -112,3 +113,133 @@ def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver,
         # cache reads those again and still names every candidate right
         written = call(SPEAKERS[0], topics[2], (), 10, warm, dry_run=False)
         assert written.written == 10, round_
+
+
+def test_held_candidates_are_read_again_after_every_write_that_changes_them(driver: neo4j.Driver, embedder: Any,
+                                                                           params: Parameters, memory: Any) -> None:
+    # a process keeps each owner's candidates and skips reading them while the owner's memory version says nothing
+    # changed (graphmem.store.versions): after each kind of write, a recall with what the process holds must equal
+    # one that reads everything
+    game = f"held-candidates-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    held = memory.recall_cache
+    topic = "what did Priya say about Thomas?"
+
+    def check(step: str, owner: str = "Marcus") -> bool:
+        """Whether the recall through what the process holds used it (as well as equalling a fresh one)."""
+        before = held.candidates_reused
+        kept = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=held)
+        used: bool = held.candidates_reused > before
+        cold = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=EmbeddingCache(0))
+        assert same(kept) == same(cold), step
+        # and what the process holds is what Neo4j says, access counts included (in any order: ranking never
+        # depends on the order of the candidates)
+        held_now, read_now = ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
+                               zip(c.uids, c.ns, c.strengths, c.flashbulbs, c.thresholds, strict=True)}
+                              for c in (read_context(driver, None, game, owner, None, None, params, cache)
+                                        for cache in (held, EmbeddingCache(0))))
+        assert held_now == read_now, step
+        return used
+
+    try:
+        check("first read")
+        assert check("nothing written")  # the second recall used what it held
+        memory.add_events(game, [{"kind": "say", "speaker": "Priya", "to": ["Marcus"], "channel": "private",
+                                  "text": "Thomas is lying to everyone about the kitchen."}])
+        assert not check("a live event")  # read again
+        assert any("lying" in m.text for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
+                                                       embedder=embedder, dry_run=True, cache=held).memories)
+        assert memory.recall(game, "Marcus", topic).written > 0
+        # the process brought what it holds up to date with its own write: not read again
+        assert check("a writing recall")
+        assert memory.recall(game, "Marcus", "who voted for whom?").written > 0
+        assert memory.recall(game, "Marcus", topic, participants=["Priya"]).written > 0
+        assert check("two writing recalls in a row")
+        forgotten = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
+                           dry_run=True, cache=held).memories[0].uid
+        memory.forget(game, "Marcus", forgotten, "Marcus decided it never happened")
+        assert not check("forgetting")  # read again
+        assert forgotten not in {m.uid for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
+                                                          embedder=embedder, dry_run=True, cache=held).memories}
+        memory.advance_phase(game, day=1, name="night")
+        assert not check("the decay job")  # read again
+        memory.consolidate(game)
+        memory.contradictions(game)
+        for owner in ("Marcus", "Eleanor", "Priya"):
+            check("consolidation and contradictions", owner)
+    finally:
+        delete_game(driver, None, game)
+
+
+def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_after_its_read(
+        driver: neo4j.Driver, params: Parameters, memory: Any) -> None:
+    # a writing recall updates the candidates its process holds only when its own raise of the owner's version
+    # follows the version it read them at: a write by anyone else in between means they must be read again
+    game = f"held-written-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    held = EmbeddingCache()
+    try:
+        context = read_context(driver, None, game, "Marcus", None, None, params, held)
+        uid, n, strength = context.uids[0], context.ns[0], float(context.strengths[0])
+        change = {uid: (n + 1, min(1.0, strength + 0.1))}
+        assert not keep_written(held, None, game, "Marcus", params, context, context.version + 2, change)
+        assert not keep_written(held, None, game, "Marcus", params, context, None, change)
+        assert not keep_written(held, None, game, "Marcus", params, context, context.version + 1,
+                                {"not-a-candidate": (1, 1.0)})
+        assert keep_written(held, None, game, "Marcus", params, context, context.version + 1, change)
+        # held now at version + 1 with the change; the context read at the old version can bring it no further
+        assert not keep_written(held, None, game, "Marcus", params, context, context.version + 2, change)
+        kept = held.held_candidates(held_key(None, game, "Marcus", None, params))
+        assert kept is not None and kept.version == context.version + 1
+        row = kept.uids.index(uid)
+        assert (kept.ns[row], float(kept.strengths[row])) == change[uid]
+    finally:
+        delete_game(driver, None, game)
+
+
+JOBS = Path(__file__).resolve().parents[1] / "data" / "jobs"
+
+
+def with_repeats(lines: list[str]) -> list[str]:
+    """examples/small-game.jsonl with tests/data/jobs/repeats.jsonl before its final (remarks heard four times:
+    tests/integration/test_consolidation_job.py), so that consolidation writes summaries."""
+    final = lines.index('{"kind": "phase", "day": 2, "name": "final"}')
+    return [*lines[:final], *(JOBS / "repeats.jsonl").read_text(encoding="utf-8").splitlines(), *lines[final:]]
+
+
+@pytest.mark.parametrize("job", ["consolidation", "contradictions"])
+def test_held_candidates_are_read_again_after_a_job_changes_them(driver: neo4j.Driver, embedder: Any,
+                                                                params: Parameters, memory: Any,
+                                                                fresh_game: Any, job: str) -> None:
+    # consolidation turns members into a summary, contradictions tombstone the memory the truth refutes: each
+    # changes its owners' candidates, so what a process held before must not be used after
+    if job == "consolidation":
+        game = fresh_game(Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl", "held-jobs",
+                          edit=with_repeats)
+    else:
+        game = fresh_game(JOBS / "dispute-revealed.jsonl", "held-jobs")
+    held = memory.recall_cache
+    topic = "who is a traitor, and what did they say at the round table?"
+    owners = [r["name"] for r in driver.execute_query("MATCH (p:Player {game: $game}) RETURN p.name AS name "
+                                                      "ORDER BY name", game=game).records]
+
+    def results(cache: EmbeddingCache) -> dict[str, str]:
+        return {owner: same(recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder,
+                                   dry_run=True, cache=cache))
+                for owner in owners}
+
+    before = results(held)
+    assert results(held) == before and held.candidates_reused >= len(before)  # held, and used
+    if job == "consolidation":
+        assert memory.consolidate(game).summaries > 0
+    else:
+        assert memory.contradictions(game).tombstoned > 0
+    after = results(held)
+    assert after == results(EmbeddingCache(0))
+    assert after != before

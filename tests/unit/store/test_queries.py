@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from graphmem.errors import UnknownQuery, UnsafeIdentifier
@@ -50,3 +53,35 @@ def test_hostile_identifiers_are_rejected(hostile: str) -> None:
 def test_identifiers_are_backticked_into_the_text() -> None:
     text = with_identifiers(load("schema/uid_constraint").text, name="memory_uid", label="Memory")
     assert "CREATE CONSTRAINT `memory_uid` IF NOT EXISTS FOR (n:`Memory`) REQUIRE n.uid IS UNIQUE" in text
+
+
+# Queries that change Memory nodes without raising their owners' memory versions, and why that is right.
+MEMORY_WRITES_WITHOUT_VERSION = {
+    "jobs/decay_memories": "the decay job moves Game.decayed_to, which recall compares with the version",
+    "schema/scope_backfill": "sets only the full-text scope token: recall reads the full-text hits every time",
+}
+PACKAGE = Path(__file__).resolve().parents[3] / "graphmem"
+
+
+def test_every_query_that_changes_memories_runs_beside_a_raise_of_their_owners_memory_versions() -> None:
+    # recall skips reading an owner's candidates while the owner's memory version is the one it read them at
+    # (graphmem.recall.vectors): a write that changes memories and forgets the version serves stale candidates.
+    # Each such query's name must appear in a module that raises the versions (graphmem.store.versions).
+    sources = {path: path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py")}
+    raising = [text for path, text in sources.items()
+               if "import raise_memory_versions" in text and path.name != "versions.py"]
+    writers = []
+    for name in query_names():
+        text = "\n".join(line for line in load(name).text.splitlines() if not line.lstrip().startswith("//"))
+        memories = set(re.findall(r"\((\w+):Memory\b", text))
+        written = set(re.findall(r"\b(?:SET|REMOVE)\s+(\w+)\.", text))
+        created = re.search(r"\b(?:MERGE|CREATE)\s+\(\w+:Memory\b", text)
+        if memories & written or created:
+            writers.append(name)
+            if name not in MEMORY_WRITES_WITHOUT_VERSION:
+                base = name.split("/")[1]
+                assert any(f'"{name}"' in source or f'"{base}"' in source for source in raising), \
+                    f"{name} changes Memory nodes, but no module that runs it raises the owners' memory versions"
+    assert {"recall/write", "ingest/write_memories", "jobs/forget_tombstone", "jobs/consolidate_write",
+            "jobs/contradictions_resolve", "schema/recall_backfill"} <= set(writers)
+    assert set(MEMORY_WRITES_WITHOUT_VERSION) <= set(writers)
