@@ -49,8 +49,10 @@ OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
 // changes the owner's memories raises in its transaction: graphmem.store.versions), so they are not read again. The
 // version is read once, before the candidates: a write committed between the two makes the next recall read them
 // again, never the reverse.
+// (max: in a database not yet given the MemoryVersion uniqueness constraint by `graphmem init` or an ingest, two
+// first raises at once can create two nodes, which every later raise then sets alike)
 OPTIONAL MATCH (v:MemoryVersion {uid: $game + '/player/' + $player})
-WITH g, now, curve, weakest, players, p, coalesce(v.version, 0) AS version
+WITH g, now, curve, weakest, players, p, coalesce(max(v.version), 0) AS version
 WITH g, now, curve, weakest, players, p, version,
      coalesce($known IS NOT NULL AND p IS NOT NULL AND g.incarnation = $known.incarnation
               AND version = $known.version AND now = $known.now AND coalesce(g.decayed_to, 0) = $known.decayed_to,
