@@ -80,17 +80,22 @@ def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict
     """:func:`write_game_rows` inside the caller's transaction ``tx``, so that the rows commit together with
     whatever else the transaction does (a live batch: its claim and its event log), or not at all."""
     counts = WriteCounts()
+    # every owner's version at once, in uid order, before the first statement that writes memories
+    raise_memory_versions(tx, rows.game.uid, {m.owner for m in rows.memories})
     for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
         for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-            counts.add(_run(tx, rows.game.uid, name, params if batch is None else {**params, "rows": list(batch)}))
+            counts.add(_run(tx, rows.game.uid, name, params if batch is None else {**params, "rows": list(batch)},
+                            raised=True))
     return counts
 
 
-def _run(tx: neo4j.ManagedTransaction, game: str, name: str, params: dict[str, Any]) -> neo4j.ResultSummary:
+def _run(tx: neo4j.ManagedTransaction, game: str, name: str, params: dict[str, Any],
+         raised: bool = False) -> neo4j.ResultSummary:
     """Run the statement ``ingest/{name}`` in ``tx``; new memories first raise their owners' memory versions
-    (:mod:`graphmem.store.versions`), in the same transaction. Memories come before the statements that lock
-    existing ones (rumour chains), so the versions are locked before any memory, as every writer does."""
-    if name == "write_memories":
+    (:mod:`graphmem.store.versions`) in the same transaction, unless the caller has (``raised``). Memories come
+    before the statements that lock existing ones (rumour chains), so the versions are locked before any memory, as
+    every writer does."""
+    if name == "write_memories" and not raised:
         raise_memory_versions(tx, game, {r["owner"] for r in params["rows"]})
     return tx.run(cypher(f"ingest/{name}"), params).consume()
 

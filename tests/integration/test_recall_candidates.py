@@ -203,6 +203,26 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         delete_game(driver, None, game)
 
 
+def test_held_candidates_are_read_again_after_a_longer_log_of_the_game_is_ingested(
+        driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any, fresh_game: Any) -> None:
+    # ingesting a longer log that begins with the stored one adds memories to the same game (same incarnation), here
+    # in the same phase (so the game's decayed_to stays): the file ingest's batches raise their owners' versions
+    small = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
+    game = fresh_game(small, "held-longer", edit=lambda lines: lines[:5])  # to the start of day 1's social phase
+    held = memory.recall_cache
+    topic = "who did they vote to banish?"
+
+    def results(cache: EmbeddingCache) -> str:
+        return same(recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
+                           dry_run=True, cache=cache))
+
+    before = results(held)
+    assert results(held) == before and held.candidates_reused > 0
+    fresh_game(small, game=game, edit=lambda lines: lines[:9])  # more of that phase under the same id
+    after = results(held)
+    assert after == results(EmbeddingCache(0)) and after != before
+
+
 JOBS = Path(__file__).resolve().parents[1] / "data" / "jobs"
 
 
