@@ -45,10 +45,10 @@ CALL (g) {
 }
 OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
 // fresh: the caller still holds the owner's candidates as this query would read them ($known, from an earlier read:
-// the game's incarnation and decayed_to, the recall phase and the owner's memory version, which every write that
-// changes the owner's memories raises in its transaction: graphmem.store.versions), so they are not read again. The
-// version is read once, before the candidates: a write committed between the two makes the next recall read them
-// again, never the reverse.
+// the game's incarnation and decayed_to, the recall phase and the owner's memory version), so they are not read
+// again. Every write that changes the owner's memories raises the version in its transaction and again once it has
+// committed (graphmem.store.versions): this read may see part of a transaction that is committing (the version
+// before the index entries), but the second raise comes after the whole write, so the next recall reads again.
 // (max: in a database not yet given the MemoryVersion uniqueness constraint by `graphmem init` or an ingest, two
 // first raises at once can create two nodes, which every later raise then sets alike)
 OPTIONAL MATCH (v:MemoryVersion {uid: $game + '/player/' + $player})

@@ -64,6 +64,7 @@ from graphmem.logs.writer import LogDigest, dumps_line, event_line, to_json_obje
 from graphmem.model import Parameters
 from graphmem.store.keys import log_batch_uid
 from graphmem.store.queries import cypher
+from graphmem.store.versions import write_raising_versions
 from graphmem.store.writer import WriteCounts, write_rows_in
 
 log = logging.getLogger(__name__)
@@ -612,7 +613,7 @@ class LiveGames:
                 return counts
 
             with self.driver.session(database=self.database) as session:
-                counts = session.execute_write(work)
+                counts = write_raising_versions(session, state.game, {m.owner for m in rows.memories}, work)[0]
         except BaseException:
             slot.state = None  # the state went ahead of the store: rebuild it next time
             raise

@@ -45,7 +45,7 @@ from graphmem.model.source import initial_source_confidence, source_belief, sour
 from graphmem.model.vocabulary import MemoryType, SourceType
 from graphmem.store.keys import player_uid, scope_token, summary_uid
 from graphmem.store.queries import cypher
-from graphmem.store.versions import raise_memory_versions
+from graphmem.store.versions import write_raising_versions
 
 __all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "consolidation_key", "plan_summary"]
 
@@ -272,12 +272,11 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, planned: Seque
             for p in planned]
 
     def work(tx: neo4j.ManagedTransaction) -> int:
-        raise_memory_versions(tx, game, [p.owner for p in planned])
         summary = tx.run(cypher("jobs/consolidate_write"), summaries=rows).consume()
         return int(summary.counters.nodes_created)
 
     with session(driver, database) as s:
-        return s.execute_write(work)
+        return write_raising_versions(s, game, [p.owner for p in planned], work)[0]
 
 
 def consolidate_owner(driver: neo4j.Driver, database: str | None, scope: Scope, owner: str, params: Parameters,

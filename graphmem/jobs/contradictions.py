@@ -46,7 +46,7 @@ from graphmem.jobs.conflicts import (
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.model.params import Parameters
 from graphmem.store.queries import cypher
-from graphmem.store.versions import raise_memory_versions
+from graphmem.store.versions import write_raising_versions
 
 __all__ = ["ContradictionReport", "OwnerConflicts", "Resolution", "find_contradictions", "plan_owner"]
 
@@ -168,8 +168,6 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, owner: str, pl
     rows = [r.row() for r in resolutions]
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[int, int, int]:
-        if rows:  # tombstones change the owner's candidates; raised before the conflicts lock any memory
-            raise_memory_versions(tx, game, [owner])
         created = tx.run(cypher("jobs/contradictions_write"), conflicts=conflicts).consume().counters.nodes_created
         record = tx.run(cypher("jobs/contradictions_resolve"), resolutions=rows).single()
         resolved = int(record["resolved"]) if record else 0
@@ -177,7 +175,8 @@ def _write(driver: neo4j.Driver, database: str | None, game: str, owner: str, pl
         return created, resolved, tombstoned
 
     with session(driver, database) as s:
-        return s.execute_write(work)
+        # tombstones change the owner's candidates: raise the owner's memory version (conflicts alone do not)
+        return write_raising_versions(s, game, [owner] if rows else [], work)[0]
 
 
 def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, params: Parameters, *,

@@ -19,7 +19,7 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.store.keys import AUTOMATIC_TRIGGERS, automatic_thought_id, thought_uid
 from graphmem.store.queries import cypher
-from graphmem.store.versions import raise_memory_versions
+from graphmem.store.versions import write_raising_versions
 
 __all__ = ["DEFAULT_REASON", "ForgetResult", "forget"]
 
@@ -85,7 +85,6 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
     summary = row["summary"] if row["state"] == "consolidated" else None
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[neo4j.Record | None, int]:
-        raise_memory_versions(tx, game, [player])
         done = tx.run(cypher("jobs/forget_tombstone"), uid=memory, game=game, owner=player,
                       reason=reason or DEFAULT_REASON, phase=scope.phase).single()
         dropped = tx.run(cypher("jobs/forget_thoughts"), uids=pushed, phase=scope.phase).single(strict=True)["dropped"]
@@ -97,7 +96,7 @@ def forget(driver: neo4j.Driver, database: str | None, game: str, player: str, m
         return done, int(dropped)
 
     with session(driver, database) as s:
-        done, dropped = s.execute_write(work)
+        (done, dropped), _, _ = write_raising_versions(s, game, [player], work)
     if done is None:  # it was there a moment ago: only a purge of the whole game removes memories
         raise NotFound(f"memory '{memory}' disappeared while it was being forgotten (was game '{game}' purged?)")
     result = ForgetResult(str(done["uid"]), str(row["text"]), str(done["tombstone_reason"]),

@@ -101,10 +101,11 @@ so these figures leave it out and alternate the code before and after, 100 recal
 
 Then (2026-12-02) the read of an owner's candidates is skipped while nothing changed them. Each player has a
 memory version (a ``MemoryVersion`` node, :mod:`graphmem.store.versions`) that every writer of its memories raises
-first in its transaction; the process keeps what it read with the version
+first in its transaction and again after its commit (a read during a commit can see the version before the index
+entries written with it); the process keeps what it read with the version
 (:class:`graphmem.recall.vectors.HeldCandidates`), and ``recall/context`` compares them in Neo4j before the scan,
 which then seeks from strength 2 (a filter after the seek would still read every entry: the planner placed it
-there). A writing recall whose raise follows the version it read brings what its process holds up to date with what
+there). A writing recall whose two raises follow the version it read brings what its process holds up to date with what
 it wrote (:func:`graphmem.recall.candidates.keep_written`), so an agent's recalls in a row are not read again
 either. ``python -m bench.bench_conversation URI --recall`` (2026-12-02 07:31, load 1.7 to 0.8): the ``perfect``
 owner of 10,000 memories 24.3 ms median, p95 30.7 (66.3/102.8 at 05:55 under a CI run, 63-71 p95 on a quiet

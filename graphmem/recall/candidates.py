@@ -138,19 +138,24 @@ def held_key(database: str | None, game: str, player: str, at: int | None, param
 
 
 def keep_written(cache: EmbeddingCache, database: str | None, game: str, player: str, params: Parameters,
-                 context: Context, version: int | None, changes: Mapping[str, tuple[int, float]]) -> bool:
+                 context: Context, versions: tuple[int | None, int | None],
+                 changes: Mapping[str, tuple[int, float]]) -> bool:
     """After a writing recall at the game's current phase: bring the candidates ``cache`` holds for the owner up to
     date with what the recall wrote, so that the owner's next recall need not read them again.
 
-    context : the recall's context (read at the owner's version ``context.version``); version : the owner's memory
-    version after the write; changes : {uid: (access count, strength at ``context.now``)} of each memory written.
-    Only when the write raised the version by exactly one from the one held (no other write since, in any process)
-    are the held candidates plus ``changes`` the owner's candidates now; otherwise, or when a written memory is no
-    longer a candidate, nothing changes and the next recall reads them. Returns whether they were brought up to date.
+    context : the recall's context (read at the owner's version ``context.version``); versions : the owner's memory
+    version after the write's two raises (:func:`graphmem.store.versions.write_raising_versions`; None: not known);
+    changes : {uid: (access count, strength at ``context.now``)} of each memory written.
+    Only when the two raises took the version from the one held to exactly two above it (no other write in
+    between, in any process) are the held candidates plus ``changes`` the owner's candidates now; otherwise, or when
+    a written memory is no longer a candidate, nothing changes and the next recall reads them. Returns whether they
+    were brought up to date.
     """
+    first, second = versions
     key = held_key(database, game, player, None, params)
     held = cache.held_candidates(key)
-    if version is None or held is None or held.version != context.version or version != held.version + 1:
+    if (first is None or second is None or held is None or held.version != context.version
+            or first != held.version + 1 or second != first + 1):
         return False
     vague, support = params.clarity.vague_floor, params.recall.cue_support
     rows = {uid: i for i, uid in enumerate(held.uids) if uid in changes}
@@ -158,7 +163,7 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
             not held.flashbulbs[i] and changes[uid][1] < max(float(held.thresholds[i]), vague) * (1.0 - support)
             for uid, i in rows.items()):
         return False
-    cache.keep_candidates(key, held.written(version, {rows[uid]: change for uid, change in changes.items()}))
+    cache.keep_candidates(key, held.written(second, {rows[uid]: change for uid, change in changes.items()}))
     return True
 
 

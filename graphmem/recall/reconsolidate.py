@@ -26,7 +26,7 @@ from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import LifecycleState, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
-from graphmem.store.versions import raise_memory_versions
+from graphmem.store.versions import write_raising_versions
 
 __all__ = ["RecallConflict", "belief_at", "keywords", "memory_state", "recalled_together", "update_row",
            "write_updates"]
@@ -122,24 +122,25 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
 
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
-                  rows: Sequence[Mapping[str, Any]]) -> tuple[int, int | None]:
+                  rows: Sequence[Mapping[str, Any]]) -> tuple[int, int | None, int | None]:
     """Write every row (memories of ``owner`` in ``game``) in one managed write transaction (one UNWIND statement),
-    which first raises the owner's memory version (:mod:`graphmem.store.versions`). Returns (the memories written,
-    the owner's memory version after the write; None when there was nothing to write).
+    through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written, the owner's
+    memory version after the raise in the transaction, after the raise that follows it; None when there was
+    nothing to write or that raise failed).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
     if not rows:
-        return 0, None
+        return 0, None, None
 
-    def work(tx: neo4j.ManagedTransaction) -> tuple[int, int | None]:
-        version = raise_memory_versions(tx, game, [owner]).get(owner)
+    def work(tx: neo4j.ManagedTransaction) -> int:
         record = tx.run(cypher("recall/write"), rows=sorted((dict(r) for r in rows), key=lambda r: r["uid"])).single()
         written = int(record["written"]) if record is not None else 0
         if written != len(rows):
             raise RecallConflict(f"{len(rows) - written} of {len(rows)} recalled memories changed while they were "
                                  "being recalled (a concurrent recall?); nothing was written: recall again")
-        return written, version
+        return written
 
     with driver.session(database=database) as session:
-        return session.execute_write(work)
+        written, first, second = write_raising_versions(session, game, [owner], work)
+    return written, first.get(owner), second.get(owner)

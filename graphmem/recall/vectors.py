@@ -39,12 +39,13 @@ embedding); its keywords change only when a reconsolidation rewrites them, which
 **Candidates.** It also keeps, per owner (and recall phase), the last candidates ``recall/context`` read: their node
 ids, uids, access counts, strengths, flashbulb flags and thresholds (:class:`HeldCandidates`), with what they were
 read at: the game's incarnation and ``decayed_to``, the phase and the owner's memory version
-(:mod:`graphmem.store.versions`). Every write that changes an owner's memories raises that version in the same
-transaction (ingest and live batches, a writing recall, consolidation, contradictions, forgetting; the schema
-backfill after its batches; the decay job moves ``decayed_to`` instead), so when all four still match, the query
+(:mod:`graphmem.store.versions`). Every write that changes an owner's memories raises that version, in its
+transaction and again once it has committed (ingest and live batches, a writing recall, consolidation,
+contradictions, forgetting; the schema backfill after its batches; the decay job moves ``decayed_to`` instead), so
+when all four still match, the query
 does not read the candidates again (``fresh``): an owner of 10,000 memories asked several questions in a turn pays
 the read of its index entries once, not per question (the ``perfect`` profile's owner: 20-28 ms of the server's
-time per read, bench/README.md). A writing recall raises its owner's version and, when that raise follows the
+time per read, bench/README.md). A writing recall raises its owner's version and, when its two raises follow the
 version it read the candidates at (no other write came between, in any process), brings what its process holds up to
 date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
 again either; every other process reads them again.

@@ -3,7 +3,7 @@
 Nodes first, then relationships: game, players, phases, events, memories (with sources), then who-told-whom, rumour
 chains and thoughts. Every statement is a parameterised ``UNWIND $rows`` that MERGEs by uid and sets properties only
 ``ON CREATE``, in managed write transactions of ``batch_size`` rows (retried by the driver on transient errors);
-a batch of memories raises its owners' memory versions in its transaction (:mod:`graphmem.store.versions`).
+a batch of memories raises its owners' memory versions (:func:`graphmem.store.versions.write_raising_versions`).
 Writing the same game again creates nothing; a run killed half-way is completed by the next one.
 """
 
@@ -13,13 +13,14 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any
 
 import neo4j
 
 from graphmem.store.queries import cypher
 from graphmem.store.records import DerivedRow, GameRows
-from graphmem.store.versions import raise_memory_versions
+from graphmem.store.versions import write_raising_versions
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
         for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
             for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
                 bound = params if batch is None else {**params, "rows": list(batch)}
-                counts.add(session.execute_write(_run, rows.game.uid, name, bound))
+                owners = {r["owner"] for r in bound["rows"]} if name == "write_memories" else set()
+                counts.add(write_raising_versions(session, rows.game.uid, owners, partial(_run, name, bound))[0])
                 if progress and batch is not None:
                     progress(name, len(batch))
     log.info("game %s: %d nodes and %d relationships created", rows.game.uid, counts.nodes_created,
@@ -78,25 +80,17 @@ def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict
                   derived: list[DerivedRow], *, batch_size: int = 1000, log_sha256: str | None = None,
                   log_events: int | None = None, live: bool = False) -> WriteCounts:
     """:func:`write_game_rows` inside the caller's transaction ``tx``, so that the rows commit together with
-    whatever else the transaction does (a live batch: its claim and its event log), or not at all."""
+    whatever else the transaction does (a live batch: its claim and its event log), or not at all. The caller runs
+    ``tx`` through :func:`graphmem.store.versions.write_raising_versions` with the owners of ``rows.memories``."""
     counts = WriteCounts()
-    # every owner's version at once, in uid order, before the first statement that writes memories
-    raise_memory_versions(tx, rows.game.uid, {m.owner for m in rows.memories})
     for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
         for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-            counts.add(_run(tx, rows.game.uid, name, params if batch is None else {**params, "rows": list(batch)},
-                            raised=True))
+            counts.add(_run(name, params if batch is None else {**params, "rows": list(batch)}, tx))
     return counts
 
 
-def _run(tx: neo4j.ManagedTransaction, game: str, name: str, params: dict[str, Any],
-         raised: bool = False) -> neo4j.ResultSummary:
-    """Run the statement ``ingest/{name}`` in ``tx``; new memories first raise their owners' memory versions
-    (:mod:`graphmem.store.versions`) in the same transaction, unless the caller has (``raised``). Memories come
-    before the statements that lock existing ones (rumour chains), so the versions are locked before any memory, as
-    every writer does."""
-    if name == "write_memories" and not raised:
-        raise_memory_versions(tx, game, {r["owner"] for r in params["rows"]})
+def _run(name: str, params: dict[str, Any], tx: neo4j.ManagedTransaction) -> neo4j.ResultSummary:
+    """Run the statement ``ingest/{name}`` in ``tx``."""
     return tx.run(cypher(f"ingest/{name}"), params).consume()
 
 
