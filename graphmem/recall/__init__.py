@@ -107,10 +107,10 @@ entries written with it); the process keeps what it read with the version
 which then seeks from strength 2 (a filter after the seek would still read every entry: the planner placed it
 there). A writing recall whose two raises follow the version it read brings what its process holds up to date with what
 it wrote (:func:`graphmem.recall.candidates.keep_written`), so an agent's recalls in a row are not read again
-either. ``python -m bench.bench_conversation URI --recall`` (2026-12-02 07:31, load 1.7 to 0.8): the ``perfect``
-owner of 10,000 memories 24.3 ms median, p95 30.7 (66.3/102.8 at 05:55 under a CI run, 63-71 p95 on a quiet
-machine), the three other owners p95 19.8-37.6; writing recalls in a row of that owner 31.6/41.1 ms; a recall after
-someone else's write reads them again, 45.4/62.1 ms for that owner (bench/README.md, "Long conversations").
+either. ``python -m bench.bench_conversation URI --recall`` (2026-12-02 08:38-08:44): the ``perfect``
+owner of 10,000 memories 29.7 ms median, p95 37.0 (66.3/102.8 at 05:55 under a CI run, 63-71 p95 on a quiet
+machine), the three other owners p95 32.4-36.2; writing recalls in a row of that owner 46.5/54.4 ms; a recall after
+someone else's write reads them again, 67.7/91.9 ms for that owner (bench/README.md, "Long conversations").
 
 The version first lived on the Player node (commits e41f433, 2a2bf83) and was reverted: a writing recall's raise
 deadlocked with live batches, which lock Player nodes when they create ABOUT and WITNESSED_BY edges (6-16
