@@ -115,8 +115,15 @@ class GameVectors:
 
     def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
             about: tuple[str, ...], keywords: str, n: int) -> None:
-        """Set the row of ``uid`` (appended when new); ``context`` None leaves it zero and ``n`` -1."""
+        """Set the row of ``uid`` (appended when new); ``context`` None leaves it zero and ``n`` -1, unless the row
+        already holds the context vector of the same ``keywords`` (a concurrent recall that embedded them stored it:
+        a recall without a topic, which reads no context vector, must not zero it under a recall that uses it)."""
         row = self.rows.get(uid)
+        if context is None and row is not None and self.n[row] >= 0 and self.keywords[row] == keywords:
+            self.texts[row] = text
+            self.about[row] = about
+            self.n[row] = n
+            return
         dim = text.shape[0]
         if row is None:
             if self.texts.shape[0] <= self.size or self.texts.shape[1] != dim:

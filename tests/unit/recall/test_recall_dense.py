@@ -43,3 +43,15 @@ def test_a_memory_stored_without_an_embedding_has_no_dense_score() -> None:
     scores = dense_scores(vectors, np.array([0, -1, 2], dtype=np.intp), np.ones(384, dtype=np.float32))
     assert scores is not None and np.isnan(scores[1]) and not np.isnan(scores[[0, 2]]).any()
     assert dense_scores(vectors, np.array([0], dtype=np.intp), None) is None
+
+
+def test_a_recall_without_a_topic_never_zeroes_a_context_vector_another_recall_stored() -> None:
+    # two recalls of one owner at once, one with a topic (it embeds the memory's keywords) and one without (it reads
+    # no context vector): whichever stores the memory last, the one with the topic must score with the context
+    # vector, or its dense scores differ from a fresh recall's (found by a helper with the thread order forced)
+    vectors = _game(3, 7)
+    text, context = vectors.texts[1].copy(), vectors.contexts[1].copy()
+    vectors.put("m1", text, None, (), "", 0)  # same keywords: the context embedded for them stays
+    assert np.array_equal(vectors.contexts[1], context) and vectors.n[1] == 0
+    vectors.put("m1", text, None, (), "the library, Sarah", 1)  # other keywords: that context is no longer theirs
+    assert not vectors.contexts[1].any() and vectors.n[1] == -1
