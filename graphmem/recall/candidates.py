@@ -20,7 +20,7 @@ import numpy.typing as npt
 from graphmem.errors import NotFound, UsageProblem, unknown_game
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
-from graphmem.model.retrieval import cue_floor
+from graphmem.model.retrieval import can_retrieve, cue_floor
 from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
@@ -157,10 +157,10 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
     if (first is None or second is None or held is None or held.version != context.version
             or first != held.version + 1 or second != first + 1):
         return False
-    vague, support = params.clarity.vague_floor, params.recall.cue_support
     rows = {uid: i for i, uid in enumerate(held.uids) if uid in changes}
-    if len(rows) != len(changes) or any(
-            not held.flashbulbs[i] and changes[uid][1] < max(float(held.thresholds[i]), vague) * (1.0 - support)
+    # still a candidate: some cue (relevance 1) could bring it back, the filter of recall/context
+    if len(rows) != len(changes) or not all(
+            can_retrieve(changes[uid][1], bool(held.flashbulbs[i]), float(held.thresholds[i]), 1.0, params)
             for uid, i in rows.items()):
         return False
     cache.keep_candidates(key, held.written(second, {rows[uid]: change for uid, change in changes.items()}))

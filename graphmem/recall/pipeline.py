@@ -265,10 +265,9 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         updates = [update_row(by_uid[uid], results[uid], now, p) for uid in states]
         written, first, second = write_updates(driver, database, request.game, request.player, updates)
         # the owner's next recall uses the candidates the process holds, brought up to date with this write
-        strengths = {u["uid"]: strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve, by_uid[u["uid"]].floor)
-                     for u in updates}
         keep_written(kept, database, request.game, request.player, params, context, (first, second),
-                     {u["uid"]: (u["n"], strengths[u["uid"]]) for u in updates})
+                     {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
+                                                     by_uid[u["uid"]].floor)) for u in updates})
         if embedder is not None and vector is not None:
             kept.rewritten(database, request.game, context.incarnation,
                            [(u["uid"], u["n_before"], u["n"], u["keywords"]) for u in updates], embedder)
