@@ -352,7 +352,7 @@ def ask_context(driver: neo4j.Driver, database: str | None, question: Question, 
     incarnation = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.incarnation AS i", game=game,
                                        database_=database).records[0]["i"]
     uids = [str(r["uid"]) for r in records]
-    vectors, rows = cache.fetch(driver, database, game, incarnation, uids, [int(r["n"]) for r in records], embedder)
+    vectors, rows = cache.fetch(driver, database, game, incarnation, uids, [int(r["n"]) for r in records])
     scores = dense_scores(vectors, rows, embedder.encode_one(question.text))
     assert scores is not None
     order = sorted(range(len(uids)), key=lambda i: (-float(scores[i]), uids[i]))[:k]

@@ -1,5 +1,6 @@
 // Memories with their Source (provenance) and the REMEMBERS, OF_EVENT, FROM, VIA, GIVEN_BY and ABOUT edges.
 // Memory properties are set only when the memory is created: re-ingesting never resets decay or recall state.
+// `context` is the statement a statement followed in its conversation (null otherwise: not stored).
 // `scope` (the owner's full-text token, graphmem.ingest.records.scope_token) derives from the game and owner alone.
 // The embedding is stored as a 32-bit float vector (db.create.setNodeVectorProperty), half the size of a list of
 // doubles.
@@ -14,7 +15,7 @@ ON CREATE SET m += r {.game, .owner, .event, .kind, .type, .text, .template, .de
                       .emotion_peak, .emotion_json, .surprise, .consequence, .flashbulb, .flashbulb_score, .floor,
                       .e0, .s_enc, .decay_rate, .e_ref, .t_ref, .s, .n, .strength, .decayed_to, .state, .threshold,
                       .source_type, .teller, .c0, .source_k, .source_confidence, .source_belief, .believed_teller,
-                      .misattributed, .own}
+                      .misattributed, .own, .context}
 MERGE (owner)-[:REMEMBERS]->(m)
 MERGE (m)-[:OF_EVENT]->(e)
 MERGE (src:Source {uid: r.source_uid})

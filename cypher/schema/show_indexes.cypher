@@ -1,6 +1,7 @@
 // Every index and its state, with the vector index's configured dimension.
-// @returns name, type, state, labels, properties, dimensions
+// @returns name, type, state, labels, properties, dimensions, analyzer
 SHOW INDEXES YIELD name, type, state, labelsOrTypes, properties, options
 RETURN name, type, state, labelsOrTypes AS labels, properties,
-       options.indexConfig.`vector.dimensions` AS dimensions
+       options.indexConfig.`vector.dimensions` AS dimensions,
+       options.indexConfig.`fulltext.analyzer` AS analyzer
 ORDER BY name

@@ -303,7 +303,7 @@ class LiveGame:
     def embed(self, driver: neo4j.Driver, database: str | None, rows: EncodedGame) -> list[Any]:
         """Embed the new memories, read the stored embeddings of the new statements' speakers' earlier memories
         (once per owner and state), and link the rumour chains; returns the DERIVED_FROM rows."""
-        texts = [m.text for m in rows.memories]
+        texts = [m.embedded for m in rows.memories]
         vectors = self.embedder.encode(texts) if texts else np.zeros((0, 0), dtype=np.float32)
         new = set()
         for memory, vector in zip(rows.memories, vectors):

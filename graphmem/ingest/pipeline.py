@@ -186,7 +186,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     to_write = [game for game in encoded if game.game.uid not in unchanged]
     lap("encode")
     uids = [m.uid for game in to_write for m in game.memories]
-    vectors = embedder.encode([m.text for game in to_write for m in game.memories])
+    vectors = embedder.encode([m.embedded for game in to_write for m in game.memories])
     by_uid = dict(zip(uids, vectors))
     dimensions = int(vectors.shape[1]) if len(uids) else embedder.dimension
     lap("embed")

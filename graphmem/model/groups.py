@@ -158,13 +158,16 @@ class ConsolidationParams:
 @dataclass(frozen=True)
 class RecallParams:
     """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
-    dense_weight * dense + lexical_weight * lexical, + participant_boost (cap 1); best k (int >= 1); cued recall:
+    dense_weight * dense + lexical_weight * lexical + source_weight * source, + participant_boost (cap 1), where
+    source is the source route (the cue names who the owner believes the memory came from, weighed by how well the
+    owner still remembers that source); best k (int >= 1); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
     strength_weight: float = field(metadata=IN_UNIT)
     dense_weight: float = field(metadata=IN_UNIT)
     lexical_weight: float = field(metadata=IN_UNIT)
+    source_weight: float = field(metadata=IN_UNIT)
     participant_boost: float = field(metadata=IN_UNIT)
     k: int = field(metadata=spec(Num(1, integer=True)))
     cue_support: float = field(metadata=IN_UNIT)

@@ -6,6 +6,12 @@ Lucene query parser treats as syntax is escaped with a backslash, and the operat
 are lower-cased so that they are searched as words instead of combining clauses. The escaped words are then OR-ed,
 Lucene's default, so a memory matching more of the topic's words scores higher.
 
+The words are searched in the memory's text and keywords at full weight and in its ``context`` (the statement a
+statement followed) at :data:`CONTEXT_BOOST`: ``(text:(w...) keywords:(w...) context:(w...)^0.5) AND scope:T^0``.
+A topic is bounded to :data:`MAX_TERMS` distinct words, the longest first (in English a longer word is a rarer one,
+so it carries more of the topic): Lucene refuses a query of more than 1,024 clauses, and an agent may pass the last
+stretch of its conversation as the topic.
+
 Words that carry no topic (Lucene's classic English stop words, pronouns, question and auxiliary words: ``STOP``)
 are left out: the index's analyzer (``standard-no-stop-words``) keeps them, so "is" or "a" would match nearly every
 memory of every game, cost a property read per match (the index is global; matches are filtered to the owner
@@ -16,7 +22,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LUCENE_SPECIAL", "STOP", "escape_lucene", "lucene_query"]
+__all__ = ["CONTEXT_BOOST", "LUCENE_SPECIAL", "MAX_TERMS", "STOP", "escape_lucene", "lucene_query", "topic_terms"]
+
+MAX_TERMS = 100
+"""The most distinct words of a topic searched (each is three clauses: text, keywords, context)."""
+CONTEXT_BOOST = 0.5
+"""The weight of a match in the statement a statement followed, against 1 for its own text and keywords (LoCoMo,
+bench/README.md: 0.3 to 1.0 gave the same recall@10 within 0.01; 0.5 is kept)."""
+FIELDS = ("text", "keywords")
 
 LUCENE_SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
 """Characters with a meaning in Lucene's classic query syntax (``&&`` and ``||`` are covered by ``&`` and ``|``)."""
@@ -44,10 +57,27 @@ def escape_lucene(text: str) -> str:
     return " ".join(words)
 
 
+def topic_terms(topic: str, limit: int = MAX_TERMS) -> list[str]:
+    """The words of ``topic`` to search, escaped (:func:`escape_lucene`): the distinct ones (case-insensitively) that
+    are not stop words (:data:`STOP`; all of them when nothing else is left), at most ``limit``, the longest kept
+    (ties: the first said), in the order they were said."""
+    words = topic.split()
+    kept = [w for w in words if re.sub(r"\W", "", w).lower() not in STOP]
+    if not any(_WORD.search(w) for w in kept):
+        kept = words
+    distinct: dict[str, tuple[int, str]] = {}
+    for i, word in enumerate(kept):
+        if _WORD.search(word):
+            distinct.setdefault(word.lower(), (i, word))
+    chosen = sorted(distinct.values(), key=lambda iw: (-len(iw[1]), iw[0]))[:limit]
+    return [escape_lucene(w) for _, w in sorted(chosen)]
+
+
 def lucene_query(topic: str | None, scope: str | None = None) -> str | None:
     """The query to run for ``topic``, or None when there is nothing to search (no topic, or no word character in
     it: an empty query scores every memory 0, so the index is not asked at all). Stop words are left out (``STOP``)
-    unless nothing else is left.
+    unless nothing else is left; at most :data:`MAX_TERMS` words are searched (:func:`topic_terms`), so a topic of
+    any length makes a query Lucene accepts.
 
     scope : the owner's scope token (a letter and hex digits, :func:`graphmem.ingest.records.scope_token`) or
     None; with it the query is ``(words) AND scope:TOKEN^0``. Raises ValueError for a token that is not a single
@@ -55,9 +85,8 @@ def lucene_query(topic: str | None, scope: str | None = None) -> str | None:
     """
     if topic is None or not _WORD.search(topic):
         return None
-    words = topic.split()
-    kept = [w for w in words if re.sub(r"\W", "", w).lower() not in STOP]
-    query = escape_lucene(" ".join(kept if any(_WORD.search(w) for w in kept) else words))
+    words = " ".join(topic_terms(topic))
+    query = " ".join(f"{field}:({words})" for field in FIELDS) + f" context:({words})^{CONTEXT_BOOST}"
     if scope is None:
         return query
     if not _TOKEN.fullmatch(scope):

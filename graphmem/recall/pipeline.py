@@ -25,11 +25,11 @@ from graphmem.model.vocabulary import Marker
 from graphmem.recall.candidates import Context, check_context, keep_written, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
-from graphmem.recall.ranking import Ranked, score_candidates, top_k
+from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
 from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
-from graphmem.recall.vectors import EmbeddingCache, GameVectors
+from graphmem.recall.vectors import EmbeddingCache, GameVectors, SourceCue
 from graphmem.recall.working import active_thoughts
 from graphmem.store.keys import scope_token
 
@@ -110,7 +110,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         source_belief=belief, teller=result.believed_teller, text=c.text if c.template is None else
         render(c.template, result.details), template=c.template, details=result.details, about=c.about,
         strength=r.strength, strength_after=result.strength, score=r.score, relevance=r.relevance, dense=r.dense,
-        lexical=r.lexical, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
+        lexical=r.lexical, source_route=r.source, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
         witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines)
@@ -118,12 +118,11 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
 
 def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
                  vector: Vectors | None) -> npt.NDArray[np.float64] | None:
-    """The raw dense score of each candidate, max(cos(topic, text), cos(topic, context)) in [-1, 1], float64, shape
-    (len(rows),); NaN for a memory stored without an embedding (row -1); None without a topic. A cue retrieves a
-    memory by whichever it matches better, what happened or the circumstances it happened in (who, where, when:
-    :mod:`graphmem.recall.vectors` has the reasons and the measurements).
+    """The raw dense score of each candidate, cos(topic, text) in [-1, 1], float64, shape (len(rows),); NaN for a
+    memory stored without an embedding (row -1); None without a topic (:mod:`graphmem.recall.vectors` says why the
+    context of a memory cues through the full-text index, not here).
 
-    vectors, rows : the game's kept vectors (text embeddings and context embeddings, :mod:`graphmem.recall.vectors`)
+    vectors, rows : the game's kept vectors (text embeddings, :mod:`graphmem.recall.vectors`)
     and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
     L2-normalised. Each score depends only on the two vectors, never on where the row sits among the others
     (``einsum``; BLAS's matrix-vector product does not promise that, and its last bits then change with the order
@@ -146,12 +145,9 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
             # they sit side by side): one pass over that slice costs less than copying the rows picked (an owner of
             # 10,000 candidates: 14 ms to 7 ms, and 5 ms when the game holds another owner's 10,000 beside them);
             # row i's value is the same either way
-            text = np.einsum("ij,j->i", vectors.texts[low:high], topic)[picked - low].astype(np.float64)
-            context = np.einsum("ij,j->i", vectors.contexts[low:high], topic)[picked - low].astype(np.float64)
+            scores[found] = np.einsum("ij,j->i", vectors.texts[low:high], topic)[picked - low].astype(np.float64)
         else:
-            text = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
-            context = np.einsum("ij,j->i", vectors.contexts[picked], topic).astype(np.float64)
-        scores[found] = np.maximum(text, context)
+            scores[found] = np.einsum("ij,j->i", vectors.texts[picked], topic).astype(np.float64)
     return scores
 
 
@@ -180,6 +176,24 @@ def about_flags(vectors: GameVectors, rows: npt.NDArray[np.intp],
     wanted = set(participants)
     return np.fromiter((i >= 0 and not wanted.isdisjoint(vectors.about[i]) for i in rows), dtype=bool,
                        count=len(rows))
+
+
+def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: frozenset[str], now: int, curve: str,
+                  unknown_below: float) -> npt.NDArray[np.float64]:
+    """The source route of each candidate (its row in ``vectors``), shape (len(rows),): for the memories the owner
+    believes came from one of ``named`` (the players the topic names), :func:`graphmem.recall.ranking.source_route`
+    at phase ``now``; 0 for the others."""
+    out = np.zeros(len(rows))
+    picked = [(i, vectors.sources[r]) for i, r in enumerate(rows.tolist()) if r >= 0 and vectors.sources[r].speaker
+              in named]
+    if not picked:
+        return out
+    cues: list[SourceCue] = [cue for _, cue in picked]
+    out[[i for i, _ in picked]] = source_route(
+        np.array([c.c0 for c in cues]), np.array([c.k for c in cues]), np.array([c.t_enc for c in cues], dtype=float),
+        np.array([c.s_enc for c in cues]), np.array([c.keep for c in cues]), np.array([c.own for c in cues]), now,
+        curve, unknown_below)
+    return out
 
 
 def _nan_none(x: float) -> float | None:
@@ -217,22 +231,25 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         vector = embedder.encode_one(request.topic or "")
     lap("embed")  # the embedding's time beyond the read's
     n = context.count
+    p = _curve(context, params)
+    now = context.now
     dense: npt.NDArray[np.float64] | None = None
+    source: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
     if n and (vector is not None or request.participants):
-        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns,
-                                   embedder if vector is not None else None)
+        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns)
         dense = dense_scores(vectors, rows, vector)
+        named = named_in(request.topic, context.players)
+        if named:
+            source = source_values(vectors, rows, named, now, p.curve, p.source.unknown_below)
         if request.participants:
             about = about_flags(vectors, rows, request.participants)
     lap("dense")
 
-    p = _curve(context, params)
     profile = p.profile(context.profile or p.default_profile)
-    now = context.now
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
     scores = score_candidates(context.strengths, context.flashbulbs, context.thresholds, dense, context.lexical,
-                              about, p)
+                              about, p, source=source)
     ranked = top_k(context.uids, context.strengths, context.flashbulbs, context.thresholds, scores, k, p)
     lap("rank")
     chosen = read_memories(driver, database, request.player, [r.uid for r in ranked])
@@ -250,7 +267,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     # the cosine of their text embeddings (kept by the cache; read now for a recall that needed none)
     together = [r.uid for r in recalled]
     vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,
-                               [by_uid[u].n for u in together], None)
+                               [by_uid[u].n for u in together])
     pairs = similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import)
     donors = recalled_together([replace(by_uid[u], similar=pairs[u]) for u in together])
     lap("similar")
@@ -268,9 +285,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         keep_written(kept, database, request.game, request.player, params, context, (first, second),
                      {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
                                                      by_uid[u["uid"]].floor)) for u in updates})
-        if embedder is not None and vector is not None:
-            kept.rewritten(database, request.game, context.incarnation,
-                           [(u["uid"], u["n_before"], u["n"], u["keywords"]) for u in updates], embedder)
+        kept.rewritten(database, request.game, context.incarnation,
+                       [(u["uid"], u["n_before"], u["n"], u["believed_teller"]) for u in updates])
     lap("write")
 
     conflicts = _conflicts(context, by_uid)

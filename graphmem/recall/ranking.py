@@ -13,8 +13,14 @@ not even read it).
 - ``lexical``: the full-text score of the topic against the memory's text and keywords divided by the best score
   among the candidates (:func:`relative_to_best`); 0 for a memory the index did not match, and 0 everywhere when
   nothing matches.
-- ``relevance = min(1, 0.5 dense + 0.5 lexical + 0.2 [about a participant])``; without a topic dense and lexical
-  are 0, so the participant boost alone makes relevance (it still applies: a recall for a conversation with Marcus
+- ``source``: the source route. A cue that names a person (a player of the game, :func:`named_in`) reaches the
+  memories the owner believes came from that person (the speaker of a statement, the owner for the owner's own
+  statements and actions) through the remembered source, so the route is as strong as the owner's source confidence
+  now (:func:`source_route`: ``c0 * R(now - t_enc, S_enc)^k`` of :func:`graphmem.model.source.source_confidence`, 0
+  once the source is forgotten, 1 for the owner's own); a memory whose source has faded is found by its content
+  alone. 0 for every memory when the topic names nobody.
+- ``relevance = min(1, 0.5 dense + 0.5 lexical + 0.3 source + 0.2 [about a participant])``; without a topic dense,
+  lexical and source are 0, so the participant boost alone makes relevance (it still applies: a recall for a conversation with Marcus
   and no topic prefers memories about Marcus).
 - ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase.
 - filter, cued recall (:mod:`graphmem.model.retrieval`): a memory is recalled only when the cue can bring it back,
@@ -30,6 +36,8 @@ Weights come from ``Parameters.recall`` (``parameters.recall`` in the configurat
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -40,8 +48,8 @@ from graphmem.model.params import Parameters
 from graphmem.model.retrieval import recall_marker
 from graphmem.model.vocabulary import Marker
 
-__all__ = ["Ranked", "Scores", "is_about", "min_max", "rank", "relative_to_best", "relevance", "score",
-           "score_candidates", "top_k"]
+__all__ = ["Ranked", "Scores", "is_about", "min_max", "named_in", "rank", "relative_to_best", "relevance", "score",
+           "score_candidates", "source_route", "top_k"]
 
 Floats = npt.NDArray[np.float64]
 Flags = npt.NDArray[np.bool_]
@@ -77,18 +85,52 @@ def relative_to_best(scores: Mapping[str, float], uids: Iterable[str], best: flo
     return {u: min(1.0, max(0.0, scores.get(u, 0.0) / best)) for u in wanted}
 
 
+def named_in(topic: str | None, names: Iterable[str]) -> frozenset[str]:
+    """The names of ``names`` (the game's players) that ``topic`` mentions: as a whole word, case-insensitively, in
+    Unicode NFC ("melanie's", "MELANIE?" name Melanie; "Melanies" does not)."""
+    if not topic:
+        return frozenset()
+    text = unicodedata.normalize("NFC", topic).casefold()
+    return frozenset(n for n in names if n and re.search(
+        rf"(?<!\w){re.escape(unicodedata.normalize('NFC', n).casefold())}(?!\w)", text))
+
+
+def source_route(c0: Floats, k: Floats, t_enc: Floats, s_enc: Floats, keep: Flags, own: Flags, now: int,
+                 curve: str, unknown_below: float) -> Floats:
+    """How strongly a cue naming each memory's believed source reaches it, in [0, 1], shape (n,).
+
+    Parallel arrays over the memories: c0 (source confidence at encoding), k (source exponent >= 1), t_enc (phase of
+    encoding), s_enc (stability of the source clock, phases; inf never fades), keep (the source is never forgotten),
+    own (the owner's own statement or action). The value is the source confidence now, ``c0 * R(now - t_enc,
+    S_enc)^k`` (:func:`graphmem.model.source.source_confidence`, the curve of :func:`graphmem.model.forgetting
+    .retention`), 0 when it is below ``unknown_below`` and the source is not kept (the owner no longer knows who
+    said it), and 1 for the owner's own (reality monitoring: Johnson & Raye 1981). Source: Johnson, Hashtroudi &
+    Lindsay 1993 (source monitoring).
+    """
+    dt = np.maximum(0.0, now - t_enc)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = np.where(np.isinf(s_enc), 0.0, dt / s_enc)
+    r = np.exp(-scaled) if curve == "exponential" else (1.0 + 3.0 * scaled / np.log(2.0)) ** -0.5
+    c = c0 * r ** k
+    c = np.where(keep | (c >= unknown_below), c, 0.0)
+    return np.where(own, 1.0, c)
+
+
 def is_about(about: Iterable[str], participants: Iterable[str]) -> bool:
     """Whether a memory about the players ``about`` is about any of ``participants``."""
     return not set(about).isdisjoint(participants)
 
 
-def relevance(dense: float, lexical: float, about_participant: bool, params: Parameters) -> float:
-    """min(1, dense_weight * dense + lexical_weight * lexical + participant_boost * about_participant), in [0, 1].
+def relevance(dense: float, lexical: float, about_participant: bool, params: Parameters, source: float = 0.0) -> float:
+    """min(1, dense_weight * dense + lexical_weight * lexical + source_weight * source + participant_boost *
+    about_participant), in [0, 1].
 
-    dense, lexical : floats in [0, 1], already normalised over the owner's candidates.
+    dense, lexical : floats in [0, 1], already normalised over the owner's candidates; source : float in [0, 1], the
+    source route (:func:`source_route`, 0 when the cue names nobody the memory came from).
     """
     r = params.recall
-    value = r.dense_weight * dense + r.lexical_weight * lexical + (r.participant_boost if about_participant else 0.0)
+    value = (r.dense_weight * dense + r.lexical_weight * lexical + r.source_weight * source
+             + (r.participant_boost if about_participant else 0.0))
     return min(1.0, max(0.0, value))
 
 
@@ -103,7 +145,8 @@ class Ranked:
     """One candidate with its ranking inputs and result.
 
     uid : str; strength : float in [0, 1], m at the recall phase; flashbulb : bool; threshold : the owner's
-    RetrievalThreshold; dense, lexical, relevance, score : floats in [0, 1]; marker : the clarity marker, None when
+    RetrievalThreshold; dense, lexical, relevance, score : floats in [0, 1]; source : float in [0, 1], the source
+    route; marker : the clarity marker, None when
     no cue brings the memory back (:func:`graphmem.model.retrieval.recall_marker`); position : int, the candidate's
     index in the sequences it was ranked from (-1: not given).
     """
@@ -118,18 +161,21 @@ class Ranked:
     score: float
     marker: Marker | None
     position: int = -1
+    source: float = 0.0
 
 
 @dataclass(frozen=True)
 class Scores:
     """Every candidate's ranking values, as arrays of shape (n_candidates,).
 
-    dense, lexical : float64 in [0, 1], normalised over the candidates; relevance, score : float64 in [0, 1];
-    retrievable : bool, whether the cue can bring the memory back (flashbulbs always).
+    dense, lexical : float64 in [0, 1], normalised over the candidates; source : float64 in [0, 1], the source route;
+    relevance, score : float64 in [0, 1]; retrievable : bool, whether the cue can bring the memory back (flashbulbs
+    always).
     """
 
     dense: Floats
     lexical: Floats
+    source: Floats
     relevance: Floats
     score: Floats
     retrievable: Flags
@@ -157,13 +203,13 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
                      thresholds: Sequence[float] | Floats, dense_raw: Sequence[float | None] | Floats | None,
                      lexical_raw: Sequence[float] | Floats, about_participant: Sequence[bool] | Flags,
                      params: Parameters, *, dense_range: tuple[float, float] | None = None,
-                     lexical_best: float | None = None) -> Scores:
+                     lexical_best: float | None = None, source: Floats | None = None) -> Scores:
     """Score every candidate at once (docs/model.md#candidates-and-ranking, the formulas of the module docstring).
 
     Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
     thresholds (the owner's RetrievalThreshold), dense_raw (cosine or any increasing affine transform of it; None
     or NaN for no score; ``dense_raw`` None without a topic), lexical_raw (full-text scores >= 0, 0 when not
-    matched), about_participant flags.
+    matched), about_participant flags; source (the source route, :func:`source_route`; None: 0 everywhere).
     dense_range, lexical_best : the min and max dense score and the best full-text score over ALL the owner's
     candidates, when the sequences hold only some of them (default: computed from the sequences).
     The values equal the scalar :func:`relevance`, :func:`score` and
@@ -177,11 +223,12 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
     best = float(lex_raw.max(initial=0.0)) if lexical_best is None else lexical_best
     lexical = np.clip(lex_raw / best, 0.0, 1.0) if best > 0.0 else np.zeros(n)
     boost = np.where(np.asarray(about_participant, dtype=bool).reshape(n), r.participant_boost, 0.0)
-    rel = np.clip(r.dense_weight * dense + r.lexical_weight * lexical + boost, 0.0, 1.0)
+    route = np.zeros(n) if source is None else np.clip(np.asarray(source, dtype=np.float64).reshape(n), 0.0, 1.0)
+    rel = np.clip(r.dense_weight * dense + r.lexical_weight * lexical + r.source_weight * route + boost, 0.0, 1.0)
     scores = r.relevance_weight * rel + r.strength_weight * strength
     floors = np.maximum(params.clarity.vague_floor, np.asarray(thresholds, dtype=np.float64).reshape(n))
     retrievable = np.asarray(flashbulbs, dtype=bool).reshape(n) | (strength >= floors * (1.0 - r.cue_support * rel))
-    return Scores(dense, lexical, rel, scores, retrievable)
+    return Scores(dense, lexical, route, rel, scores, retrievable)
 
 
 def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
@@ -205,7 +252,8 @@ def _ranked(i: int, uids: Sequence[str], strengths: Sequence[float] | Floats, fl
     strength, flashbulb, threshold = float(strengths[i]), bool(flashbulbs[i]), float(thresholds[i])
     rel = float(scores.relevance[i])
     return Ranked(uids[i], strength, flashbulb, threshold, float(scores.dense[i]), float(scores.lexical[i]), rel,
-                  float(scores.score[i]), recall_marker(strength, flashbulb, threshold, rel, params), i)
+                  float(scores.score[i]), recall_marker(strength, flashbulb, threshold, rel, params), i,
+                  float(scores.source[i]))
 
 
 def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[bool], thresholds: Sequence[float],

@@ -23,6 +23,7 @@ def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, A
         "line": prompt.memory_text(memory, owner), "about": list(memory.about),
         "strength": memory.strength, "strength_after": memory.strength_after, "score": memory.score,
         "relevance": memory.relevance, "dense": memory.dense, "lexical": memory.lexical,
+        "source_route": memory.source_route,
         "flags": {"flashbulb": memory.flashbulb, "summary": memory.summary, "lost_details": list(memory.lost),
                   "fabricated": memory.fabricated, "misattributed": memory.misattributed, "own": memory.own,
                   "conflict": list(memory.conflicts)},

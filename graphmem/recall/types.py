@@ -172,7 +172,9 @@ class RecalledMemory:
     own : the owner's own statement or action, shown without a source label ("You said ...", docs/model.md#source-memory);
     conflict_lines : (conflict uid, sentence) of each open conflict this memory holds, the sentence in a player's
     words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one
-    "You have conflicting memories about NAME."
+    "You have conflicting memories about NAME."; source_route : float in [0, 1], how strongly the topic reached the
+    memory through its remembered source (:func:`graphmem.recall.ranking.source_route`; 0 when the topic names nobody
+    it came from).
     """
 
     uid: str
@@ -205,6 +207,7 @@ class RecalledMemory:
     witnesses: tuple[str, ...]
     own: bool = False
     conflict_lines: tuple[tuple[str, str], ...] = ()
+    source_route: float = 0.0
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""

@@ -1,27 +1,21 @@
 """What recall keeps of an owner's memories between calls: the vectors of the dense half of
 docs/model.md#candidates-and-ranking.
 
-**Content and context.** A cue retrieves a memory by how it was encoded, its context included (Tulving & Thomson
-1973, encoding specificity): "what did Fletcher tell you in private on day 2" names who, where and when, not what
-was said. So a memory has two embeddings: of its text (what happened, the embedding ingest stores) and of its
-context, the words it can be found by besides its text (its ``keywords``: the names it holds, the place and the
-day, :func:`graphmem.model.details.search_keywords`). Dense relevance is the better of the two matches,
-max(cos(topic, text), cos(topic, context)), min-max normalised over the candidates
-(:func:`graphmem.recall.pipeline.dense_scores`): a cue reaches a memory through whichever aspect it shares with it,
-its content or its circumstances, and a question about one of them is not diluted by the other. On the 40 real
-games (bench/bench_retrieval.py, questions whose answers the player witnessed) the ``perfect`` profile's recall@10
-was 0.62 with the text alone, 0.81 with the sum of the two cosines and 0.89 with the better of them, against 0.76
-for the full-text index alone and 0.62 for plain cosine (bench/README.md). The text embedding alone still serves
-rumour chains, consolidation, contradictions and the donors of reconsolidation: there a place and a day in common
-make two memories no more alike.
+**What is kept.** Dense relevance is the cosine of the topic's embedding and the memory text's
+(:func:`graphmem.recall.pipeline.dense_scores`). It once was the better of that and the cosine with an embedding of
+the memory's context (its keywords: names, place, day); on LoCoMo every turn of a session shared one context, so
+whole sessions tied at the top (issue 24): the context now cues only through the full-text index, where the day and
+the place are words among others. A cue naming a person reaches the memories that person is believed to have said
+through the source route (:func:`graphmem.recall.ranking.source_route`), for which the cache keeps each memory's
+:class:`SourceCue`.
 
 **Kept, not stored.** Neo4j reads a 384-float embedding from the property store in ~10 us and computes its cosine
 in ~4 us, so an owner with 10,000 candidates cost ~140 ms per recall in Cypher; numpy does the same product over a
 matrix held in memory in well under a millisecond. A memory's text embedding and the players it is about never
 change once written (ingest and consolidation set them only when missing; reconsolidation rewrites the text, not the
-embedding); its keywords change only when a reconsolidation rewrites them, which also raises its access count
-``n``. So an :class:`EmbeddingCache` keeps, per stored game, each memory's uid, its ``about``, its keywords with the
-``n`` they belong to, and its two vectors:
+embedding); its believed teller changes only when a reconsolidation misattributes it, which also raises its access
+count ``n``. So an :class:`EmbeddingCache` keeps, per stored game, each memory's uid, its ``about``, its text vector and
+its source cue with the ``n`` it belongs to:
 
 - a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
   game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
@@ -31,9 +25,8 @@ embedding); its keywords change only when a reconsolidation rewrites them, which
   a game stored again is another incarnation);
 - :meth:`EmbeddingCache.fetch` reads only the memories it does not hold, or holds at another ``n`` (one query,
   ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
-  memories written or reconsolidated since; context embeddings come from the embedding model (its own content
-  cache embeds each distinct keywords string once per process: a game has a few per player and day);
-- at most ``max_memories`` memories are held (two 1.5 KB vectors each at 384 dimensions); beyond that the games
+  memories written or reconsolidated since;
+- at most ``max_memories`` memories are held (a 1.5 KB vector each at 384 dimensions); beyond that the games
   used least recently are dropped whole.
 
 **Candidates.** It also keeps, per owner (and recall phase), the last candidates ``recall/context`` read: their node
@@ -50,8 +43,8 @@ version it read the candidates at (no other write came between, in any process),
 date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
 again either; every other process reads them again.
 
-The first recall of an owner in a process therefore reads every candidate's embedding and embeds its distinct
-keywords (on a real game, ~50 memories and ~25 strings: tens of milliseconds); ``graphmem recall`` on the command
+The first recall of an owner in a process therefore reads every candidate's embedding and source cue (on a real
+game, ~50 memories: a few milliseconds); ``graphmem recall`` on the command
 line is such a first recall every time. A long-running process (a game engine, ``graphmem serve``) pays it once.
 
 It holds no game state: whatever it holds can be read again, a restart loses nothing, and several processes serving
@@ -75,7 +68,6 @@ import neo4j
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.embedding import Embedder
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
@@ -86,25 +78,49 @@ DEFAULT_MAX_MEMORIES = 100_000
 """Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions (two vectors each)."""
 
 Matrix = npt.NDArray[np.float32]
-_Read = tuple[str, npt.NDArray[np.float32], npt.NDArray[np.float32] | None, tuple[str, ...], str, int]
-"""One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, context vector (None: none asked), about,
-keywords, n."""
+
+
+@dataclass(frozen=True)
+class SourceCue:
+    """What a cue naming a person needs of a memory (the source route of docs/model.md#candidates-and-ranking): who
+    the owner believes it came from and how that belief fades.
+
+    speaker : the believed teller (the speaker of a statement as the owner believes it now: misattribution changes
+    it, and the access count with it), the owner for the owner's own statements and actions, "" for none; c0 : float
+    in [0, 1], source confidence at encoding; k : float >= 1, the source exponent; t_enc : int, the phase of
+    encoding; s_enc : float > 0 (inf for ``perfect``), the stability the source clock runs on; keep : bool, the
+    source is never forgotten (own statements and actions, flashbulbs: :func:`graphmem.model.source.keeps_source`);
+    own : bool, the owner's own statement or action (its route is 1: people know what they said themselves).
+    """
+
+    speaker: str
+    c0: float
+    k: float
+    t_enc: int
+    s_enc: float
+    keep: bool
+    own: bool
+
+
+NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False, False)
+"""The source cue of a memory with no one it came from (or one stored before these properties existed)."""
+
+_Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue]
+"""One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, about, n, source cue."""
 
 
 @dataclass
 class GameVectors:
-    """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` and ``contexts`` (shape
-    (capacity, dim), the first ``size`` rows in use: the L2-normalised embeddings of the text and of the context,
-    float32; a context row is zero until an embedder has embedded it), ``about``, ``keywords`` and ``n`` (the
-    access count the keywords belong to; -1 while the context is missing); ``uid_of[node id]``: the uid of each
+    """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` (shape (capacity, dim), the first
+    ``size`` rows in use: the L2-normalised embeddings of the texts, float32), ``about``, ``sources`` (each row's
+    :class:`SourceCue`) and ``n`` (the access count the source cue belongs to); ``uid_of[node id]``: the uid of each
     Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
-    keywords: list[str] = field(default_factory=list)
+    sources: list[SourceCue] = field(default_factory=list)
     n: list[int] = field(default_factory=list)
     texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    contexts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     size: int = 0
     uid_of: dict[int, str] = field(default_factory=dict)
 
@@ -113,41 +129,26 @@ class GameVectors:
         """What counts against :attr:`EmbeddingCache.max_memories`: the memories with vectors or a known uid."""
         return max(self.size, len(self.uid_of))
 
-    def put(self, uid: str, text: npt.NDArray[np.float32], context: npt.NDArray[np.float32] | None,
-            about: tuple[str, ...], keywords: str, n: int) -> None:
-        """Set the row of ``uid`` (appended when new); ``context`` None leaves it zero and ``n`` -1, unless the row
-        already holds the context vector of the same ``keywords`` (a concurrent recall that embedded them stored it:
-        a recall without a topic, which reads no context vector, must not zero it under a recall that uses it)."""
+    def put(self, uid: str, text: npt.NDArray[np.float32], about: tuple[str, ...], n: int,
+            source: SourceCue = NO_SOURCE) -> None:
+        """Set the row of ``uid`` (appended when new)."""
         row = self.rows.get(uid)
-        if context is None and row is not None and self.n[row] >= 0 and self.keywords[row] == keywords:
-            self.texts[row] = text
-            self.about[row] = about
-            self.n[row] = n
-            return
         dim = text.shape[0]
         if row is None:
             if self.texts.shape[0] <= self.size or self.texts.shape[1] != dim:
                 capacity = max(64, 2 * self.texts.shape[0])
                 texts = np.zeros((capacity, dim), dtype=np.float32)
-                contexts = np.zeros((capacity, dim), dtype=np.float32)
                 if self.size and self.texts.shape[1] == dim:
                     texts[:self.size] = self.texts[:self.size]
-                    contexts[:self.size] = self.contexts[:self.size]
-                self.texts, self.contexts = texts, contexts
+                self.texts = texts
             row = self.rows[uid] = self.size
             self.size += 1
             self.about.append(about)
-            self.keywords.append(keywords)
+            self.sources.append(source)
             self.n.append(n)
         else:
-            self.about[row], self.keywords[row] = about, keywords
+            self.about[row], self.sources[row], self.n[row] = about, source, n
         self.texts[row] = text
-        if context is None:
-            self.contexts[row] = 0.0
-            self.n[row] = -1
-        else:
-            self.contexts[row] = context
-            self.n[row] = n
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class HeldCandidates:
 
 
 class EmbeddingCache:
-    """Each memory's text and context vectors and its ``about`` list, by game incarnation and uid (see the module
+    """Each memory's text vector, its ``about`` list and its source cue, by game incarnation and uid (see the module
     docstring).
 
     max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
@@ -272,14 +273,11 @@ class EmbeddingCache:
             return [known.get(i) for i in ids]
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
-              uids: Sequence[str], ns: Sequence[int],
-              embedder: Embedder | None) -> tuple[GameVectors, npt.NDArray[np.intp]]:
+              uids: Sequence[str], ns: Sequence[int]) -> tuple[GameVectors, npt.NDArray[np.intp]]:
         """The vectors of the memories ``uids`` of ``game``, at access counts ``ns``: (the game's vectors, the row of
         each uid in its matrix, in order; -1 for a memory stored without an embedding).
 
-        Reads the memories not held, or held at another access count, in one query (``recall/embeddings``), and
-        embeds their keywords with ``embedder`` (None: only the texts and ``about`` are wanted, as for a recall
-        without a topic; rows read then hold no context, and the next call with an embedder reads them again). A game
+        Reads the memories not held, or held at another access count, in one query (``recall/embeddings``). A game
         without an ``incarnation`` (stored by a graphmem without it; ``graphmem init`` gives it one) is read every
         time and not kept.
         """
@@ -293,17 +291,13 @@ class EmbeddingCache:
                     self._games[key] = vectors  # concurrent first recalls of a game fill one GameVectors
             rows, held = vectors.rows, vectors.n
             found = list(map(rows.get, uids))
-            if embedder is None:  # only the text and `about`, which never change, are wanted
-                stale = [u for u, r in zip(uids, found) if r is None]
-            else:
-                stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
+            stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
         if stale:
-            # the read and the keywords' embedding run without the lock: under it, every concurrent recall waited
-            # for one another's query and for the model's forward passes (8 clients: 44 ms of each recall)
-            read = self._read(driver, database, list(dict.fromkeys(stale)), embedder)
+            # the read runs without the lock: under it, every concurrent recall waited for one another's query
+            read = self._read(driver, database, list(dict.fromkeys(stale)))
             with self._lock:
-                for uid, text, context, about, keywords, n in read:
-                    vectors.put(uid, text, context, about, keywords, n)
+                for uid, text, about, n, source in read:
+                    vectors.put(uid, text, about, n, source)
                 self.read += len(read)
         with self._lock:
             if keep:
@@ -317,40 +311,36 @@ class EmbeddingCache:
             return vectors, np.array([-1 if r is None else r for r in found], dtype=np.intp)
 
     def rewritten(self, database: str | None, game: str, incarnation: str | None,
-                  updates: Sequence[tuple[str, int, int, str]], embedder: Embedder) -> int:
+                  updates: Sequence[tuple[str, int, int, str | None]]) -> int:
         """Bring the memories a recall has just reconsolidated and written up to date without reading them again:
-        ``updates`` are (uid, access count before, access count written, keywords written). A memory held at the
-        count before gets the count written, and a new context vector when its keywords changed (embedded by
-        ``embedder``, whose own cache knows most keywords strings already); one held at another count, or not
-        held, is left for :meth:`fetch` to read. Returns the memories brought up to date.
+        ``updates`` are (uid, access count before, access count written, believed teller written). A memory held at
+        the count before gets the count written and its source cue the teller written (the owner's own keep their
+        speaker); one held at another count, or not held, is left for :meth:`fetch` to read. Returns the memories
+        brought up to date.
 
         Without it, the next recall of the owner read every memory the last one returned again (one query and
         ~2 ms of each writing recall on the real games).
         """
         key = (database, game, incarnation or "")
+        done = 0
         with self._lock:
             vectors = self._games.get(key) if incarnation else None
             if vectors is None:
                 return 0
-            current = [(vectors.rows[uid], before, n, words) for uid, before, n, words in updates
-                       if uid in vectors.rows and vectors.n[vectors.rows[uid]] == before]
-            changed = [words for row, _, _, words in current if vectors.keywords[row] != words]
-        contexts = dict(zip(changed, embedder.encode(changed))) if changed else {}
-        done = 0
-        with self._lock:
-            for row, before, n, words in current:
-                if vectors.n[row] != before:  # another recall read or rewrote it meanwhile: theirs stands
+            for uid, before, n, teller in updates:
+                row = vectors.rows.get(uid)
+                if row is None or vectors.n[row] != before:  # another recall read or rewrote it: theirs stands
                     continue
-                if vectors.keywords[row] != words:
-                    vectors.contexts[row], vectors.keywords[row] = contexts[words], words
+                cue = vectors.sources[row]
+                if cue is not NO_SOURCE and not cue.own:
+                    vectors.sources[row] = replace(cue, speaker=teller or "")
                 vectors.n[row] = n
                 done += 1
         return done
 
-    def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str],
-              embedder: Embedder | None) -> list[_Read]:
-        """(uid, text vector, context vector or None, about, keywords, n) of each of ``uids`` stored with an
-        embedding (``recall/embeddings``), the keywords embedded by ``embedder`` (None: no context)."""
+    def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str]) -> list[_Read]:
+        """(uid, text vector, about, n, source cue) of each of ``uids`` stored with an embedding
+        (``recall/embeddings``)."""
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
                                              routing_=neo4j.RoutingControl.READ)
         found = [r for r in records if r["embedding"] is not None]
@@ -359,9 +349,8 @@ class EmbeddingCache:
         raw = np.array([r["embedding"] for r in found], dtype=np.float32)
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
-        contexts = None if embedder is None else embedder.encode([str(r["keywords"]) for r in found])
-        return [(str(r["uid"]), texts[i], None if contexts is None else contexts[i].astype(np.float32),
-                 tuple(r["about"] or ()), str(r["keywords"]), int(r["n"])) for i, r in enumerate(found)]
+        return [(str(r["uid"]), texts[i], tuple(r["about"] or ()), int(r["n"]), _source_cue(r))
+                for i, r in enumerate(found)]
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:
         total = len(self)
@@ -371,3 +360,14 @@ class EmbeddingCache:
                 break
             total -= self._games.pop(oldest).held
             log.debug("embedding cache: dropped %s", oldest[1])
+
+
+def _source_cue(record: neo4j.Record) -> SourceCue:
+    """The :class:`SourceCue` of a ``recall/embeddings`` row (:data:`NO_SOURCE` when it has no speaker or lacks the
+    source properties: a memory stored before them)."""
+    speaker = record["speaker"]
+    if not speaker or record["c0"] is None or record["t_enc"] is None or record["s_enc"] is None:
+        return NO_SOURCE
+    own, flashbulb = bool(record["own"]), bool(record["flashbulb"])
+    return SourceCue(str(speaker), float(record["c0"]), float(record["source_k"] or 1.0), int(record["t_enc"]),
+                     float(record["s_enc"]), own or flashbulb, own)

@@ -155,6 +155,19 @@ class MemoryRow(_Row):
     teller_uid: str | None
     about_uids: list[str] = field(default_factory=list)
     own: bool = False
+    attributed: str | None = None
+    """For a statement: its words with its speaker as the owner perceived it at encoding ("Melanie: I play the
+    clarinet", the owner's own name on the owner's own statements), which is what is embedded; None for anything
+    else, whose ``text`` is embedded (docs/model.md#candidates-and-ranking)."""
+    context: str | None = None
+    """For a statement: the words of the statement it followed in the same conversation, as the owner heard them
+    (the situation of encoding the full-text index searches with a lower weight, docs/model.md#candidates-and-ranking);
+    None for anything else or an opening statement."""
+
+    @property
+    def embedded(self) -> str:
+        """What the memory's embedding is made of: :attr:`attributed` for a statement, else :attr:`text`."""
+        return self.attributed or self.text
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,11 @@ owner's candidates, with everything it ranks them by but the embeddings, from th
 (``schema/recall_index``). ``strength`` comes third so that the read seeks the owner's memories at least as strong
 as the lowest cue floor: an owner's long-forgotten memories are not even read from the index."""
 FULLTEXT_INDEX = "memory_text"
-FULLTEXT_PROPERTIES = ("text", "keywords", "scope")
-"""What ``memory_text`` covers: the memory text, its keywords and the owner's scope token."""
+FULLTEXT_PROPERTIES = ("text", "keywords", "context", "scope")
+"""What ``memory_text`` covers: the memory text, its keywords, the statement a statement followed and the owner's
+scope token."""
+FULLTEXT_ANALYZER = "english"
+"""The analyzer of ``memory_text``: stop words out, words stemmed (``schema/fulltext_index``)."""
 VECTOR_INDEX = "memory_embedding"
 
 
@@ -154,14 +157,16 @@ def _index_properties(driver: neo4j.Driver, database: str | None, name: str) -> 
 
 
 def _outdated_fulltext(driver: neo4j.Driver, database: str | None) -> list[str] | None:
-    """The properties of an existing ``memory_text`` index that are not :data:`FULLTEXT_PROPERTIES`, else None."""
+    """The properties of an existing ``memory_text`` index that are not :data:`FULLTEXT_PROPERTIES` or whose analyzer
+    is not :data:`FULLTEXT_ANALYZER`, else None."""
     records, _, _ = driver.execute_query(cypher("schema/show_indexes"), database_=database,
                                          routing_=RoutingControl.READ)
     for r in records:
         if r["name"] == FULLTEXT_INDEX:
             properties = list(r["properties"] or [])
-            if sorted(properties) != sorted(FULLTEXT_PROPERTIES) or list(r["labels"] or []) != ["Memory"]:
-                return properties
+            if (sorted(properties) != sorted(FULLTEXT_PROPERTIES) or list(r["labels"] or []) != ["Memory"]
+                    or r["analyzer"] != FULLTEXT_ANALYZER):
+                return properties + [f"analyzer {r['analyzer']}"]
     return None
 
 
@@ -173,7 +178,7 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     timeout_s : int, seconds to wait for indexes to come ONLINE
 
     Upgrades an older database: backfills the memories' ``scope`` (:func:`backfill_scopes`), and drops and
-    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` (logged; the
+    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` or with another analyzer (logged; the
     rebuild repopulates it from every memory, seconds per 100k memories, and waits for it like any new index).
 
     Raises Neo4jUnavailable when an index fails to come online, or when an existing vector index was built for
