@@ -110,7 +110,8 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         source_belief=belief, teller=result.believed_teller, text=c.text if c.template is None else
         render(c.template, result.details), template=c.template, details=result.details, about=c.about,
         strength=r.strength, strength_after=result.strength, score=r.score, relevance=r.relevance, dense=r.dense,
-        lexical=r.lexical, source_route=r.source, flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
+        lexical=r.lexical, source_route=r.source,
+        flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
         witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines)

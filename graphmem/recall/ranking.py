@@ -19,9 +19,9 @@ not even read it).
   now (:func:`source_route`: ``c0 * R(now - t_enc, S_enc)^k`` of :func:`graphmem.model.source.source_confidence`, 0
   once the source is forgotten, 1 for the owner's own); a memory whose source has faded is found by its content
   alone. 0 for every memory when the topic names nobody.
-- ``relevance = min(1, 0.5 dense + 0.5 lexical + 0.3 source + 0.2 [about a participant])``; without a topic dense,
-  lexical and source are 0, so the participant boost alone makes relevance (it still applies: a recall for a conversation with Marcus
-  and no topic prefers memories about Marcus).
+- ``relevance = min(1, 0.5 dense + 0.5 lexical + 0.3 source + 0.2 [about a participant])``; without a topic
+  dense, lexical and source are 0, so the participant boost alone makes relevance (it still applies: a recall for a
+  conversation with Marcus and no topic prefers memories about Marcus).
 - ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase.
 - filter, cued recall (:mod:`graphmem.model.retrieval`): a memory is recalled only when the cue can bring it back,
   m >= max(0.15, RetrievalThreshold) * (1 - CueSupport * relevance), or it is a flashbulb; its marker is the one its

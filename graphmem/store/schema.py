@@ -178,8 +178,9 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     timeout_s : int, seconds to wait for indexes to come ONLINE
 
     Upgrades an older database: backfills the memories' ``scope`` (:func:`backfill_scopes`), and drops and
-    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` or with another analyzer (logged; the
-    rebuild repopulates it from every memory, seconds per 100k memories, and waits for it like any new index).
+    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` or with another
+    analyzer (logged; the rebuild repopulates it from every memory, seconds per 100k memories, and waits for it
+    like any new index).
 
     Raises Neo4jUnavailable when an index fails to come online, or when an existing vector index was built for
     another dimension (the message says how to rebuild it).

@@ -63,7 +63,7 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
             if r["flashbulb"] or m >= cue_floor(r["threshold"], params)]
     rows, strengths = [rows[i] for i in kept], [strengths[i] for i in kept]
     uids = [r["uid"] for r in rows]
-    vectors, found = EmbeddingCache(0).fetch(driver, None, game, None, uids, [r["n"] for r in rows], embedder)
+    vectors, found = EmbeddingCache(0).fetch(driver, None, game, None, uids, [r["n"] for r in rows])
     dense = dense_scores(vectors, found, embedder.encode_one(topic) if topic else None)
     query = lucene_query(topic, scope_token(game, owner))
     lexical = {} if query is None else {r["uid"]: r["score"] for r in driver.execute_query(

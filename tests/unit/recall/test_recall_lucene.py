@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.lucene import LUCENE_SPECIAL, escape_lucene, lucene_query
+from graphmem.recall.lucene import LUCENE_SPECIAL, MAX_TERMS, escape_lucene, lucene_query, topic_terms
 from graphmem.store.keys import scope_token
 
 
@@ -22,18 +22,30 @@ def test_no_query_without_words() -> None:
     assert lucene_query(None) is None
     assert lucene_query("   ") is None
     assert lucene_query("?!*") is None
-    assert lucene_query("Marcus?") == "Marcus\\?"
+    assert lucene_query("Marcus?") == "text:(Marcus\\?) keywords:(Marcus\\?) context:(Marcus\\?)^0.5"
 
 
 def test_stop_words_are_left_out_unless_nothing_else_is_left() -> None:
-    assert lucene_query("Is Marcus a traitor?") == "Marcus traitor\\?"
-    assert lucene_query("Who did it?") == "Who did it\\?"
-    assert lucene_query("what about (Sarah)") == "\\(Sarah\\)"
+    assert topic_terms("Is Marcus a traitor?") == ["Marcus", "traitor\\?"]
+    assert topic_terms("Who did it?") == ["Who", "did", "it\\?"]
+    assert topic_terms("what about (Sarah)") == ["\\(Sarah\\)"]
+    assert topic_terms("Marcus and marcus MARCUS") == ["Marcus"], "each word once"
+
+
+def test_a_topic_of_any_length_keeps_its_longest_words_within_lucenes_clause_limit() -> None:
+    # an agent passing its last stretch of conversation as the topic: Lucene refuses over 1,024 clauses
+    topic = " ".join(f"w{i}" for i in range(2000)) + " extraordinarily"
+    terms = topic_terms(topic)
+    assert len(terms) == MAX_TERMS and "extraordinarily" in terms
+    query = lucene_query(topic, scope_token("g", "Ann"))
+    assert query is not None and query.count("w1") < 3 * MAX_TERMS
 
 
 def test_a_scope_token_filters_the_owner_without_scoring() -> None:
     token = scope_token("game-1/x", "Ann O'Neil")
-    assert lucene_query("Is Marcus a traitor?", token) == f"(Marcus traitor\\?) AND scope:{token}^0"
+    words = "Marcus traitor\\?"
+    assert lucene_query("Is Marcus a traitor?", token) == \
+        f"(text:({words}) keywords:({words}) context:({words})^0.5) AND scope:{token}^0"
     assert lucene_query("???", token) is None and lucene_query(None, token) is None
     with pytest.raises(ValueError, match="not a scope token"):
         lucene_query("Marcus", "s1 OR text:x")
