@@ -137,11 +137,15 @@ def _store(driver: neo4j.Driver, database: str | None, turns: int, profile: str 
 
 def _topics(n: int, seed: int) -> list[str]:
     """``n`` distinct questions about the conversation (a turn's words turned into a question, numbered so that
-    the embedding model's cache never holds one)."""
+    the embedding model's cache never holds one); every other one names a speaker, so that the source route
+    (docs/model.md#candidates-and-ranking) is timed over half of an owner's memories."""
     import random
 
+    from bench.conversation import SPEAKERS
+
     rng = random.Random(seed)
-    return [f"Do you remember when {statement(rng).rstrip('.!?')}? ({i})" for i in range(n)]
+    return [f"Do you remember when {statement(rng).rstrip('.!?')}? ({i})" if i % 2 else
+            f"Did {SPEAKERS[i // 2 % 2]} say that {statement(rng).rstrip('.!?').lower()}? ({i})" for i in range(n)]
 
 
 def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, embedder: Embedder,

@@ -36,13 +36,14 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import neo4j
 import numpy as np
 
+from bench.bench_retrieval import DENSE_LANE, LEXICAL_LANE, lane_params
 from graphmem.embedding import Embedder
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
@@ -59,8 +60,6 @@ RECENT = 4
 """Evidence from the last five sessions (age 0-4): where the default profile must do at least as well as plain
 cosine (issue 24)."""
 COSINE = "plain cosine"
-DENSE_LANE = "dense lane"
-LEXICAL_LANE = "lexical lane"
 
 
 @dataclass(frozen=True)
@@ -224,14 +223,6 @@ def score(asked: Sequence[tuple[Conversation, Question]], found: Sequence[Sequen
             "by_age": {b: share(ages[b]) for b in (_age_bin(lo) for lo, _ in AGE_BINS) if b in ages},
             "recent": share(recent), "evidence": len(every),
             "evidence_by_age": {b: len(v) for b, v in ages.items()}}
-
-
-def lane_params(params: Parameters, lane: str) -> Parameters:
-    """``params`` ranking by one lane of relevance alone: the dense lane or the lexical lane (its weight 1, every
-    other term of relevance 0)."""
-    weights: dict[str, Any] = {"dense_weight": 0.0, "lexical_weight": 0.0, "source_weight": 0.0, "participant_boost": 0.0}
-    weights["dense_weight" if lane == DENSE_LANE else "lexical_weight"] = 1.0
-    return replace(params, recall=replace(params.recall, **weights))
 
 
 def run(driver: neo4j.Driver, database: str | None, path: Path, *, profiles: Sequence[str] | None = None,

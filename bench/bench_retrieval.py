@@ -46,9 +46,9 @@ by age, next to two single rankings of the same memories in the same run:
   cosine of the question's and the memory text's embeddings (plain cosine, as a vector store ranks), computed in
   Neo4j; ``lexical only``: the owner's memories by Neo4j's full-text score of the question (the Lucene query recall
   uses, scoped to the owner, over the text and keywords). Both single rankings see every memory of the owner,
-  whatever its strength. For transparency a third one, ``graphmem's dense lane only``, ranks the same memories by
-  recall's own dense relevance (the better of the question's cosine with the memory's text and with its context)
-  without the full-text lane or strength.
+  whatever its strength. ``graphmem's dense lane`` and ``graphmem's lexical lane`` are recall itself on the
+  reference copy (``perfect`` when it runs) with one lane of relevance alone (its weight 1, every other term 0,
+  :func:`lane_params`): the fused ranking must be at least as good as each of its lanes (issue 24).
 
 The target (issue 13): the ``perfect`` profile's recall@10 beats both single rankings by at least 10% relative
 (checked over every question and per corpus).
@@ -85,7 +85,6 @@ from graphmem.logs.writer import dumps_line, game_log_lines
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
 from graphmem.recall.lucene import lucene_query
-from graphmem.recall.pipeline import dense_scores
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game, stored_game_ids
 from graphmem.store.keys import scope_token
@@ -100,9 +99,10 @@ RECENT = 4
 shipped profile against plain cosine)."""
 DENSE = "dense only"
 LEXICAL = "lexical only"
-CONTEXT = "graphmem's dense lane only"
-"""The owner's memories by max(cos(question, text), cos(question, context)), recall's dense relevance alone (no
-full-text lane, no strength): how much of recall's lead comes from matching the context."""
+DENSE_LANE = "graphmem's dense lane"
+LEXICAL_LANE = "graphmem's lexical lane"
+LANES = (DENSE_LANE, LEXICAL_LANE)
+"""Recall with one lane of relevance alone (:func:`lane_params`), on the reference copy."""
 FREE = "{} without cued recall"
 """The default profile with recall.cue_support = 0 (free recall: strength alone decides what can come back), the
 rule before issue 13, on the same copy: what cued recall changes."""
@@ -343,20 +343,13 @@ def ask_dense(session: neo4j.Session, question: Question, game: str, embedder: E
     return _hits(question, (r["event"] for r in records))
 
 
-def ask_context(driver: neo4j.Driver, database: str | None, question: Question, game: str, embedder: Embedder,
-                cache: EmbeddingCache, k: int) -> list[bool]:
-    """The same for the owner's k memories with the best dense relevance of recall (the text or the context
-    embedding, whichever matches the question better; :func:`graphmem.recall.pipeline.dense_scores`)."""
-    records, _, _ = driver.execute_query(MEMORIES_QUERY, game=game, owner=question.owner, database_=database,
-                                         routing_=neo4j.RoutingControl.READ)
-    incarnation = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.incarnation AS i", game=game,
-                                       database_=database).records[0]["i"]
-    uids = [str(r["uid"]) for r in records]
-    vectors, rows = cache.fetch(driver, database, game, incarnation, uids, [int(r["n"]) for r in records])
-    scores = dense_scores(vectors, rows, embedder.encode_one(question.text))
-    assert scores is not None
-    order = sorted(range(len(uids)), key=lambda i: (-float(scores[i]), uids[i]))[:k]
-    return _hits(question, (records[i]["event"] for i in order))
+def lane_params(params: Parameters, lane: str) -> Parameters:
+    """``params`` with relevance made of one lane alone: :data:`DENSE_LANE` or :data:`LEXICAL_LANE` (its weight 1,
+    the other lane, the source route and the participant boost 0)."""
+    weights: dict[str, Any] = {"dense_weight": 0.0, "lexical_weight": 0.0, "source_weight": 0.0,
+                               "participant_boost": 0.0}
+    weights["dense_weight" if lane == DENSE_LANE else "lexical_weight"] = 1.0
+    return replace(params, recall=replace(params.recall, **weights))
 
 
 def ask_lexical(session: neo4j.Session, question: Question, game: str, k: int) -> list[bool]:
@@ -449,8 +442,9 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
         hits[DENSE] = [ask_dense(session, q, copy_id(q.game, reference), embedder, k) for q in asked]
         hits[LEXICAL] = [ask_lexical(session, q, copy_id(q.game, reference), k) for q in asked]
         steps["single rankings"] = round(time.perf_counter() - t0, 1)
-    hits[CONTEXT] = [ask_context(driver, database, q, copy_id(q.game, reference), embedder, cache, k)
-                     for q in asked]
+    for lane in LANES:
+        hits[lane] = [ask(driver, database, q, copy_id(q.game, reference), lane_params(params, lane), embedder,
+                          cache, k) for q in asked]
     for profile in wanted:  # the copies are the benchmark's own: leave the database as it was
         for game_log in logs:
             delete_game(driver, database, copy_id(game_log.game, profile))
@@ -493,6 +487,10 @@ def target(results: dict[str, Any], params: Parameters | None = None) -> dict[st
         gain = results["perfect"]["all"] / best - 1.0 if best else float("inf")
         out = {"perfect": results["perfect"]["all"], "best_single": best, "relative_gain": round(gain, 3),
                "met": gain >= 0.10}
+        lanes = {lane: results[lane]["all"] for lane in LANES if lane in results}
+        if lanes:
+            out["lanes"] = {"fused": results["perfect"]["all"], **lanes,
+                            "met": all(results["perfect"]["all"] >= v for v in lanes.values())}
     shipped = [p for p in params.profiles.values() if p.name in results and p.base_decay_rate > 0.0]
     if shipped:
         slowest = min(shipped, key=lambda p: (p.base_decay_rate, -p.base_encoding_strength, p.name)).name
@@ -511,6 +509,11 @@ def _target_lines(t: dict[str, Any], what: str) -> list[str]:
     if t.get("met") is not None:
         lines.append(f"target{what}: perfect {t['perfect']:.3f} vs best single ranking {t['best_single']:.3f}: "
                      f"{100 * t['relative_gain']:+.1f}% ({'met' if t['met'] else 'NOT met'}, needs +10%)")
+    if "lanes" in t:
+        lanes = t["lanes"]
+        lines.append(f"fused ranking{what}: perfect {lanes['fused']:.3f} vs its lanes alone "
+                     + ", ".join(f"{lane} {lanes[lane]:.3f}" for lane in LANES if lane in lanes)
+                     + f" ({'at least as good as each' if lanes['met'] else 'WORSE than a lane'})")
     if "recent" in t:
         r = t["recent"]
         lines.append(f"evidence from the last 5 phases{what}: {r['profile']} (the slowest-forgetting shipped "

@@ -259,21 +259,22 @@ def _ranked(i: int, uids: Sequence[str], strengths: Sequence[float] | Floats, fl
 def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[bool], thresholds: Sequence[float],
          dense_raw: Sequence[float | None] | None, lexical_raw: Mapping[str, float],
          about_participant: Sequence[bool], k: int, params: Parameters, *,
-         dense_range: tuple[float, float] | None = None,
-         lexical_best: float | None = None) -> tuple[list[Ranked], list[Ranked]]:
+         dense_range: tuple[float, float] | None = None, lexical_best: float | None = None,
+         source: Sequence[float] | None = None) -> tuple[list[Ranked], list[Ranked]]:
     """Score every candidate and keep the best ``k`` retrievable ones (docs/model.md#candidates-and-ranking).
 
     Parallel sequences over the owner's candidates: uids, strengths (m now), flashbulb flags, thresholds,
     dense_raw (cosine or any increasing transform of it, None without a topic), about_participant flags;
     lexical_raw : {uid: full-text score} (may hold non-candidates, which are ignored).
-    dense_range, lexical_best : as in :func:`score_candidates`.
+    dense_range, lexical_best, source : as in :func:`score_candidates`.
     Returns (all given candidates scored, in input order; the recalled ones, best first, at most ``k``).
     """
     lex = [lexical_raw.get(u, 0.0) for u in uids]
     if lexical_best is None:
         lexical_best = max((lexical_raw[u] for u in uids if u in lexical_raw), default=0.0)
     scores = score_candidates(strengths, flashbulbs, thresholds, dense_raw, lex, about_participant, params,
-                              dense_range=dense_range, lexical_best=lexical_best)
+                              dense_range=dense_range, lexical_best=lexical_best,
+                              source=None if source is None else np.asarray(source, dtype=np.float64))
     scored = [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in range(len(uids))]
     return scored, top_k(uids, strengths, flashbulbs, thresholds, scores, k, params)
 

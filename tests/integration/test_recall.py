@@ -22,6 +22,7 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor, retrieval_floor
 from graphmem.recall import EmbeddingCache, RecallResult, recall
+from graphmem.recall.lucene import lucene_query
 from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
 from graphmem.store.games import delete_game
@@ -417,8 +418,9 @@ def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Rec
     result = run("Marcus", topic="medical training traitor", dry_run=True, k=50)
     assert len(result.memories) == result.candidates
     raw = {r["uid"]: r["score"] for r in driver.execute_query(
-        "CALL db.index.fulltext.queryNodes('memory_text', 'medical training traitor') YIELD node, score "
-        "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score", game=game).records}
+        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score "
+        "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score",
+        q=lucene_query("medical training traitor"), game=game).records}
     best = max(raw.get(m.uid, 0.0) for m in result.memories)
     assert best > 0.0
     assert [m.lexical for m in result.memories] == [pytest.approx(raw.get(m.uid, 0.0) / best, abs=1e-12)

@@ -20,11 +20,12 @@ from graphmem.logs.writer import dumps_line
 from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
+from graphmem.model.source import source_confidence
 from graphmem.recall import EmbeddingCache, RecallResult, recall
 from graphmem.recall.candidates import held_key, keep_written, read_context
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.pipeline import about_flags, dense_scores
-from graphmem.recall.ranking import rank
+from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
 
@@ -50,13 +51,15 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
               participants: Sequence[str], k: int) -> list[tuple[str, float]]:
     """The best ``k`` (uid, score) recomputed from the store without the recall query, node ids or a kept cache:
     every memory of the owner read by uid, its strength in closed form (graphmem.model.forgetting), the cued-recall
-    floor (graphmem.model.retrieval), the dense scores from embeddings read now, the full-text scores by uid, ranked
+    floor (graphmem.model.retrieval), the dense scores from embeddings read now, the full-text scores by uid, the
+    source route from the store's believed teller and the model's source confidence (graphmem.model.source), ranked
     by graphmem.recall.ranking.rank."""
     now = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.decayed_to AS t", game=game).records[0]["t"]
     rows = [r for r in driver.execute_query(
         "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.n AS n, m.state AS state, "
         "m.t_enc AS t_enc, m.e_ref AS e_ref, m.t_ref AS t_ref, m.s AS s, m.floor AS floor, m.threshold AS threshold, "
-        "m.flashbulb AS flashbulb ORDER BY uid", game=game, owner=owner).records
+        "m.flashbulb AS flashbulb, m.own AS own, m.believed_teller AS teller, m.c0 AS c0, m.source_k AS k, "
+        "m.s_enc AS s_enc ORDER BY uid", game=game, owner=owner).records
         if r["state"] in LIVE and r["t_enc"] <= now]
     strengths = [strength_at(r["e_ref"], r["t_ref"], r["s"], now, params.curve, r["floor"]) for r in rows]
     kept = [i for i, (r, m) in enumerate(zip(rows, strengths))
@@ -69,9 +72,19 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
     lexical = {} if query is None else {r["uid"]: r["score"] for r in driver.execute_query(
         "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score RETURN node.uid AS uid, score",
         q=query).records}
+    named = named_in(topic, SPEAKERS)
+
+    def route(r: Any) -> float:
+        if (owner if r["own"] else r["teller"]) not in named:
+            return 0.0
+        if r["own"]:
+            return 1.0
+        c = source_confidence(r["c0"], now, r["t_enc"], r["s_enc"], r["k"], params.curve)
+        return c if c >= params.source.unknown_below or r["flashbulb"] else 0.0
+
     _, best = rank(uids, strengths, [r["flashbulb"] for r in rows], [r["threshold"] for r in rows],
                    None if dense is None else [float(x) for x in dense], lexical,
-                   list(about_flags(vectors, found, participants)), k, params)
+                   list(about_flags(vectors, found, participants)), k, params, source=[route(r) for r in rows])
     return [(r.uid, r.score) for r in best]
 
 
