@@ -178,8 +178,8 @@ def find_games(wanted: Iterable[tuple[str, str]], folders: Mapping[str, Sequence
     path order, until every wanted game of the corpus is found; a game found in no folder is left out.
     """
     by_corpus: dict[str, set[str]] = defaultdict(set)
-    for corpus, game in wanted:
-        by_corpus[corpus].add(game)
+    for name, game in wanted:
+        by_corpus[name].add(game)
     found: dict[str, GameLog] = {}
     for name, games in by_corpus.items():
         corpus = _corpus(name)
@@ -464,10 +464,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(questions)} questions in {args.file}: "
           + ", ".join(f"{name} {n}" for name, n in counts.items()))
     if args.check:
-        report = check(questions, games)
-        for line in report.lines(questions):
+        checked = check(questions, games)
+        for line in checked.lines(questions):
             print(line)
-        failed = bool(report.problems) or (bool(report.missing) and not args.examples)
+        failed = bool(checked.problems) or (bool(checked.missing) and not args.examples)
         print("check: " + ("FAILED" if failed else "passed"))
         return 1 if failed else 0
     logging.basicConfig(level=logging.INFO, format="[handwritten] %(message)s")
