@@ -58,7 +58,17 @@ from typing import Any, Literal
 import neo4j
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bench.bench_retrieval import CORPORA, CORPUS_NAMES, Corpus, copy_id, corpus_dir, corpus_of, write_copies
+from bench.bench_retrieval import (
+    CORPORA,
+    CORPUS_NAMES,
+    LANES,
+    Corpus,
+    copy_id,
+    corpus_dir,
+    corpus_of,
+    lane_params,
+    write_copies,
+)
 from graphmem.embedding import Embedder
 from graphmem.ingest.encode import encode_game
 from graphmem.logs import GameLog, discover, load_game_log
@@ -398,7 +408,8 @@ def run(driver: neo4j.Driver, database: str | None, questions: Sequence[HandQues
         *, profiles: Sequence[str] | None = None, k: int = 10, params: Parameters | None = None,
         embedder: Embedder | None = None) -> dict[str, Any]:
     """recall@k on the questions whose game is in ``games``: graphmem's recall on each profile's copy (default
-    ``perfect`` and every shipped profile), and on the first profile's copy plain cosine and the full-text lane;
+    ``perfect`` and every shipped profile), and on the first profile's copy plain cosine, the full-text index alone
+    and graphmem's dense and lexical lanes alone (:func:`bench.bench_retrieval.lane_params`);
     the copies are deleted at the end. Returns {"questions": count, "k": k, "results": {ranking: evaluate()}}."""
     params = params or default_parameters()
     embedder = embedder or Embedder()
@@ -416,6 +427,8 @@ def run(driver: neo4j.Driver, database: str | None, questions: Sequence[HandQues
                                         for p in wanted}
         rankings[COSINE] = cosine_ranking(driver, database, wanted[0], embedder, k)
         rankings[LEXICAL] = lexical_ranking(driver, database, wanted[0], k)
+        for lane in LANES:  # recall with one lane of relevance alone: the fused ranking must beat each (issue 24)
+            rankings[lane] = recall_ranking(driver, database, wanted[0], lane_params(params, lane), embedder, cache, k)
         results = {name: evaluate(asked, rank, k) for name, rank in rankings.items()}
     finally:
         delete_copies(driver, database, logs, wanted)
