@@ -219,7 +219,7 @@ def flashbulb_consistency(params: Parameters | None = None, seed: int = 0) -> Fi
     for recalls, step in ((5, 6), (10, 3)):
         phases = range(step, 31, step)
         for kind, flashbulb, salience in (("flashbulb", True, 0.9), ("ordinary", False, SALIENCE)):
-            states = [_recall(_ordinary(f"{kind}/{i}", profile, p, salience=salience, flashbulb=flashbulb), phases,
+            states = [_recall(_ordinary(f"memory/{i}", profile, p, salience=salience, flashbulb=flashbulb), phases,
                               profile, p, seed) for i in range(WITNESSES)]
             values[f"{kind}_{recalls}"] = _share_kept(states)
             strengths = [_strength(s, 30, p) for s in states]
