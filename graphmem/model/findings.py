@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
 from graphmem.errors import UsageProblem
-
 from graphmem.model.details import Detail
 from graphmem.model.encoding import encoding_strength, stability
 from graphmem.model.flashbulb import strength_floor
@@ -37,9 +36,9 @@ from graphmem.model.reconsolidation import MemoryState, SimilarMemory, reconsoli
 from graphmem.model.source import initial_source_confidence, source_belief, source_confidence, source_exponent
 from graphmem.model.vocabulary import DetailKind, MemoryType, SourceType
 
-__all__ = ["ACCOUNTS_LOG", "FINDINGS", "Accounts", "Finding", "co_witness_contamination", "detail_decline", "flashbulb_consistency",
-           "forgetting_curve", "misattribution", "run_findings", "source_amnesia", "spacing_effect",
-           "testing_effect", "working_memory_capacity"]
+__all__ = ["ACCOUNTS_LOG", "FINDINGS", "Accounts", "Finding", "co_witness_contamination", "detail_decline",
+           "flashbulb_consistency", "forgetting_curve", "misattribution", "run_findings", "source_amnesia",
+           "spacing_effect", "testing_effect", "working_memory_capacity"]
 
 PROFILES = ("analytical", "intuitive", "balanced", "emotional", "paranoid")
 """The shipped profiles with forgetting, in docs/model.md#profiles's order."""

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from graphmem.cli import main
-from graphmem.cli import model_cmd
+from graphmem.cli import main, model_cmd
 from graphmem.cli.model_cmd import co_witness_accounts
 from graphmem.embedding import Embedder
 from graphmem.model.findings import Accounts, Finding, run_findings

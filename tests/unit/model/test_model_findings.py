@@ -16,8 +16,8 @@ from graphmem.cli.model_cmd import findings_table
 from graphmem.ingest.texts import wording
 from graphmem.logs.reader import read_game_log
 from graphmem.logs.schema import ObserveEvent, SayEvent, VoteEvent
+from graphmem.model import distortion, reconsolidation
 from graphmem.model import findings as model_findings  # its testing_effect is no test for pytest to collect
-from graphmem.model import reconsolidation
 from graphmem.model.findings import (
     ACCOUNTS_LOG,
     FINDINGS,
@@ -182,7 +182,7 @@ def test_misattribution_fails_when_a_faded_source_cannot_be_misattributed(monkey
     """The law behind the row broken: a teller misattributed only while the source confidence is in [0.3, 0.7), the
     rule before (issue 25). The teller being judged at each recall, nobody names the wrong teller after the fifth
     recall, when every profile's source is below 0.3."""
-    real = reconsolidation.misattribution_probability
+    real = distortion.misattribution_probability
 
     def known_only(rho: float, c_src: float, profile: Profile) -> float:
         return real(rho, c_src, profile) if c_src >= 0.3 else 0.0
