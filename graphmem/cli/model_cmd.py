@@ -105,10 +105,10 @@ def co_witness_accounts(embedder: Embedder, params: Parameters) -> tuple[Account
     cosine of their texts under ``embedder`` (the configured model; the shipped all-MiniLM-L6-v2 by default).
 
     Each pair is an event ``pairN`` (an observation or a vote the witness perceived) and a private statement
-    ``pairN-told`` in which a co-witness tells the witness about it; the texts are those :func:`encode_game` gives the
-    witness's two memories (graphmem/ingest/texts.py's wording: an observation or a heard statement in quotes, a vote
-    as "Gwendolyn voted to banish Riley"), embedded as ingest embeds them. Raises EmbeddingError when the model cannot
-    be loaded.
+    ``pairN-told`` in which a co-witness tells the witness about it; the texts are what :func:`encode_game` embeds for
+    the witness's two memories (``MemoryRow.embedded``: an observation in quotes and a vote as graphmem/ingest/texts.py
+    words them, "Gwendolyn voted to banish Riley"; a statement with its speaker, "Fletcher: Casey, we gotta ..."),
+    embedded as ingest embeds them. Raises EmbeddingError when the model cannot be loaded.
     """
     memories = encode_game(read_game_log(ACCOUNTS_LOG), params).memories
 
@@ -118,7 +118,7 @@ def co_witness_accounts(embedder: Embedder, params: Parameters) -> tuple[Account
     for told in (m for m in memories if event_id(m).endswith("-told") and not m.own):  # in the log's order
         event = event_id(told).removesuffix("-told")
         seen = next(m for m in memories if m.owner == told.owner and event_id(m) == event)
-        pairs.append((event, seen.text, told.text))
+        pairs.append((event, seen.embedded, told.embedded))
     vectors = embedder.encode([text for _, seen, told in pairs for text in (seen, told)])
     return tuple(Accounts(event, seen, told, float(vectors[2 * i] @ vectors[2 * i + 1]))
                  for i, (event, seen, told) in enumerate(pairs))

@@ -93,7 +93,7 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
     Hashtroudi & Lindsay 1993; Loftus 2005): the fainter the owner's sense of where the memory came from, and the
     closer the other account, the less they can tell what they perceived from what they were told. So a calm
     witness who discussed an event with a co-witness picks up the co-witness's details too (Gabbert et al. 2003:
-    71% did), while a loosely similar remark rarely lends one. Two tellings of one event reach a cosine of 0.50-0.92
+    71% did), while a loosely similar remark rarely lends one. Two tellings of one event reach a cosine of 0.52-0.83
     with the shipped embedding model (all-MiniLM-L6-v2; the accounts of ``graphmem/model/co_witness.jsonl``), never
     1, so the closeness is full from 0.75, the cosine at which the model already takes a statement for a retelling
     (rumour chains). The first factor is the design's misattribution rule

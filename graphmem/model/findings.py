@@ -308,9 +308,10 @@ texts as graphmem stores the witness's two memories and embeds them with the con
 
 @dataclass(frozen=True)
 class Accounts:
-    """Two accounts of one event as the witness holds them: witness : str, the text of the witness's own memory;
-    told : str, the text of their memory of what the co-witness told them; cosine : float in [-1, 1], the cosine
-    of the two texts' embeddings (the shipped model: all-MiniLM-L6-v2); event : str, the event's id."""
+    """Two accounts of one event as the witness holds them: witness : str, what is embedded for the witness's own
+    memory; told : str, what is embedded for their memory of what the co-witness told them (the statement with its
+    speaker); cosine : float in [-1, 1], the cosine of the two embeddings (the shipped model: all-MiniLM-L6-v2);
+    event : str, the event's id."""
 
     event: str
     witness: str

@@ -87,8 +87,9 @@ def test_findings_are_seeded_replays(findings: dict[str, Finding], accounts: tup
 # -- the co-witness accounts: the product's own stored texts, embedded by the shipped model --------------------------
 
 def test_the_accounts_are_the_texts_graphmem_stores_for_the_witness(accounts: tuple[Accounts, ...]) -> None:
-    """Each pair is what graphmem/ingest/texts.py words for the witness: their own memory of the event and their
-    memory of the co-witness telling them about it; 10 written pairs and 3 from real games."""
+    """Each pair is what graphmem embeds for the witness: their own memory of the event as graphmem/ingest/texts.py
+    words it, and their memory of the co-witness telling them about it, the statement with its speaker; 10 written
+    pairs and 3 from real games."""
     log = read_game_log(ACCOUNTS_LOG)
     by_id = {e.event.id: e.event for e in log.events}
     assert [a.event for a in accounts] == [f"pair{i}" for i in range(1, 14)]
@@ -96,14 +97,15 @@ def test_the_accounts_are_the_texts_graphmem_stores_for_the_witness(accounts: tu
         event, told = by_id[a.event], by_id[f"{a.event}-told"]
         assert isinstance(told, SayEvent) and isinstance(event, ObserveEvent | VoteEvent)
         witness = told.to[0]
-        assert a.witness == wording(event, witness, 1).text and a.told == wording(told, witness, 1).text
+        assert a.witness == wording(event, witness, 1).text
+        assert a.told == f"{told.speaker}: {' '.join(told.text.split())}"
     assert accounts[10].witness == "Gwendolyn voted to banish Riley"
-    assert accounts[10].told.startswith('"Casey, we gotta keep an eye on Gwendolyn. She voted for Riley')
+    assert accounts[10].told.startswith("Fletcher: Casey, we gotta keep an eye on Gwendolyn. She voted for Riley")
 
 
 def test_the_cosines_are_the_shipped_models(accounts: tuple[Accounts, ...], embedder: Any) -> None:
     cosines = [a.cosine for a in accounts]
-    assert min(cosines) >= 0.45 and max(cosines) < 0.95  # 0.50-0.92 when written: real tellings, never identical
+    assert min(cosines) >= 0.45 and max(cosines) < 0.95  # 0.52-0.83 when written: real tellings, never identical
     first = embedder.encode([accounts[0].witness, accounts[0].told])
     assert accounts[0].cosine == pytest.approx(float(first[0] @ first[1]), abs=1e-6)
 
