@@ -1,8 +1,10 @@
 // Decay every live memory (state active, warm or archived) of a game encoded by phase $to to that phase,
 // in closed form (docs/model.md#forgetting, docs/model.md#source-memory, docs/model.md#lifecycle-states): strength = max(floor, e_ref * R(to - t_ref, s)); source_confidence =
 // c0 * R(to - t_enc, s_enc)^source_k on the source's own clock; source_belief "unknown" below $unknown_below,
-// except for flashbulbs and the owner's own statements and actions (`own`; a memory stored before `own` existed is
-// own when its kind is one of $own_kinds and its event's actor is the owner), which keep their source (docs/model.md#source-memory, docs/model.md#flashbulb-memories);
+// except for flashbulbs, memories whose last recall attributed them to another teller (`misattributed`: the owner
+// names that teller, docs/model.md#misattribution) and the owner's own statements and actions (`own`; a memory stored
+// before `own` existed is own when its kind is one of $own_kinds and its event's actor is the owner), which keep
+// their source (docs/model.md#source-memory, docs/model.md#flashbulb-memories);
 // state active / warm / archived by the band $active and the memory's own threshold; decayed_to = $to.
 // R is exp(-dt / S) ("exponential") or (1 + 3 dt / (S ln 2))^(-1/2) ("power"). A memory reinforced after $to
 // (t_ref > $to) keeps e_ref (dt is clamped at 0). Candidate, consolidated and tombstoned memories are untouched.
@@ -41,7 +43,8 @@ CALL (m) {
   SET m.strength = strength,
       m.source_confidence = confidence,
       m.source_belief = CASE
-        WHEN confidence >= $unknown_below OR coalesce(m.flashbulb, false) THEN m.source_type
+        WHEN confidence >= $unknown_below OR coalesce(m.flashbulb, false) OR coalesce(m.misattributed, false)
+          THEN m.source_type
         WHEN m.own IS NOT NULL THEN CASE WHEN m.own THEN m.source_type ELSE 'unknown' END
         WHEN m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = m.owner } THEN m.source_type
         ELSE 'unknown' END,

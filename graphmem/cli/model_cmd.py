@@ -6,7 +6,9 @@ shipped ones plus those of the configuration file (``[profiles.NAME]``).
 
 ``graphmem model findings`` runs the nine published findings of docs/model.md as seeded simulations over the model
 (:mod:`graphmem.model.findings`) and prints graphmem's figure beside the published value and the target range, one
-Markdown table row per finding, the table last (a hook reads its last 12 lines).
+Markdown table row per finding, the table last (a hook reads its last 12 lines). Co-witness contamination needs the
+embedding model: :func:`co_witness_accounts` stores the accounts of ``graphmem/model/co_witness.jsonl`` as graphmem
+stores memories and embeds them.
 """
 
 from __future__ import annotations
@@ -17,13 +19,17 @@ from dataclasses import asdict, dataclass
 import click
 
 from graphmem.cli import settings_of
+from graphmem.embedding import Embedder
+from graphmem.ingest.encode import encode_game
+from graphmem.logs.reader import read_game_log
 from graphmem.model.clarity import clarity_marker
 from graphmem.model.encoding import encoding_strength, stability
-from graphmem.model.findings import Finding, run_findings
+from graphmem.model.findings import ACCOUNTS_LOG, Accounts, Finding, run_findings
 from graphmem.model.flashbulb import strength_floor
 from graphmem.model.forgetting import CURVES, strength_at
 from graphmem.model.params import Parameters, Profile
 from graphmem.model.vocabulary import MemoryType
+from graphmem.store.records import MemoryRow
 
 # Illustrative memories, not model parameters: (kind, salience at encoding, flashbulb).
 EXAMPLES = (("mundane", 0.1, False), ("moderate", 0.5, False), ("salient", 0.9, False), ("flashbulb", 0.9, True))
@@ -94,6 +100,30 @@ def curve_cmd(ctx: click.Context, profile_name: str | None, phases: int, curve: 
         _table(points, profile, curve or params.curve)
 
 
+def co_witness_accounts(embedder: Embedder, params: Parameters) -> tuple[Accounts, ...]:
+    """The pairs of accounts of :data:`graphmem.model.findings.ACCOUNTS_LOG` as the witness stores them, with the
+    cosine of their texts under ``embedder`` (the configured model; the shipped all-MiniLM-L6-v2 by default).
+
+    Each pair is an event ``pairN`` (an observation or a vote the witness perceived) and a private statement
+    ``pairN-told`` in which a co-witness tells the witness about it; the texts are what :func:`encode_game` embeds for
+    the witness's two memories (``MemoryRow.embedded``: an observation in quotes and a vote as graphmem/ingest/texts.py
+    words them, "Gwendolyn voted to banish Riley"; a statement with its speaker, "Fletcher: Casey, we gotta ..."),
+    embedded as ingest embeds them. Raises EmbeddingError when the model cannot be loaded.
+    """
+    memories = encode_game(read_game_log(ACCOUNTS_LOG), params).memories
+
+    def event_id(memory: MemoryRow) -> str:
+        return memory.event.rsplit("/", 1)[-1]
+    pairs = []
+    for told in (m for m in memories if event_id(m).endswith("-told") and not m.own):  # in the log's order
+        event = event_id(told).removesuffix("-told")
+        seen = next(m for m in memories if m.owner == told.owner and event_id(m) == event)
+        pairs.append((event, seen.embedded, told.embedded))
+    vectors = embedder.encode([text for _, seen, told in pairs for text in (seen, told)])
+    return tuple(Accounts(event, seen, told, float(vectors[2 * i] @ vectors[2 * i + 1]))
+                 for i, (event, seen, told) in enumerate(pairs))
+
+
 FINDING_COLUMNS = ("finding", "graphmem", "published", "target", "verdict")
 
 
@@ -122,10 +152,13 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     source amnesia, co-witness contamination, misattribution, working-memory capacity) runs as a seeded simulation
     over the model with the configured parameters (the shipped defaults unless graphmem.toml overrides them); the
     table shows graphmem's figure beside the published value and the target range, with a verdict per row. Takes
-    a few seconds; no database needed. Exit code 0 whatever the verdicts.
+    a few seconds; no database needed, but the embedding model (co-witness contamination measures two accounts of one
+    event as graphmem stores and embeds them). Exit code 0 whatever the verdicts.
     """
     settings = settings_of(ctx)
-    findings = run_findings(settings.parameters(), seed)
+    params = settings.parameters()
+    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, backend=settings.embedding_backend)
+    findings = run_findings(params, seed, co_witness_accounts(embedder, params))
     if as_json:
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1))
         return

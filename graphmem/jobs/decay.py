@@ -9,7 +9,8 @@ from the stored state:
 - ``strength`` = max(floor, e_ref * R(to - t_ref, s)) with the game's curve (``Game.curve``);
 - ``source_confidence`` = c0 * R(to - t_enc, s_enc)^source_k, on its own clock (never reset by retrieval);
 - ``source_belief`` = "unknown" below ``parameters.source.unknown_below``, else the provenance ``source_type``;
-  flashbulbs and the owner's own statements and actions (``own``) always keep their ``source_type``;
+  flashbulbs, the owner's own statements and actions (``own``) and memories attributed to another teller at their
+  last recall (``misattributed``) keep their ``source_type``;
 - ``state`` = active (>= ``parameters.lifecycle.active``), warm (>= the memory's ``threshold``) or archived;
 - ``decayed_to`` = the target phase.
 

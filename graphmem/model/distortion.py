@@ -83,16 +83,20 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
                                params: Parameters | None = None) -> float:
     """Chance that a detail of a similar memory from another source (someone told, overheard or said it at the
     table) replaces or joins this memory's at this recall (docs/model.md#reconsolidation, as changed for docs/model.md:
-    see below): min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * (similarity - 0.5) / (1 - 0.5), in [0, 1], no
-    emotion gate.
+    see below): min(1, (0.5 + ConfabulationRisk) * max(rho, 1 - c_src)) * closeness, in [0, 1], no emotion gate, with
+    closeness = clip((similarity - 0.5) / (0.75 - 0.5), 0, 1) (``similarity.detail_import`` 0.5 and
+    ``similarity.same_account`` 0.75).
 
     rho : float in [0, 1], distortion risk; c_src : float in [0, 1], this memory's source confidence now;
-    similarity : float, the cosine of the other memory (0 at ``parameters.similarity.detail_import``, 0.5, and
-    below; 1 for an identical account). The misinformation effect is a source-monitoring error (Johnson,
+    similarity : float, the cosine of the other memory (closeness 0 at ``detail_import`` and below, 1 from
+    ``same_account`` on). The misinformation effect is a source-monitoring error (Johnson,
     Hashtroudi & Lindsay 1993; Loftus 2005): the fainter the owner's sense of where the memory came from, and the
     closer the other account, the less they can tell what they perceived from what they were told. So a calm
     witness who discussed an event with a co-witness picks up the co-witness's details too (Gabbert et al. 2003:
-    71% did), while a loosely similar remark rarely lends one. The first factor is the design's misattribution rule
+    71% did), while a loosely similar remark rarely lends one. Two tellings of one event reach a cosine of 0.52-0.83
+    with the shipped embedding model (all-MiniLM-L6-v2; the accounts of ``graphmem/model/co_witness.jsonl``), never
+    1, so the closeness is full from 0.75, the cosine at which the model already takes a statement for a retelling
+    (rumour chains). The first factor is the design's misattribution rule
     (SuggestibilityFactor * max(rho, 1 - c_src)) with the distortion risk's scale 0.5 + ConfabulationRisk. The
     design's ConfabulationRisk * (rho - 0.3) / 0.7 cannot exceed ConfabulationRisk (0.3 balanced) per recall and is
     0 for a calm owner soon after the event (rho < 0.3), so no two recalls reach the 0.50-0.85 of docs/model.md.
@@ -102,8 +106,9 @@ def misinformation_probability(rho: float, c_src: float, similarity: float, prof
     p = resolve(params)
     if profile.confabulation_risk == 0.0 and profile.suggestibility_factor == 0.0:
         return 0.0  # neither confabulates nor is suggestible: takes nothing from another account (``perfect``)
-    onset = p.similarity.detail_import
-    closeness = min(1.0, max(0.0, (similarity - onset) / (1.0 - onset))) if onset < 1.0 else float(similarity >= 1.0)
+    onset, full = p.similarity.detail_import, p.similarity.same_account
+    closeness = min(1.0, max(0.0, (similarity - onset) / (full - onset))) if onset < full \
+        else float(similarity >= full)
     chance = (p.reconsolidation.risk_base + profile.confabulation_risk) \
         * max(check_unit("rho", rho), 1.0 - check_unit("c_src", c_src))
     return min(1.0, chance) * closeness

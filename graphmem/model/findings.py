@@ -3,8 +3,10 @@
 Each function here runs one phenomenon of docs/model.md with the given parameters (the shipped defaults unless a user
 overrides them) and returns a :class:`Finding`: graphmem's figure beside the published value and the target range,
 and whether the figure lies inside it. Everything is closed form or seeded (``reconsolidate``'s generator is seeded
-by (seed, memory uid, access count)), so a run gives the same figures every time. No I/O: ``graphmem model
-findings`` prints them and the tests keep every row inside its range.
+by (seed, memory uid, access count)), so a run gives the same figures every time. No I/O and no embedding model:
+co-witness contamination takes the cosines of two accounts of one event from its caller (:class:`Accounts`: the
+texts of :data:`ACCOUNTS_LOG` as graphmem stores them, embedded by the shipped model; ``graphmem model findings``
+computes them), and the tests keep every row inside its range.
 
 The simulated memories are deliberately ordinary: a memory of salience 0.5 (a round-table remark, an everyday
 observation), episodic, of the balanced profile unless the finding is about profiles, recalled by a calm owner
@@ -19,10 +21,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from types import MappingProxyType
 
+from graphmem.errors import UsageProblem
 from graphmem.model.details import Detail
 from graphmem.model.encoding import encoding_strength, stability
 from graphmem.model.flashbulb import strength_floor
@@ -32,9 +36,9 @@ from graphmem.model.reconsolidation import MemoryState, SimilarMemory, reconsoli
 from graphmem.model.source import initial_source_confidence, source_belief, source_confidence, source_exponent
 from graphmem.model.vocabulary import DetailKind, MemoryType, SourceType
 
-__all__ = ["FINDINGS", "Finding", "co_witness_contamination", "detail_decline", "flashbulb_consistency",
-           "forgetting_curve", "misattribution", "run_findings", "source_amnesia", "spacing_effect",
-           "testing_effect", "working_memory_capacity"]
+__all__ = ["ACCOUNTS_LOG", "FINDINGS", "Accounts", "Finding", "co_witness_contamination", "detail_decline",
+           "flashbulb_consistency", "forgetting_curve", "misattribution", "run_findings", "source_amnesia",
+           "spacing_effect", "testing_effect", "working_memory_capacity"]
 
 PROFILES = ("analytical", "intuitive", "balanced", "emotional", "paranoid")
 """The shipped profiles with forgetting, in docs/model.md#profiles's order."""
@@ -199,31 +203,39 @@ def spacing_effect(params: Parameters | None = None, seed: int = 0) -> Finding:
 def flashbulb_consistency(params: Parameters | None = None, seed: int = 0) -> Finding:
     """Talarico & Rubin 2003: flashbulb memories stay vivid and believed, yet lose consistency like everyday ones.
 
-    A flashbulb and an ordinary memory of the same salience (0.9, balanced), each recalled 5 times (every 6
-    phases) and 10 times (every 3 phases) over 30 phases, 1000 of each: the flashbulb's strength after the last
-    recall (values: strength, the smallest over both schedules) and the share of details kept as encoded
-    (values: flashbulb_5, ordinary_5, flashbulb_10, ordinary_10).
+    1000 flashbulbs (salience 0.9, balanced) and 1000 everyday memories of the same age (an ordinary memory of
+    salience 0.5, as Talarico & Rubin compared the news of 9/11 with an everyday event of the days before), each
+    recalled 5 times (every 6 phases) and 10 times (every 3 phases) over 30 phases: the strength after 30 phases
+    (values: strength, the flashbulbs' smallest over both schedules; ordinary_strength, the everyday memories'
+    largest) and the share of details kept as encoded (values: flashbulb_5, ordinary_5, flashbulb_10, ordinary_10;
+    largest_gap). Inside when the flashbulb's strength is at least 0.8 while its share of details is within 0.10 of
+    the everyday memory's: confidence without consistency. It fails when a flashbulb's details are kept by its own
+    large stability (the law of docs/model.md#flashbulb-memories broken) or when its strength falls below 0.8.
     """
     p = resolve(params)
     profile = p.profile("balanced")
-    values: dict[str, float] = {}
+    values: dict[str, float] = {"strength": 1.0, "ordinary_strength": 0.0}
     for recalls, step in ((5, 6), (10, 3)):
         phases = range(step, 31, step)
-        for kind, flashbulb in (("flashbulb", True), ("ordinary", False)):
-            states = [_recall(_ordinary(f"{kind}/{i}", profile, p, salience=0.9, flashbulb=flashbulb), phases,
+        for kind, flashbulb, salience in (("flashbulb", True, 0.9), ("ordinary", False, SALIENCE)):
+            states = [_recall(_ordinary(f"memory/{i}", profile, p, salience=salience, flashbulb=flashbulb), phases,
                               profile, p, seed) for i in range(WITNESSES)]
             values[f"{kind}_{recalls}"] = _share_kept(states)
+            strengths = [_strength(s, 30, p) for s in states]
             if flashbulb:
-                values["strength"] = min(values.get("strength", 1.0), min(_strength(s, 30, p) for s in states))
+                values["strength"] = min(values["strength"], *strengths)
+            else:
+                values["ordinary_strength"] = max(values["ordinary_strength"], *strengths)
     gap = max(abs(values["flashbulb_5"] - values["ordinary_5"]), abs(values["flashbulb_10"] - values["ordinary_10"]))
     values["largest_gap"] = gap
     return Finding(
         "flashbulb", "flashbulb (Talarico & Rubin 2003)",
         "after 5 and 10 recalls over 30 phases: strength, and share of details kept",
         "confidence high; consistency declines like everyday memories",
-        "strength >= 0.8; details within 0.10 of an ordinary memory",
-        f"strength {values['strength']:.2f}; details {values['flashbulb_5']:.2f}/{values['ordinary_5']:.2f} "
-        f"(5), {values['flashbulb_10']:.2f}/{values['ordinary_10']:.2f} (10)",
+        "strength >= 0.8; details within 0.10 of an everyday memory",
+        f"strength {values['strength']:.2f} (everyday {values['ordinary_strength']:.2f}); details "
+        f"{values['flashbulb_5']:.2f}/{values['ordinary_5']:.2f} (5), "
+        f"{values['flashbulb_10']:.2f}/{values['ordinary_10']:.2f} (10)",
         values["strength"] >= 0.8 and gap <= 0.10, MappingProxyType(values))
 
 
@@ -286,50 +298,79 @@ def source_amnesia(params: Parameters | None = None, seed: int = 0) -> Finding:
         first, MappingProxyType(values))
 
 
-CO_WITNESS = SimilarMemory("co-witness", 0.9, (Detail("who", "Ben"), Detail("where", "on the stairs"),
-                                               Detail("when", "1"), Detail("what", "Anna was hiding something")),
-                           teller="Cole")
-"""What the co-witness Cole told the owner at phase 1: the same event in other words (cosine 0.9), with a person
-and a place that only Cole saw."""
+ACCOUNTS_LOG = Path(__file__).with_name("co_witness.jsonl")
+"""A graphmem game log of 13 pairs of accounts of one event: what a witness perceived (an observation, or a vote
+at the round table) and what a co-witness then told them about it in private. Pairs 1-10 were written for this
+finding (the same scene told plainly, then as players chat); pairs 11-13 are verbatim from real games of The
+Traitors played by LLM agents (/work/shared/data/traitors-llm). ``graphmem model findings`` stores each pair's
+texts as graphmem stores the witness's two memories and embeds them with the configured model."""
+
+
+@dataclass(frozen=True)
+class Accounts:
+    """Two accounts of one event as the witness holds them: witness : str, what is embedded for the witness's own
+    memory; told : str, what is embedded for their memory of what the co-witness told them (the statement with its
+    speaker); cosine : float in [-1, 1], the cosine of the two embeddings (the shipped model: all-MiniLM-L6-v2);
+    event : str, the event's id."""
+
+    event: str
+    witness: str
+    told: str
+    cosine: float
+
+
+CO_WITNESS_DETAILS = (Detail("who", "Ben"), Detail("where", "on the stairs"), Detail("when", "1"),
+                      Detail("what", "Anna was hiding something"))
+"""What the co-witness Cole told the owner at phase 1 holds a person and a place that only Cole saw."""
+CO_WITNESS_UID = "co-witness"
 
 
 def _contaminated(state: MemoryState) -> bool:
     """Whether the memory holds a detail that only the co-witness saw."""
-    return any(d.fabricated and not d.lost and d.origin == CO_WITNESS.uid for d in state.details)
+    return any(d.fabricated and not d.lost and d.origin == CO_WITNESS_UID for d in state.details)
 
 
-def co_witness_contamination(params: Parameters | None = None, seed: int = 0) -> Finding:
+def co_witness_contamination(params: Parameters | None = None, seed: int = 0,
+                             accounts: Sequence[Accounts] = ()) -> Finding:
     """Gabbert, Memon & Allan 2003: 71% of witnesses who discussed an event reported a detail only their
     co-witness had seen.
 
     For each shipped profile, 1000 calm witnesses of an event (phase 0, first-hand, salience 0.5) whom a co-witness
-    told at phase 1 what they saw (their account of the same event, cosine 0.9, with a person and a place the
-    witness did not see), recalling the event during the discussion (phase 1) and once more afterwards (phase 2):
-    the share whose memory then holds a detail only the co-witness saw (values: one per profile).
+    told at phase 1 what they saw (their account of the same event, with a person and a place the witness did not
+    see), recalling the event during the discussion (phase 1) and once more afterwards (phase 2): the share whose
+    memory then holds a detail only the co-witness saw (values: one per profile, and the smallest and largest
+    cosine). accounts : the pairs of :data:`ACCOUNTS_LOG` with the cosine of their stored texts under the shipped
+    embedding model; witness i is told the account of pair i mod len(accounts), at that pair's cosine.
+    Raises UsageProblem without accounts.
     """
+    if not accounts:
+        raise UsageProblem("co-witness contamination needs the accounts of graphmem/model/co_witness.jsonl embedded by "
+                           "the embedding model (graphmem model findings computes them)")
     p = resolve(params)
     values: dict[str, float] = {}
+    donors = [SimilarMemory(CO_WITNESS_UID, a.cosine, CO_WITNESS_DETAILS, teller="Cole") for a in accounts]
     for name in PROFILES:
         profile = p.profile(name)
         values[name] = sum(_contaminated(_recall(_ordinary(f"witness/{name}/{i}", profile, p), [1, 2], profile, p,
-                                                 seed, (CO_WITNESS,)))
+                                                 seed, (donors[i % len(donors)],)))
                            for i in range(WITNESSES)) / WITNESSES
     others = [values[n] for n in PROFILES if n not in ("analytical", "emotional")]
     ordered = values["analytical"] < min(others) and values["emotional"] > max(others)
+    low, high = min(a.cosine for a in accounts), max(a.cosine for a in accounts)
+    values.update({"cosine_min": low, "cosine_max": high})
     return Finding(
         "co_witness", "co-witness contamination (Gabbert et al. 2003)",
-        "share of witnesses reporting >= 1 detail only their co-witness saw, after discussing and 2 recalls", "71%",
+        "share of witnesses reporting >= 1 detail only their co-witness saw, after discussing and 2 recalls; "
+        "the two accounts as stored texts embedded by the shipped model", "71%",
         "balanced 0.50-0.85; analytical lowest, emotional highest",
         f"balanced {values['balanced']:.2f}; analytical {values['analytical']:.2f}, "
-        f"emotional {values['emotional']:.2f}",
+        f"emotional {values['emotional']:.2f} (cosines {low:.2f}-{high:.2f})",
         0.50 <= values["balanced"] <= 0.85 and ordered, MappingProxyType(values))
 
 
 OTHER_TELLER = SimilarMemory("other-teller", 0.8, (Detail("who", "Ben"), Detail("when", "1"),
                                                    Detail("what", "Anna was hiding something")), teller="Ben")
 """A similar memory that Ben told the owner."""
-SUGGESTIBILITY = (0.2, 0.35, 0.5, 0.6)
-"""The SuggestibilityFactor values of the shipped profiles, swept in the balanced profile."""
 
 
 def _misattributed_share(profile: Profile, p: Parameters, seed: int) -> float:
@@ -340,27 +381,27 @@ def _misattributed_share(profile: Profile, p: Parameters, seed: int) -> float:
 
 
 def misattribution(params: Parameters | None = None, seed: int = 0) -> Finding:
-    """Johnson, Hashtroudi & Lindsay 1993: people confuse similar sources.
+    """Johnson, Hashtroudi & Lindsay 1993: people confuse similar sources, and the suggestible more.
 
-    1000 memories Anna told the owner (salience 0.5) while Ben told them something similar (cosine 0.8), each
-    recalled 5 times over 10 phases (every 2 phases): the share whose believed teller is Ben (values: balanced,
-    and sugg_X for the balanced profile with SuggestibilityFactor X, the shipped values).
+    For each shipped profile as shipped, 1000 memories Anna told the owner (salience 0.5) while Ben told them
+    something similar (cosine 0.8), each recalled with Ben's 5 times over 10 phases (every 2 phases): the share whose
+    believed teller is Ben after the last recall (values: one per profile). Inside when balanced is in 0.10-0.40 and
+    the shares are ordered by the profiles' SuggestibilityFactor (a larger factor, a strictly larger share; equal
+    factors in any order).
     """
     p = resolve(params)
-    balanced = p.profile("balanced")
-    shares = {x: _misattributed_share(replace(balanced, suggestibility_factor=x), p, seed)
-              for x in sorted({*SUGGESTIBILITY, balanced.suggestibility_factor})}
-    values = {"balanced": shares[balanced.suggestibility_factor]}
-    sweep = [shares[x] for x in SUGGESTIBILITY]
-    values.update({f"sugg_{x:g}": shares[x] for x in SUGGESTIBILITY})
-    grows = all(b > a for a, b in zip(sweep, sweep[1:]))
+    values = {name: _misattributed_share(p.profile(name), p, seed) for name in PROFILES}
+    factor = {name: p.profile(name).suggestibility_factor for name in PROFILES}
+    ordered = all(values[a] > values[b] for a in PROFILES for b in PROFILES if factor[a] > factor[b])
+    groups = sorted({factor[n] for n in PROFILES}, reverse=True)
+    ranking = " > ".join(", ".join(f"{n} {values[n]:.2f}" for n in PROFILES if factor[n] == g) for g in groups)
     return Finding(
         "misattribution", "misattribution (Johnson et al. 1993)",
-        "share of told memories with a wrong believed teller after 5 recalls over 10 phases, two similar tellers",
-        "frequent for similar sources", "balanced 0.10-0.40; grows with SuggestibilityFactor",
-        f"balanced {values['balanced']:.2f}; {sweep[0]:.2f} -> {sweep[-1]:.2f} as suggestibility "
-        f"{SUGGESTIBILITY[0]:g} -> {SUGGESTIBILITY[-1]:g}",
-        0.10 <= values["balanced"] <= 0.40 and grows, MappingProxyType(values))
+        "share of told memories with a wrong believed teller after 5 recalls over 10 phases, two similar tellers, "
+        "each shipped profile as shipped", "frequent for similar sources",
+        "balanced 0.10-0.40; ordered by SuggestibilityFactor",
+        ranking if ordered else f"not ordered: {ranking}",
+        0.10 <= values["balanced"] <= 0.40 and ordered, MappingProxyType(values))
 
 
 def working_memory_capacity(params: Parameters | None = None, seed: int = 0) -> Finding:
@@ -376,18 +417,19 @@ def working_memory_capacity(params: Parameters | None = None, seed: int = 0) -> 
         f"{low:.0f}-{high:.0f} items", 3 <= low and high <= 5, MappingProxyType(values))
 
 
-FINDINGS: tuple[Callable[[Parameters | None, int], Finding], ...] = (
+FINDINGS: tuple[Callable[..., Finding], ...] = (
     forgetting_curve, testing_effect, spacing_effect, flashbulb_consistency, detail_decline, source_amnesia,
     co_witness_contamination, misattribution, working_memory_capacity)
-"""The findings of docs/model.md, in its order."""
+"""The findings of docs/model.md, in its order; each takes (params, seed), co-witness contamination its accounts too."""
 
 
-def run_findings(params: Parameters | None = None, seed: int = 0) -> tuple[Finding, ...]:
+def run_findings(params: Parameters | None, seed: int, accounts: Sequence[Accounts]) -> tuple[Finding, ...]:
     """Every finding of docs/model.md with ``params`` (None: the shipped defaults) and ``seed``, in the order of
-    docs/model.md's table.
+    docs/model.md's table; ``accounts``: :data:`ACCOUNTS_LOG`'s pairs with their cosines (for co-witness
+    contamination).
 
     Raises UsageProblem when ``params`` lacks a shipped profile (analytical, intuitive, balanced, emotional,
-    paranoid).
+    paranoid) or ``accounts`` is empty.
     """
-    return tuple(finding(params, seed) for finding in FINDINGS)
-
+    return tuple(finding(params, seed, accounts) if finding is co_witness_contamination else finding(params, seed)
+                 for finding in FINDINGS)

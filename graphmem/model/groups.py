@@ -137,11 +137,13 @@ class WorkingMemoryParams:
 @dataclass(frozen=True)
 class SimilarityParams:
     """Cosine thresholds in [0, 1]: rumour chains (docs/perception.md#rumour-chains), contradiction pairs (9), detail
-    import (6)."""
+    import (6), and the cosine at which another account lends a detail with its full chance (same_account,
+    docs/model.md#misinformation-imported-details)."""
 
     rumour_chain: float = field(metadata=IN_UNIT)
     contradiction: float = field(metadata=IN_UNIT)
     detail_import: float = field(metadata=IN_UNIT)
+    same_account: float = field(metadata=IN_UNIT)
 
 
 @dataclass(frozen=True)

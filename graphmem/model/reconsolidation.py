@@ -34,7 +34,7 @@ from graphmem.model.encoding import stability
 from graphmem.model.flashbulb import strength_floor
 from graphmem.model.forgetting import stability_after_recall, strength_at
 from graphmem.model.params import Parameters, Profile, resolve
-from graphmem.model.source import keeps_source, source_belief, source_confidence
+from graphmem.model.source import source_confidence
 from graphmem.model.vocabulary import DetailKind, MemoryType, SourceType
 
 __all__ = ["Change", "MemoryState", "RecallInput", "Reconsolidation", "SimilarMemory", "distortion_risk",
@@ -101,7 +101,8 @@ class SimilarMemory:
 class Change:
     """One thing reconsolidation did, for analysis and logs.
 
-    kind : "lost" | "imported" | "misattributed"; detail : the detail kind (None for misattribution);
+    kind : "lost" | "imported" | "misattributed" | "reattributed" (a recall's judgement gave a misattributed memory
+    back its true teller); detail : the detail kind (None for the teller);
     before, after : the old and new value (a detail value, or the believed teller); origin : donor memory uid.
     """
 
@@ -226,9 +227,13 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
        spontaneous confabulation from the owner's own memories (donors without a teller) with
        ``distortion.confabulation_probability`` (rho > 0.5 and c > 0.6).
        The value replaces a lost detail of its kind, else a kept one, else is added.
-    5. if the memory has a teller, the source belief is known (c_src >= 0.3, or a memory that keeps its source),
-       c_src < 0.7, and a similar memory has another teller: with probability SuggestibilityFactor *
-       max(rho, 1 - c_src) the believed teller becomes the most similar such memory's teller.
+    5. the owner judges who told them (docs/model.md#misattribution): if the memory has a teller (it is not the
+       owner's own), c_src < 0.7 and a similar memory has another teller, with probability SuggestibilityFactor *
+       max(rho, 1 - c_src) the believed teller is the most similar such memory's teller, whatever c_src (below the
+       "unknown" threshold too: a half-forgotten source is named wrongly as easily as not at all); otherwise it is
+       the true teller, the memory's own trace (shown as "unknown" once c_src < 0.3, :func:`source.source_belief`
+       with ``keeps_source(own, flashbulb, misattributed)``). So a misattribution lasts until a recall judges
+       otherwise (a "reattributed" change).
     Raises UsageProblem for now < t_ref or inputs out of range.
     """
     p = resolve(params)
@@ -278,17 +283,20 @@ def reconsolidate(state: MemoryState, now: int, emotion_now: float,
     if confabulation > 0.0 and rng.random() < confabulation:
         import_from(_import_candidates(details, [x for x in donors() if x.teller is None]))
 
-    believed = state.believed_teller if state.believed_teller is not None else state.teller
-    known = source_belief(state.source_type, c_src, p, keep=keeps_source(state.own, state.flashbulb)) \
-        != SourceType.UNKNOWN.value
-    # The draw comes before the search for a donor, so the donors are looked up only when a misattribution is
-    # drawn; it is the generator's last use, so drawing it also when no donor exists changes no outcome.
-    if state.teller is not None and known and c_src < r.misattribution_confidence \
+    # Misattribution: the owner judges at each recall who told them (source monitoring is a judgement made when
+    # remembering, Johnson et al. 1993), from the memory's own trace and the memories recalled with it. The draw comes
+    # before the search for a donor, so the donors are looked up only when a misattribution is drawn; it is the
+    # generator's last use, so drawing it also when no donor exists changes no outcome.
+    believed, donor = state.teller, None
+    if state.teller is not None and not state.own and c_src < r.misattribution_confidence \
             and rng.random() < misattribution_probability(rho, c_src, profile):
-        other = next((x for x in donors() if x.teller is not None and x.teller != believed), None)
-        if other is not None:
-            changes.append(Change("misattributed", None, believed, other.teller, other.uid))
-            believed = other.teller
+        donor = next((x for x in donors() if x.teller is not None and x.teller != state.teller), None)
+        if donor is not None:
+            believed = donor.teller
+    before = state.believed_teller if state.believed_teller is not None else state.teller
+    if believed != before:
+        changes.append(Change("misattributed" if donor is not None else "reattributed", None, before, believed,
+                              donor.uid if donor is not None else None))
 
     return Reconsolidation(
         uid=state.uid, e_ref=m_new, t_ref=now, s=s_new, n=n_new, strength=m_new, strength_before=m, rho=rho,

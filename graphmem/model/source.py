@@ -10,7 +10,9 @@ memory keep their source whatever the confidence (:func:`keeps_source`): the own
 (people tell what they said or did from what they perceived far better than one outside source from another:
 Johnson & Raye 1981, reality monitoring; the self-reference effect), and flashbulbs, whose circumstances, who told
 one included, are part of what stays vivid (Brown & Kulik 1977). A flashbulb's source confidence follows the
-flashbulb's own stability, and it can still be misattributed.
+flashbulb's own stability, and it can still be misattributed. A memory whose teller the owner misattributed at its
+last recall names that (wrong) teller, whatever its confidence: the owner's belief is the one they formed then, not a
+blank (docs/model.md#misattribution).
 """
 
 from __future__ import annotations
@@ -77,11 +79,12 @@ the voter's of voting, the recruiter's of recruiting): with the owner as the eve
 ``own`` and keeps its source (docs/model.md#source-memory)."""
 
 
-def keeps_source(own: bool, flashbulb: bool) -> bool:
-    """Whether the source belief never fades to "unknown" (docs/model.md#source-memory,
-    docs/model.md#flashbulb-memories): the owner's own statement or action
-    (own), or a flashbulb."""
-    return own or flashbulb
+def keeps_source(own: bool, flashbulb: bool, misattributed: bool = False) -> bool:
+    """Whether the source belief is known whatever the source confidence (docs/model.md#source-memory,
+    docs/model.md#flashbulb-memories, docs/model.md#misattribution): the owner's own statement or action (own), a
+    flashbulb, or a memory whose last recall attributed it to another teller (misattributed: the owner names that
+    teller until a later recall judges the source again)."""
+    return own or flashbulb or misattributed
 
 
 def source_belief(source_type: SourceType | str, c: float, params: Parameters | None = None, *,
@@ -90,7 +93,7 @@ def source_belief(source_type: SourceType | str, c: float, params: Parameters | 
     (docs/model.md#source-memory).
 
     c : float in [0, 1], the current source confidence; keep : the memory keeps its source whatever c
-    (:func:`keeps_source`: the owner's own statements and actions, flashbulbs).
+    (:func:`keeps_source`: the owner's own statements and actions, flashbulbs, a misattributed teller).
     """
     st = _source_type(source_type)
     if check_unit("c", c) < resolve(params).source.unknown_below and not keep:

@@ -292,7 +292,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
 
     conflicts = _conflicts(context, by_uid)
     memories = display_order(
-        recalled_memory(by_uid[r.uid], r, results[r.uid], belief_at(by_uid[r.uid], now, p),
+        recalled_memory(by_uid[r.uid], r, results[r.uid],
+                        belief_at(by_uid[r.uid], now, p, results[r.uid].misattributed),
                         *conflicts.get(r.uid, ((), ())))
         for r in recalled)
     flashbulbs = [m for m in memories if m.marker is Marker.FLASHBULB]

@@ -64,16 +64,17 @@ def memory_state(candidate: Candidate, now: int) -> MemoryState:
                        believed_teller=c.believed_teller, details=c.details, own=c.own)
 
 
-def belief_at(candidate: Candidate, now: int, params: Parameters) -> str:
-    """The owner's belief about the source at ``now`` (docs/model.md#source-memory, docs/model.md#flashbulb-memories):
-    the provenance type, "unknown" once c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same closed form as the decay job),
-    never for the owner's own statements and actions nor for flashbulbs."""
+def belief_at(candidate: Candidate, now: int, params: Parameters, misattributed: bool = False) -> str:
+    """The owner's belief about the source at ``now`` (docs/model.md#source-memory, docs/model.md#flashbulb-memories,
+    docs/model.md#misattribution): the provenance type, "unknown" once c = c0 * R(now - t_enc, S_enc)^k < 0.3 (the same
+    closed form as the decay job), never for the owner's own statements and actions, for flashbulbs, nor for a memory
+    this recall attributed to another teller (``misattributed``: the owner names that teller)."""
     if candidate.source_type is None:
         return SourceType.UNKNOWN.value
     c = source_confidence(candidate.c0, now, candidate.t_enc, candidate.s_enc, max(1.0, candidate.source_k),
                           params.curve)
     return source_belief(_source_type(candidate.source_type), c, params,
-                         keep=keeps_source(candidate.own, candidate.flashbulb))
+                         keep=keeps_source(candidate.own, candidate.flashbulb, misattributed))
 
 
 def recalled_together(candidates: Sequence[Candidate]) -> dict[str, tuple[SimilarMemory, ...]]:

@@ -48,6 +48,7 @@ def memories(draw: st.DrawFn) -> dict[str, Any]:
         "threshold": draw(st.floats(0.0, 0.4, exclude_max=True)),
         "state": draw(st.sampled_from(LIVE)),
         "flashbulb": draw(st.booleans()),
+        "misattributed": draw(st.booleans()),
         "own": draw(st.sampled_from([True, False, None])),  # None: stored before `own` existed
         "kind": draw(st.sampled_from(["say", "vote", "recruit", "observe", "murder"])),
         "actor": draw(st.sampled_from(["p", "q", None])),  # the actor of its event ("p" is the owner)
@@ -69,7 +70,7 @@ def _expected(r: dict[str, Any], to: int, curve: str) -> dict[str, Any]:
     m = strength_at(r["e_ref"], r["t_ref"], r["s"], max(to, r["t_ref"]), curve, r["floor"])
     c = source_confidence(r["c0"], to, r["t_enc"], r["s_enc"], r["source_k"], curve)
     own = r["own"] if r["own"] is not None else r["kind"] in OWN_KINDS and r["actor"] == "p"
-    keep = keeps_source(own, r["flashbulb"])
+    keep = keeps_source(own, r["flashbulb"], r["misattributed"])
     return {"strength": m, "source_confidence": c, "source_belief": source_belief(r["source_type"], c, PARAMS,
                                                                                    keep=keep),
             "state": lifecycle_state(m, r["threshold"], PARAMS).value, "decayed_to": to}

@@ -140,11 +140,13 @@ def test_a_flashbulb_drifts_like_an_ordinary_memory_of_the_same_salience(sal: fl
     assert recall_risks(flash, dt, emotion, profile)[1] >= recall_risks(ordinary, dt, emotion, profile)[1]
 
 
-@given(st.sampled_from([t for t in SourceType if t is not SourceType.UNKNOWN]), unit, st.booleans(), st.booleans())
-def test_own_memories_and_flashbulbs_keep_their_source(source: SourceType, c: float, own: bool,
-                                                       flashbulb: bool) -> None:
-    belief = source_belief(source, c, keep=keeps_source(own, flashbulb))
-    assert belief == (source.value if own or flashbulb or c >= 0.3 else "unknown")
+@given(st.sampled_from([t for t in SourceType if t is not SourceType.UNKNOWN]), unit, st.booleans(), st.booleans(),
+       st.booleans())
+def test_own_memories_flashbulbs_and_misattributed_tellers_keep_their_source(source: SourceType, c: float, own: bool,
+                                                                             flashbulb: bool,
+                                                                             misattributed: bool) -> None:
+    belief = source_belief(source, c, keep=keeps_source(own, flashbulb, misattributed))
+    assert belief == (source.value if own or flashbulb or misattributed or c >= 0.3 else "unknown")
 
 
 def test_a_flashbulb_told_by_someone_stays_known_and_can_still_be_misattributed() -> None:

@@ -23,7 +23,7 @@ from graphmem.model.distortion import (
 )
 from graphmem.model.params import Profile
 from graphmem.model.reconsolidation import MemoryState, SimilarMemory, reconsolidate, with_result
-from graphmem.model.source import source_confidence
+from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import MemoryType, SourceType
 from tests.unit.model.model_strategies import PARAMS, any_profile, unit
 
@@ -89,11 +89,14 @@ def test_loss_probability_uses_temporal_bias_for_when() -> None:
 
 
 def test_misattribution_and_misinformation_worked_examples() -> None:
-    # SuggestibilityFactor * max(rho, 1 - c_src); (0.5 + ConfabulationRisk) * max(rho, 1 - c_src) * (cos - 0.5) / 0.5
+    # SuggestibilityFactor * max(rho, 1 - c_src);
+    # (0.5 + ConfabulationRisk) * max(rho, 1 - c_src) * min(1, (cos - 0.5) / (0.75 - 0.5))
     assert misattribution_probability(0.2, 0.5, BALANCED) == pytest.approx(0.35 * 0.5)
     assert misattribution_probability(0.8, 0.5, BALANCED) == pytest.approx(0.35 * 0.8)
+    assert misattribution_probability(0.2, 0.1, BALANCED) == pytest.approx(0.35 * 0.9)  # below 0.3 too
     assert misinformation_probability(0.2, 0.4, 1.0, BALANCED) == pytest.approx(0.8 * 0.6)
-    assert misinformation_probability(0.2, 0.4, 0.8, BALANCED) == pytest.approx(0.8 * 0.6 * 0.6)
+    assert misinformation_probability(0.2, 0.4, 0.8, BALANCED) == pytest.approx(0.8 * 0.6)  # a retelling: full chance
+    assert misinformation_probability(0.2, 0.4, 0.6, BALANCED) == pytest.approx(0.8 * 0.6 * 0.4)
     assert misinformation_probability(0.9, 0.4, 1.0, replace(BALANCED, confabulation_risk=1.0)) == 1.0
     assert misinformation_probability(0.9, 0.0, 0.5, BALANCED) == 0.0  # a just-similar-enough memory lends nothing
     assert confabulation_probability(0.6, 0.7, BALANCED) == 0.3
@@ -194,8 +197,9 @@ def test_a_calm_owner_picks_up_details_from_another_source() -> None:
         calm = [reconsolidate(TOLD, 20, 0.0, (donor,), BALANCED, PARAMS, seed) for seed in range(200)]
         assert all(d.origin == donor.uid for r in calm for d in r.details if d.fabricated)
         return sum(r.fabricated for r in calm)
-    loose, close, same = (imported(replace(DONOR, similarity=s)) for s in (0.6, 0.8, 1.0))
-    assert 0 < loose < close < same < 200
+    loose, close, retold = (imported(replace(DONOR, similarity=s)) for s in (0.55, 0.65, 0.75))
+    assert 0 < loose < close < retold < 200
+    assert imported(replace(DONOR, similarity=1.0)) == retold  # from similarity.same_account on: the full chance
 
 
 def test_spontaneous_confabulation_from_own_memories_keeps_the_strict_gate() -> None:
@@ -239,13 +243,44 @@ def test_misattribution_switches_to_the_other_teller() -> None:
     assert all(r.believed_teller == "Eleanor" for r in results if not r.misattributed)
 
 
-def test_no_misattribution_when_sure_forgotten_or_first_hand() -> None:
+def test_no_misattribution_when_sure_or_first_hand_or_own() -> None:
     sure = replace(SHAKY, s_enc=1000.0)      # c_src ~ 0.9
-    forgotten = replace(SHAKY, s_enc=0.5)    # c_src < 0.3: belief unknown
     seen = replace(SHAKY, source_type=SourceType.FIRST_HAND, teller=None, believed_teller=None, c0=1.0)
+    own = replace(seen, own=True)
     for seed in range(100):
-        for state in (sure, forgotten, seen):
+        for state in (sure, seen, own):
             assert not reconsolidate(state, 5, 0.9, (DONOR,), SUGGESTIBLE, PARAMS, seed).misattributed
+
+
+def test_a_half_forgotten_source_is_named_wrongly_rather_than_not_at_all() -> None:
+    """Below the "unknown" threshold the owner can still name the wrong teller (Johnson et al. 1993): the belief then
+    names that teller; otherwise it is the true one, shown as unknown."""
+    forgotten = replace(SHAKY, s_enc=0.5)    # c_src < 0.3: the memory's own trace no longer names the teller
+    results = [reconsolidate(forgotten, 5, 0.9, (DONOR,), SUGGESTIBLE, PARAMS, seed) for seed in range(200)]
+    assert all(r.source_confidence < 0.3 for r in results)
+    switched = [r for r in results if r.misattributed]
+    assert 100 < len(switched) < 200  # SuggestibilityFactor 1 * max(rho, 1 - c_src) > 0.7
+    assert all(r.believed_teller == "Ben" for r in switched)
+    assert all(r.believed_teller == "Eleanor" for r in results if not r.misattributed)
+    for r in results:
+        belief = source_belief(forgotten.source_type, r.source_confidence, PARAMS,
+                               keep=keeps_source(forgotten.own, forgotten.flashbulb, r.misattributed))
+        assert belief == ("direct_told" if r.misattributed else "unknown")
+
+
+def test_the_teller_is_judged_again_at_each_recall() -> None:
+    """A misattributed memory recalled without the memory that lent the wrong teller gets its own trace's answer back
+    (the true teller, a "reattributed" change); recalled with it, it is judged again (source monitoring happens at
+    retrieval, Johnson et al. 1993)."""
+    wrong = replace(SHAKY, believed_teller="Ben")
+    for seed in range(20):
+        out = reconsolidate(wrong, 5, 0.2, (), SUGGESTIBLE, PARAMS, seed)
+        assert out.believed_teller == "Eleanor" and not out.misattributed
+        assert [(c.kind, c.before, c.after) for c in out.changes if c.detail is None] == [
+            ("reattributed", "Ben", "Eleanor")]
+    again = [reconsolidate(wrong, 5, 0.9, (DONOR,), SUGGESTIBLE, PARAMS, seed) for seed in range(100)]
+    assert any(r.misattributed for r in again) and not all(r.misattributed for r in again)
+    assert not any(c.kind == "misattributed" for r in again for c in r.changes)  # Ben again is no new change
 
 
 def test_the_source_clock_is_not_reset_by_recall() -> None:
