@@ -287,7 +287,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                      {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
                                                      by_uid[u["uid"]].floor)) for u in updates})
         kept.rewritten(database, request.game, context.incarnation,
-                       [(u["uid"], u["n_before"], u["n"], u["believed_teller"]) for u in updates])
+                       [(u["uid"], u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
+                        for u in updates])
     lap("write")
 
     conflicts = _conflicts(context, by_uid)

@@ -68,6 +68,7 @@ import neo4j
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.model.source import keeps_source
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
@@ -88,9 +89,9 @@ class SourceCue:
     speaker : the believed teller (the speaker of a statement as the owner believes it now: misattribution changes
     it, and the access count with it), the owner for the owner's own statements and actions, "" for none; c0 : float
     in [0, 1], source confidence at encoding; k : float >= 1, the source exponent; t_enc : int, the phase of
-    encoding; s_enc : float > 0 (inf for ``perfect``), the stability the source clock runs on; keep : bool, the
-    source is never forgotten (own statements and actions, flashbulbs: :func:`graphmem.model.source.keeps_source`);
-    own : bool, the owner's own statement or action (its route is 1: people know what they said themselves).
+    encoding; s_enc : float > 0 (inf for ``perfect``), the stability the source clock runs on; own : bool, the
+    owner's own statement or action (its route is 1: people know what they said themselves); flashbulb : bool;
+    misattributed : bool, the last recall named another teller.
     """
 
     speaker: str
@@ -98,11 +99,17 @@ class SourceCue:
     k: float
     t_enc: int
     s_enc: float
-    keep: bool
     own: bool
+    flashbulb: bool = False
+    misattributed: bool = False
+
+    @property
+    def keep(self) -> bool:
+        """Whether the source belief holds whatever the confidence (:func:`graphmem.model.source.keeps_source`)."""
+        return keeps_source(self.own, self.flashbulb, self.misattributed)
 
 
-NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False, False)
+NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False)
 """The source cue of a memory with no one it came from (or one stored before these properties existed)."""
 
 _Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue]
@@ -311,12 +318,12 @@ class EmbeddingCache:
             return vectors, np.array([-1 if r is None else r for r in found], dtype=np.intp)
 
     def rewritten(self, database: str | None, game: str, incarnation: str | None,
-                  updates: Sequence[tuple[str, int, int, str | None]]) -> int:
+                  updates: Sequence[tuple[str, int, int, str | None, bool]]) -> int:
         """Bring the memories a recall has just reconsolidated and written up to date without reading them again:
-        ``updates`` are (uid, access count before, access count written, believed teller written). A memory held at
-        the count before gets the count written and its source cue the teller written (the owner's own keep their
-        speaker); one held at another count, or not held, is left for :meth:`fetch` to read. Returns the memories
-        brought up to date.
+        ``updates`` are (uid, access count before, access count written, believed teller written, misattributed
+        written). A memory held at the count before gets the count written and its source cue the teller written
+        (the owner's own keep their speaker); one held at another count, or not held, is left for :meth:`fetch` to
+        read. Returns the memories brought up to date.
 
         Without it, the next recall of the owner read every memory the last one returned again (one query and
         ~2 ms of each writing recall on the real games).
@@ -327,13 +334,13 @@ class EmbeddingCache:
             vectors = self._games.get(key) if incarnation else None
             if vectors is None:
                 return 0
-            for uid, before, n, teller in updates:
+            for uid, before, n, teller, misattributed in updates:
                 row = vectors.rows.get(uid)
                 if row is None or vectors.n[row] != before:  # another recall read or rewrote it: theirs stands
                     continue
                 cue = vectors.sources[row]
                 if cue is not NO_SOURCE and not cue.own:
-                    vectors.sources[row] = replace(cue, speaker=teller or "")
+                    vectors.sources[row] = replace(cue, speaker=teller or "", misattributed=misattributed)
                 vectors.n[row] = n
                 done += 1
         return done
@@ -368,6 +375,6 @@ def _source_cue(record: neo4j.Record) -> SourceCue:
     speaker = record["speaker"]
     if not speaker or record["c0"] is None or record["t_enc"] is None or record["s_enc"] is None:
         return NO_SOURCE
-    own, flashbulb = bool(record["own"]), bool(record["flashbulb"])
     return SourceCue(str(speaker), float(record["c0"]), float(record["source_k"] or 1.0), int(record["t_enc"]),
-                     float(record["s_enc"]), own or flashbulb, own)
+                     float(record["s_enc"]), bool(record["own"]), bool(record["flashbulb"]),
+                     bool(record["misattributed"]))

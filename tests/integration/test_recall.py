@@ -267,10 +267,12 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     told = [(u, n) for u, n, r in zip(uids, ns, kept_rows) if kept.sources[r].speaker and not kept.sources[r].own]
     assert told, "Marcus was told something"
     uid, n = told[0]
-    assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas"), (uids[1], n + 7, n + 8, "Sarah")]) \
+    assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas", True),
+                                                     (uids[1], n + 7, n + 8, "Sarah", True)]) \
         == 1, "only a memory held at the count before is brought up to date"
     kept, kept_rows = cache.fetch(driver, None, game, incarnation, [uid], [n + 1])
-    assert cache.read == first.candidates and kept.sources[kept_rows[0]].speaker == "Thomas"
+    cue = kept.sources[kept_rows[0]]
+    assert cache.read == first.candidates and cue.speaker == "Thomas" and cue.misattributed and cue.keep
     # the same id stored again from another log is another incarnation: nothing of the old one is used
     delete_game(driver, None, game)
     fresh_game(SMALL, game=game, edit=lambda lines: [line.replace("medical training", "a pilot licence")

@@ -59,7 +59,7 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
         "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.n AS n, m.state AS state, "
         "m.t_enc AS t_enc, m.e_ref AS e_ref, m.t_ref AS t_ref, m.s AS s, m.floor AS floor, m.threshold AS threshold, "
         "m.flashbulb AS flashbulb, m.own AS own, m.believed_teller AS teller, m.c0 AS c0, m.source_k AS k, "
-        "m.s_enc AS s_enc ORDER BY uid", game=game, owner=owner).records
+        "m.s_enc AS s_enc, m.misattributed AS misattributed ORDER BY uid", game=game, owner=owner).records
         if r["state"] in LIVE and r["t_enc"] <= now]
     strengths = [strength_at(r["e_ref"], r["t_ref"], r["s"], now, params.curve, r["floor"]) for r in rows]
     kept = [i for i, (r, m) in enumerate(zip(rows, strengths))
@@ -80,7 +80,7 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
         if r["own"]:
             return 1.0
         c = source_confidence(r["c0"], now, r["t_enc"], r["s_enc"], r["k"], params.curve)
-        return c if c >= params.source.unknown_below or r["flashbulb"] else 0.0
+        return c if c >= params.source.unknown_below or r["flashbulb"] or r["misattributed"] else 0.0
 
     _, best = rank(uids, strengths, [r["flashbulb"] for r in rows], [r["threshold"] for r in rows],
                    None if dense is None else [float(x) for x in dense], lexical,

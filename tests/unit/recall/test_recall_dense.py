@@ -85,9 +85,9 @@ def test_perfect_memory_keeps_the_source_route_at_its_encoding_confidence() -> N
 def test_a_cue_naming_the_speaker_lifts_that_speakers_statements_above_equal_content() -> None:
     vectors = GameVectors()
     unit = np.ones(384, dtype=np.float32) / math.sqrt(384)
-    vectors.put("mel", unit, (), 0, SourceCue("Melanie", 0.9, 1.5, 0, 100.0, False, False))
-    vectors.put("car", unit, (), 0, SourceCue("Caroline", 1.0, 1.5, 0, 10.0, True, True))
-    vectors.put("old", unit, (), 0, SourceCue("Melanie", 0.9, 1.5, 0, 0.5, False, False))  # source long faded
+    vectors.put("mel", unit, (), 0, SourceCue("Melanie", 0.9, 1.5, 0, 100.0, False))
+    vectors.put("car", unit, (), 0, SourceCue("Caroline", 1.0, 1.5, 0, 10.0, True))
+    vectors.put("old", unit, (), 0, SourceCue("Melanie", 0.9, 1.5, 0, 0.5, False))  # source long faded
     vectors.put("vote", unit, (), 0, NO_SOURCE)
     rows = np.arange(4, dtype=np.intp)
     source = source_values(vectors, rows, frozenset({"Melanie"}), 20, "power", 0.3)
