@@ -83,8 +83,8 @@ class MemoryService:
     settings : Settings or None (default: :func:`graphmem.settings.load_settings`)
     params : Parameters or None (default: the shipped parameters with the settings' overrides)
     embedder : Embedder or None (default: the settings' model, loaded on first use)
-    recall_cache : int >= 0, the most memories whose vectors recall keeps between calls (default 100,000, ~300 MB
-        at 384 dimensions: a text and a context vector each; 0 reads them again at every recall)
+    recall_cache : int >= 0, the most memories whose vectors recall keeps between calls (default 100,000, ~150 MB
+        at 384 dimensions: a text vector each; 0 reads them again at every recall)
 
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """

@@ -69,7 +69,7 @@ def _int(row: Mapping[str, Any], key: str, default: int) -> int:
 class Candidate:
     """One of the owner's live memories as the recall query reads it (docs/graph-model.md property names).
 
-    dense : float in [-1, 1] or None, the raw dense score max(cos(topic, text), cos(topic, context))
+    dense : float in [-1, 1] or None, the raw dense score cos(topic, text)
         (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the full-text score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,

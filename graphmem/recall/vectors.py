@@ -76,7 +76,7 @@ __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandida
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_MEMORIES = 100_000
-"""Memories an :class:`EmbeddingCache` holds by default: ~300 MB at 384 float32 dimensions (two vectors each)."""
+"""Memories an :class:`EmbeddingCache` holds by default: ~150 MB at 384 float32 dimensions (a vector each)."""
 
 Matrix = npt.NDArray[np.float32]
 
