@@ -45,9 +45,9 @@ import neo4j
 from bench.bench_recall import _embed, _stats
 from bench.conversation import conversation, statement
 from graphmem.embedding import Embedder
+from graphmem.importers import load_game_log
 from graphmem.ingest.encode import encode_game
 from graphmem.jobs.decay import advance
-from graphmem.logs import load_game_log
 from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall

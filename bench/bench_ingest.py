@@ -142,7 +142,7 @@ def run_embedding(driver: neo4j.Driver, database: str | None, params: Parameters
     """graphmem's whole ingest of one real game (fresh embedder, model already loaded) against the model's own
     encode of the same distinct texts. Row {game, memories, texts, ingest_s, model_encode_s, ratio,
     memories_per_s, texts_per_s}."""
-    from graphmem.logs import load_game_log
+    from graphmem.importers import load_game_log
 
     log = load_game_log(game_dir)
     texts = sorted({m.text for m in encode_game(log, params).memories})

@@ -44,9 +44,9 @@ import numpy as np
 
 from bench.generate import game_for_memories
 from graphmem.embedding import Embedder, Vectors
+from graphmem.importers import load_game_log
 from graphmem.ingest.encode import encode_game
 from graphmem.jobs.decay import advance
-from graphmem.logs import load_game_log
 from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall

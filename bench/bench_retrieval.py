@@ -80,7 +80,8 @@ from typing import Any
 import neo4j
 
 from graphmem.embedding import Embedder
-from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.importers import discover, load_game_log
+from graphmem.logs import GameLog
 from graphmem.logs.writer import dumps_line, game_log_lines
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall

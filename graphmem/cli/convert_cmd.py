@@ -16,7 +16,7 @@ from graphmem.viz.outputs import check_output
 
 
 def _expand(paths: tuple[Path, ...], fmt: str | None) -> list[tuple[Path, str]]:
-    from graphmem.logs.importers import discover
+    from graphmem.importers import discover
 
     return discover(list(paths), fmt)
 
@@ -76,7 +76,7 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
     Exit codes: 0 all written, 1 some game invalid or unreadable, 2 bad usage (e.g. an unknown --from, or an -o
     that cannot be written: checked before any game is read).
     """
-    from graphmem.logs.importers import load_game_log
+    from graphmem.importers import load_game_log
     from graphmem.logs.writer import write_game_log
 
     output = Path(output_arg) if output_arg is not None else None

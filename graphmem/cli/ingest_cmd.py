@@ -34,7 +34,7 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from graphmem.logs import get_importer
+    from graphmem.importers import get_importer
 
     if fmt not in ("auto", "graphmem"):
         get_importer(fmt)  # raises UsageProblem listing the known formats

@@ -12,8 +12,8 @@ with the witness's current emotion state from ``emotion`` events (the larger int
 
 The claims an event is encoded with (perception, memory type, rumour chains, ``claims_json`` of its Event and
 Memory nodes) are its own, or for a statement with no ``claims`` key in a log written natively or sent live the
-claims the extractor derives from its text (:func:`graphmem.logs.claims.derived_claims`, stances included); every
-``voted_for`` claim then names the ballot round it is about (:func:`graphmem.logs.claims.with_rounds`: a vote's
+claims the extractor derives from its text (:func:`graphmem.claims.extract.derived_claims`, stances included); every
+``voted_for`` claim then names the ballot round it is about (:func:`graphmem.claims.extract.with_rounds`: a vote's
 own claim its day, any other without one the latest ballot before the statement). The log itself, and so its hash,
 stays as written.
 """
@@ -24,10 +24,10 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from graphmem.claims.extract import claim_extractor_for, derived_claims, with_rounds
 from graphmem.errors import LogProblem
 from graphmem.ingest import texts
 from graphmem.ingest.perception import Percept, about_of, actor_of, perceive, targets_of
-from graphmem.logs.claims import claim_extractor_for, derived_claims, with_rounds
 from graphmem.logs.reader import GameLog, LoggedEvent, PhaseInfo
 from graphmem.logs.schema import (
     BanishEvent,

@@ -29,9 +29,10 @@ import neo4j
 
 from graphmem.embedding import Embedder
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, UsageProblem
+from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
 from graphmem.ingest.rumours import link_rumours
-from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.logs import GameLog
 from graphmem.logs.writer import log_sha256
 from graphmem.model import Parameters
 from graphmem.store.queries import cypher
@@ -58,7 +59,7 @@ class GameSummary:
     """Already stored, completely, from this very log: nothing was embedded or written."""
     guesses: list[str] = field(default_factory=list)
     """The keywords the importer read as near spellings of known ones ("PATH: WHERE: read 'X' as 'Y' (canonical
-    line N)"), see :mod:`graphmem.logs.importers.keywords`."""
+    line N)"), see :mod:`graphmem.importers.keywords`."""
     decay_to: int | None = None
     """The phase the decay job must bring the game to before it is complete (None: no decay needed)."""
 

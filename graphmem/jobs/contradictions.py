@@ -5,7 +5,7 @@ nodes, and settle identity conflicts once the owner knows the truth (docs/jobs.m
 
 1. read the owner's live memories (active, warm, archived; summaries included), the role reveals the owner
    holds, and the conflicts already stored for the owner;
-2. detect conflicts (:mod:`graphmem.jobs.conflicts`: claims on functional predicates, and similar texts that
+2. detect conflicts (:mod:`graphmem.claims.conflicts`: claims on functional predicates, and similar texts that
    disagree) and decide each one's kind and status;
 3. settle the open identity conflicts (new or stored) that a witnessed reveal decides, and pick the losing
    memories;
@@ -29,8 +29,8 @@ from typing import Any
 import neo4j
 import numpy as np
 
-from graphmem.jobs.conflict_model import norm
-from graphmem.jobs.conflicts import (
+from graphmem.claims.conflict_model import norm
+from graphmem.claims.conflicts import (
     IDENTITY,
     OPEN,
     ROLE,

@@ -1,28 +1,17 @@
-"""Game logs in: the canonical format "graphmem/1" (docs/log-format.md), its reader and writer, claims
-(docs/perception.md#claims) and the importers of other formats (docs/perception.md#imported-logs).
+"""Game logs in: the canonical format "graphmem/1" (docs/log-format.md), its reader, writer and game state, and
+the banish ballot rounds a claim about a vote names (:mod:`.ballots`). Claims live in :mod:`graphmem.claims`, the
+importers of other formats in :mod:`graphmem.importers` (docs/perception.md#imported-logs), whose
+:func:`~graphmem.importers.load_game_log` reads a log of any known format.
 
 The calls other parts of graphmem use::
 
-    from graphmem.logs import load_game_log, read_game_log, GameLogValidator, write_game_log
+    from graphmem.logs import read_game_log, GameLogValidator, write_game_log
 
-    log = load_game_log(path)                 # canonical .jsonl or any importer's format, validated
+    log = read_game_log(path)                 # a canonical .jsonl, validated
     for e in log.events:                      # LoggedEvent: e.event (pydantic model), e.line, e.phase, e.day, e.phase_name
         ...
 """
 
-from graphmem.logs.claims import ClaimExtractor, extract_claims
-from graphmem.logs.importers import (
-    CANONICAL,
-    Conversion,
-    Importer,
-    detect_format,
-    discover,
-    get_importer,
-    import_game_log,
-    importer_names,
-    load_game_log,
-    register_importer,
-)
 from graphmem.logs.reader import (
     PREGAME,
     GameLog,
@@ -56,22 +45,18 @@ from graphmem.logs.schema import (
 from graphmem.logs.writer import game_log_lines, write_game_log
 
 __all__ = [
-    "CANONICAL",
     "EVENT_KINDS",
     "FORMAT",
     "FUNCTIONAL_PREDICATES",
     "PREGAME",
     "BanishEvent",
     "Claim",
-    "ClaimExtractor",
-    "Conversion",
     "EmotionEvent",
     "EndEvent",
     "Event",
     "GameHeader",
     "GameLog",
     "GameLogValidator",
-    "Importer",
     "LoggedEvent",
     "MurderEvent",
     "ObserveEvent",
@@ -83,17 +68,9 @@ __all__ = [
     "SayEvent",
     "ThoughtEvent",
     "VoteEvent",
-    "detect_format",
-    "discover",
-    "extract_claims",
     "game_log_lines",
-    "get_importer",
-    "import_game_log",
-    "importer_names",
-    "load_game_log",
     "parse_game_log",
     "player_references",
     "read_game_log",
-    "register_importer",
     "write_game_log",
 ]

@@ -341,7 +341,7 @@ class _Perceived(_EventBase):
         engine (None: docs/model.md#salience's appraisal applies)
     claims : list of Claim (docs/perception.md#claims), default empty. Absent and ``[]`` differ (``"claims" in
         model_fields_set``): a ``say`` or a ``vote`` with a reason ``text`` that has no ``claims`` key gets the
-        claims of its text when it is encoded (:func:`graphmem.logs.claims.derived_claims`; logs written natively
+        claims of its text when it is encoded (:func:`graphmem.claims.extract.derived_claims`; logs written natively
         and live games), ``[]`` means none; the writer keeps an explicit ``[]``
     """
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from graphmem.errors import LogProblem
-from graphmem.logs.claims import BallotRounds
+from graphmem.logs.ballots import BallotRounds
 from graphmem.logs.schema import (
     DEFAULT_SIDE_NAMES,
     DEFAULT_TRAITOR_ROLES,

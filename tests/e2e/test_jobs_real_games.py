@@ -16,10 +16,10 @@ from typing import Any
 import neo4j
 import pytest
 
+from graphmem.importers import discover, load_game_log
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.consolidation import consolidate
 from graphmem.jobs.contradictions import find_contradictions
-from graphmem.logs import discover, load_game_log
 from graphmem.logs.writer import write_game_log
 from graphmem.model import Parameters
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from graphmem.analysis import analysis_query, analysis_query_names, bind_params, run_read
 from graphmem.cli import main
+from graphmem.importers import discover
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.logs import discover
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 

@@ -13,8 +13,8 @@ import neo4j
 import pytest
 from click.testing import Result
 
+from graphmem.importers import load_game_log
 from graphmem.ingest.encode import encode_game
-from graphmem.logs import load_game_log
 from graphmem.store.keys import scope_token
 from graphmem.store.writer import write_game_rows
 

@@ -22,8 +22,9 @@ from bench.bench_retrieval import (
     summary,
     table,
 )
+from graphmem.importers import discover, load_game_log
 from graphmem.ingest.perception import perceive
-from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.logs import GameLog
 from graphmem.logs.state import GameState
 
 ROOT = Path(__file__).resolve().parents[3]

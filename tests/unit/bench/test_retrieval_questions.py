@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.bench_retrieval import KINDS, Question, questions, score
-from graphmem.logs import load_game_log
+from graphmem.importers import load_game_log
 
 ROOT = Path(__file__).resolve().parents[3]
 LOG = load_game_log(ROOT / "examples" / "small-game.jsonl", "graphmem")

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graphmem.claims.extract import ClaimExtractor, derived_claims, game_roles
+from graphmem.importers import load_game_log
 from graphmem.ingest.encode import EncodedGame, encode_game
-from graphmem.logs import load_game_log, parse_game_log
-from graphmem.logs.claims import ClaimExtractor, derived_claims, game_roles
+from graphmem.logs import parse_game_log
 from graphmem.logs.schema import GameHeader, SayEvent
 from graphmem.logs.writer import game_log_lines, log_sha256
 from graphmem.model import default_parameters

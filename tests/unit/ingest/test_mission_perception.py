@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from graphmem.errors import InvalidGameLog
+from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import EncodedGame, encode_game
-from graphmem.logs import discover, load_game_log, parse_game_log, read_game_log
+from graphmem.logs import parse_game_log, read_game_log
 from graphmem.model import default_parameters
 
 ROOT = Path(__file__).resolve().parents[3]

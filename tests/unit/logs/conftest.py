@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.unit.logs.logs_helpers import EXAMPLES, HEADER, jsonl
+from tests.unit.logs.logs_helpers import HEADER, jsonl
 
 
 @pytest.fixture
@@ -20,20 +18,3 @@ def write_log(tmp_path: Path):  # type: ignore[no-untyped-def]
         path.write_text(jsonl(*(((HEADER,) if header else ()) + objects)), encoding="utf-8")
         return path
     return write
-
-
-@pytest.fixture
-def real_games(real_games_path: Path) -> Path:
-    """The folder of the real games: the 40 of the shared data, or the three of examples/ in a bare checkout
-    (tests/conftest.py's ``real_games_path``; never skipped)."""
-    return real_games_path
-
-
-@pytest.fixture
-def game_copy(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """Copy a real example game folder into tmp and return (folder, parsed plomp.json)."""
-    def copy(game_id: str = "yy0et4ne") -> tuple[Path, dict[str, Any]]:
-        target = tmp_path / game_id
-        shutil.copytree(EXAMPLES / "traitors-llm" / game_id, target)
-        return target, json.loads((target / "plomp.json").read_text(encoding="utf-8"))
-    return copy

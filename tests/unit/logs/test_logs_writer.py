@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem.logs import GameLog, GameLogValidator, load_game_log, parse_game_log, read_game_log, write_game_log
+from graphmem.importers import load_game_log
+from graphmem.logs import GameLog, GameLogValidator, parse_game_log, read_game_log, write_game_log
 from graphmem.logs.schema import has_visible_text
 from tests.unit.logs.logs_helpers import EXAMPLES, HEADER
 
