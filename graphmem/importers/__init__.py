@@ -4,9 +4,22 @@ Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-tr
 games of LLM agents, SuveenE/multi-round-avalon-agents) and ``llmafia`` (Mafia games of people and an LLM,
 niveck/LLMafia). A new importer (a Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
 ``detect``, ``convert``) and is registered with :func:`register_importer`; everything else (the CLI, discovery,
-validation, the report of guesses) then works for it. Importers read keywords tolerantly
-(:mod:`graphmem.importers.keywords`) and build their output with
-:class:`graphmem.importers.base.ConversionBuilder`.
+validation, the report of guesses) then works for it.
+
+Every importer is a package of the same parts, on the same three verbs:
+
+- **read** (``source.py``, ``read(path)``): the source document in; InvalidGameLog when nothing (not even a header)
+  can be made of it;
+- **convert** (``game.py``): one conversion's state, emitting canonical objects into a
+  :class:`~graphmem.importers.base.ConversionBuilder`, each part of the source (an item, a mission, a chat line)
+  through :meth:`~graphmem.importers.base.ConversionBuilder.part`, so that a part raising
+  :class:`~graphmem.importers.base.Unconvertible` is reported and left out; keywords are read tolerantly
+  (:meth:`~graphmem.importers.base.ConversionBuilder.keyword`, :mod:`graphmem.importers.keywords`) and each near
+  spelling recorded as a guess;
+- **report** (:meth:`~graphmem.importers.base.ConversionBuilder.result`): the :class:`Conversion` (objects, their
+  origins, problems, guesses), which :func:`import_game_log` runs through the canonical validator.
+
+``importer.py`` holds the :class:`Importer` itself: ``detect`` and ``convert`` (read, convert, report).
 
 The canonical format itself is named ``"graphmem"`` (:data:`CANONICAL`) in :func:`detect_format` and
 :func:`discover`; it is read by :func:`graphmem.logs.reader.read_game_log`, not by an importer.

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from graphmem.errors import Guess, InvalidGameLog, LogProblem
 from graphmem.importers.keywords import read_keyword
 from graphmem.logs.reader import GameLog, GameLogValidator, json_error_message
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,16 @@ class ConversionBuilder:
     def problem(self, where: str, reason: str) -> None:
         """Report a part of the source that could not be converted (left out)."""
         self.problems.append(LogProblem(0, where, reason))
+
+    def part(self, convert: Callable[..., T], *args: Any) -> T | None:
+        """``convert(*args)``: one part of the source (an item, a mission, a chat line) converted. A part that
+        raises :class:`Unconvertible` is reported (its problem), its pending guesses dropped, and left out: None."""
+        try:
+            return convert(*args)
+        except Unconvertible as e:
+            self.drop_guesses()
+            self.problems.append(e.problem)
+            return None
 
     def result(self) -> Conversion:
         """The conversion so far."""

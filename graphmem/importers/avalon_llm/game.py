@@ -134,15 +134,6 @@ class AvalonGame:
         return [c.model_dump(exclude_none=True)
                 for c in self.claims.extract(text, speaker, rounds=rounds, stances=stances)]
 
-    def part(self, where: str, convert: Any, *args: Any) -> Any:
-        """Run ``convert(*args)``; a part that cannot be converted is reported and left out (None)."""
-        try:
-            return convert(*args)
-        except Unconvertible as e:
-            self.out.drop_guesses()
-            self.out.problems.append(e.problem)
-            return None
-
     # -- the game -------------------------------------------------------------------------------------------------
 
     def run(self) -> ConversionBuilder:
@@ -150,14 +141,14 @@ class AvalonGame:
         header = self.header()
         self.out.emit(header, "header")
         for i, spec in enumerate(self.get(self.data, "players", "", list)):
-            self.part(f"players[{i}]", self.knowledge, i, spec)
-        missions = self.part("missions", self.get, self.data, "missions", "", list) or []
+            self.out.part(self.knowledge, i, spec)
+        missions = self.out.part(self.get, self.data, "missions", "", list) or []
         for k, mission in enumerate(missions):
-            self.part(f"missions[{k}]", self.mission, k, mission)
+            self.out.part(self.mission, k, mission)
         assassination = self.get(self.data, "assassin_phase", "", dict, required=False)
         if assassination is not None:
-            self.part("assassin_phase", self.assassination, assassination)
-        self.part("winner", self.end, missions, assassination)
+            self.out.part(self.assassination, assassination)
+        self.out.part(self.end, missions, assassination)
         return self.out
 
     def header(self) -> dict[str, Any]:
@@ -253,11 +244,11 @@ class AvalonGame:
         discussion = self.get(mission, "discussion", where, list)
         order = sorted(range(len(discussion)), key=lambda j: (self._turn(discussion[j]), j))
         for j in order:
-            self.part(f"{where}.discussion[{j}]", self.speech, discussion[j], f"{where}.discussion[{j}]",
+            self.out.part(self.speech, discussion[j], f"{where}.discussion[{j}]",
                       f"m{n}-d{j}", "public", "discussion")
         self.phase(n, "team", f"{where}.proposals")
         proposals = self.get(mission, "proposals", where, list)
-        teams: list[list[str] | None] = [self.part(f"{where}.proposals[{j}]", self.proposal, n, j, p,
+        teams: list[list[str] | None] = [self.out.part(self.proposal, n, j, p,
                                                    f"{where}.proposals[{j}]") for j, p in enumerate(proposals)]
         final = self.get(mission, "final_team_index", where, int)
         if not 0 <= final < len(teams):
@@ -271,7 +262,7 @@ class AvalonGame:
         cards = self.get(mission, "quest_actions", where, list)
         played: list[str] = []
         for j, action in enumerate(cards):
-            card = self.part(f"{where}.quest_actions[{j}]", self.card, n, j, action, team,
+            card = self.out.part(self.card, n, j, action, team,
                              f"{where}.quest_actions[{j}]")
             if card is not None:
                 played.append(card)
@@ -308,7 +299,7 @@ class AvalonGame:
         votes = self.get(proposal, "votes", where, list)
         counts = {choice: 0 for choice in VOTES}
         for v, vote in enumerate(votes):
-            choice = self.part(f"{where}.votes[{v}]", self.team_vote, n, j, v, vote, f"{where}.votes[{v}]")
+            choice = self.out.part(self.team_vote, n, j, v, vote, f"{where}.votes[{v}]")
             if choice is not None:
                 counts[choice] += 1
         result = self.out.keyword(self.get(proposal, "vote_result", where, str), VOTE_RESULTS,
@@ -372,7 +363,7 @@ class AvalonGame:
         where = "assassin_phase"
         self.phase(self.last_day, "assassination", where)
         for j, entry in enumerate(self.get(phase, "evil_discussion", where, list)):
-            self.part(f"{where}.evil_discussion[{j}]", self.speech, entry, f"{where}.evil_discussion[{j}]",
+            self.out.part(self.speech, entry, f"{where}.evil_discussion[{j}]",
                       f"a-d{j}", "traitors", "evil_discussion")
         assassin = self.name(self.get(phase, "assassin", where), f"{where}.assassin")
         guess = self.name(self.get(phase, "guess", where), f"{where}.guess")

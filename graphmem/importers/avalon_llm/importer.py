@@ -1,13 +1,15 @@
-"""The ``avalon-llm`` importer: detecting an Avalon game file and converting it (:mod:`.game`)."""
+"""The ``avalon-llm`` importer: detecting an Avalon game file, reading it (:mod:`.source`) and converting it
+(:mod:`.game`)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.errors import InvalidGameLog
 from graphmem.importers.avalon_llm.game import NAME, AvalonGame
-from graphmem.importers.base import Conversion, Unconvertible, load_json
+from graphmem.importers.avalon_llm.source import read
+from graphmem.importers.base import Conversion, Unconvertible
 
 _HEAD = re.compile(rb'\A\s*\{\s*"game_id"\s*:')
 
@@ -31,12 +33,10 @@ class AvalonImporter:
         return bool(_HEAD.match(head)) and b'"missions"' in head
 
     def convert(self, path: Path) -> Conversion:
-        """Convert one game file. Raises InvalidGameLog when the file is unreadable, is not a JSON object, or its
-        header (game id, players, roles) cannot be read; every other problem is listed in the Conversion."""
-        data = load_json(path, str(path))
-        if not isinstance(data, dict):
-            raise InvalidGameLog(str(path), [LogProblem(0, "", "not an Avalon game: expected a JSON object")])
-        game = AvalonGame(data, path)
+        """Convert one game file: :func:`.source.read`, then :class:`.game.AvalonGame`. Raises InvalidGameLog when
+        the file is unreadable, is not a JSON object, or its header (game id, players, roles) cannot be read; every
+        other problem is listed in the Conversion."""
+        game = AvalonGame(read(path), path)
         try:
             return game.run().result()
         except Unconvertible as e:  # the header: nothing can be made of the rest

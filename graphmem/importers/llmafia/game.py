@@ -34,7 +34,6 @@ from graphmem.importers.llmafia.source import (
     SHAPES,
     WINNERS,
     Message,
-    load_config,
     manager_kind,
     read_chat,
     read_lines,
@@ -72,8 +71,9 @@ class Segment:
 class MafiaGame:
     """The conversion of one game folder (see the module docstring). ``run()`` returns the builder."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, config: dict[str, Any]) -> None:
         self.folder = folder
+        self.config = config
         self.out = ConversionBuilder()
         self.players: list[str] = []
         self.mafia: set[str] = set()
@@ -86,7 +86,7 @@ class MafiaGame:
     # -- the header -----------------------------------------------------------------------------------------------
 
     def header(self) -> dict[str, Any]:
-        config = load_config(self.folder)
+        config = self.config
         specs = config.get("players")
         if not isinstance(specs, list) or not specs:
             raise Unconvertible(LogProblem(0, "config.json: players", "missing or not a non-empty list"))
@@ -248,17 +248,9 @@ class MafiaGame:
         votes: dict[str, str] = {}
         phase = name
         for _, _, _, message in sorted(items, key=lambda item: item[:3]):
-            try:
-                phase = self.item(segment, message, phase, votes)
-            except Unconvertible as e:
-                self.out.drop_guesses()
-                self.out.problems.append(e.problem)
+            phase = self.out.part(self.item, segment, message, phase, votes) or phase  # a part left out keeps it
         if segment.closed is not None:
-            try:
-                self.elimination(segment, segment.closed, votes)
-            except Unconvertible as e:
-                self.out.drop_guesses()
-                self.out.problems.append(e.problem)
+            self.out.part(self.elimination, segment, segment.closed, votes)
 
     def item(self, segment: Segment, message: Message, phase: str, votes: dict[str, str]) -> str:
         """Convert one message of a day or night; returns the phase it leaves the day in ("day", "vote", ...)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 from graphmem.errors import InvalidGameLog
 from graphmem.importers.base import Conversion, Unconvertible
 from graphmem.importers.llmafia.game import NAME, MafiaGame
-from graphmem.importers.llmafia.source import CHATS
+from graphmem.importers.llmafia.source import CHATS, read
 
 
 class LLMafiaImporter:
@@ -24,9 +24,10 @@ class LLMafiaImporter:
             return False
 
     def convert(self, path: Path) -> Conversion:
-        """Convert one game folder. Raises InvalidGameLog when config.json is unreadable or names no players; every
-        other problem is listed in the Conversion."""
-        game = MafiaGame(path)
+        """Convert one game folder: :func:`.source.read` (its config.json), then :class:`.game.MafiaGame` (which
+        reads the chats as it goes, reporting their lines). Raises InvalidGameLog when config.json is unreadable or
+        names no players; every other problem is listed in the Conversion."""
+        game = MafiaGame(path, read(path))
         try:
             return game.run().result()
         except Unconvertible as e:

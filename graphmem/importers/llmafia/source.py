@@ -68,7 +68,7 @@ class Message:
         return f"{CHATS[self.chat]}:{self.line}"
 
 
-def load_config(folder: Path) -> dict[str, Any]:
+def read(folder: Path) -> dict[str, Any]:
     """config.json of a game folder. Raises InvalidGameLog when it is unreadable or not an object."""
     path = folder / "config.json"
     data = load_json(path, str(path))

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.claims.extract import ClaimExtractor
-from graphmem.errors import Guess, InvalidGameLog, LogProblem
+from graphmem.errors import Guess, LogProblem
 from graphmem.importers.base import Conversion, Unconvertible
-from graphmem.importers.base import load_json as _load_json
 from graphmem.importers.keywords import read_keyword
 from graphmem.importers.traitors_plomp.game import _Context, _Game
 from graphmem.importers.traitors_plomp.mapping import _HANDLERS, MAPPED_TYPES, _after
@@ -28,7 +27,7 @@ from graphmem.importers.traitors_plomp.patterns import (
     slots_of,
 )
 from graphmem.importers.traitors_plomp.phases import PHASE_OF, day_after
-from graphmem.importers.traitors_plomp.source import _event_payload, _players_and_roles, plomp_file
+from graphmem.importers.traitors_plomp.source import _event_payload, plomp_file, read
 from graphmem.logs.schema import FORMAT
 
 NAME = "traitors-plomp"
@@ -54,52 +53,24 @@ class TraitorsPlompImporter:
             return False
 
     def convert(self, path: Path) -> Conversion:
-        """Convert one game (folder or plomp.json). Raises InvalidGameLog when the file is unreadable, is not a
-        plomp log, or names no players; every other problem is listed in the Conversion."""
-        source = plomp_file(path)
-        source_name = str(source)
-        data = _load_json(source, source_name)
-        items = data.get("buffer_items") if isinstance(data, dict) else None
-        if not isinstance(items, list):
-            raise InvalidGameLog(source_name, [LogProblem(0, "buffer_items", "not a plomp log: expected a JSON "
-                                                                              "object with a buffer_items list")])
-        game_id = source.resolve().parent.name
-        result_path = source.parent / "result.json"
-        problems: list[LogProblem] = []
-        result: dict[str, Any] | None = None
-        if result_path.is_file():
-            try:
-                loaded = _load_json(result_path, str(result_path))
-            except InvalidGameLog as e:
-                problems.extend(LogProblem(0, f"result.json{(': ' + p.field) if p.field else ''}", p.reason)
-                                for p in e.problems)
-            else:
-                if isinstance(loaded, dict):
-                    result = loaded
-                else:
-                    problems.append(LogProblem(0, "result.json", "expected a JSON object"))
-
-        players, roles, role_problems = _players_and_roles(items)
-        problems.extend(role_problems)
-        if not players:
-            raise InvalidGameLog(source_name, problems + [LogProblem(0, "buffer_items", "no players found: no "
-                                                                     "GAME_START or ROLE_SELECTED event parses")])
+        """Convert one game (folder or plomp.json): :func:`.source.read`, then each event item on the builder.
+        Raises InvalidGameLog when the file is unreadable, is not a plomp log, or names no players; every other
+        problem is listed in the Conversion."""
+        source = read(path)
+        players = source.players
         game = _Game(
-            game_id=game_id,
+            game_id=source.game_id,
             players=players,
-            roles=roles,
+            roles=source.roles,
             patterns=compile_patterns(players),
             claims=ClaimExtractor(players, ("traitor", "faithful")),
             mention=re.compile(r"(?<!\w)" + name_pattern(players) + r"(?!\w)", re.IGNORECASE),
             canonical={p.casefold(): p for p in players},
         )
-        game.out.problems.extend(problems)
-        game.out.emit(_header(game, result), "header")
-        for index, item in enumerate(items):
-            try:
-                _convert_item(game, index, item)
-            except Unconvertible as e:
-                game.out.problems.append(e.problem)
+        game.out.problems.extend(source.problems)
+        game.out.emit(_header(game, source.result), "header")
+        for index, item in enumerate(source.items):
+            game.out.part(_convert_item, game, index, item)
         return game.out.result()
 
 

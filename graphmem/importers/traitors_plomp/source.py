@@ -1,14 +1,16 @@
-"""Reading a plomp log: the file of a game, its JSON, its event items, and the players and roles it declares."""
+"""Reading a plomp log (:func:`read`): the file of a game, its JSON, its event items, and the players and roles it
+declares."""
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmem.errors import LogProblem
-from graphmem.importers.base import Unconvertible
+from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.importers.base import Unconvertible, load_json
 from graphmem.importers.keywords import read_keyword
 from graphmem.importers.traitors_plomp.patterns import KEYWORDS, PATTERNS, SHAPES, _excerpt
 
@@ -16,6 +18,52 @@ from graphmem.importers.traitors_plomp.patterns import KEYWORDS, PATTERNS, SHAPE
 def plomp_file(path: Path) -> Path:
     """The plomp.json of a game folder, or the path itself."""
     return path / "plomp.json" if path.is_dir() else path
+
+
+@dataclass(frozen=True)
+class PlompSource:
+    """One plomp game as read: ``game_id`` (its folder's name), the ``buffer_items``, ``result.json`` (None when
+    absent or unreadable), the players and their roles, and the problems met while reading (result.json, roles)."""
+
+    game_id: str
+    items: list[Any]
+    result: dict[str, Any] | None
+    players: list[str]
+    roles: dict[str, str]
+    problems: list[LogProblem]
+
+
+def read(path: Path) -> PlompSource:
+    """Read one game (its folder or its plomp.json). Raises InvalidGameLog when the file is unreadable, is not a
+    plomp log, or names no players."""
+    source = plomp_file(path)
+    source_name = str(source)
+    data = load_json(source, source_name)
+    items = data.get("buffer_items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise InvalidGameLog(source_name, [LogProblem(0, "buffer_items", "not a plomp log: expected a JSON "
+                                                                          "object with a buffer_items list")])
+    game_id = source.resolve().parent.name
+    result_path = source.parent / "result.json"
+    problems: list[LogProblem] = []
+    result: dict[str, Any] | None = None
+    if result_path.is_file():
+        try:
+            loaded = load_json(result_path, str(result_path))
+        except InvalidGameLog as e:
+            problems.extend(LogProblem(0, f"result.json{(': ' + p.field) if p.field else ''}", p.reason)
+                            for p in e.problems)
+        else:
+            if isinstance(loaded, dict):
+                result = loaded
+            else:
+                problems.append(LogProblem(0, "result.json", "expected a JSON object"))
+    players, roles, role_problems = _players_and_roles(items)
+    problems.extend(role_problems)
+    if not players:
+        raise InvalidGameLog(source_name, problems + [LogProblem(0, "buffer_items", "no players found: no "
+                                                                 "GAME_START or ROLE_SELECTED event parses")])
+    return PlompSource(game_id, items, result, players, roles, problems)
 
 
 def _event_payload(item: Any, index: int) -> tuple[str, str, dict[str, Any]] | None:

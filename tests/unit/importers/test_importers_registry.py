@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import shutil
 from pathlib import Path
 
@@ -19,6 +22,37 @@ def test_known_importers_and_unknown_name() -> None:
     with pytest.raises(UsageProblem) as info:
         get_importer("werewolf")
     assert str(info.value) == "unknown log format 'werewolf'; known importers: avalon-llm, llmafia, traitors-plomp"
+
+
+def test_every_importer_reads_converts_and_reports_on_the_shared_builder() -> None:
+    """The three verbs of graphmem/importers/__init__.py: each importer package has ``source.read``, a ``game``
+    module that builds on the shared ConversionBuilder, and no importer keeps its own builder or exception."""
+    from graphmem.importers import base
+
+    for name in importer_names():
+        package = type(get_importer(name)).__module__.rsplit(".", 1)[0]
+        read = importlib.import_module(f"{package}.source").read
+        assert list(inspect.signature(read).parameters) in (["path"], ["folder"]), (name, inspect.signature(read))
+        game = importlib.import_module(f"{package}.game")
+        assert vars(game).get("ConversionBuilder") is base.ConversionBuilder, name
+    folder = Path(base.__file__).parent
+    own = [f"{path.relative_to(folder)}: {name}" for path in sorted(folder.rglob("*.py")) if path.name != "base.py"
+           for name in _own_builders_and_exceptions(path)]
+    assert own == []
+
+
+def _own_builders_and_exceptions(path: Path) -> list[str]:
+    """The classes of ``path`` that derive from an exception, or that hold both ``objects`` and ``origins`` (a
+    conversion builder of their own)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
+        fields = {a.target.id for a in node.body if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)}
+        if bases & {"Exception", "ValueError"} or {"objects", "origins"} <= fields:
+            found.append(node.name)
+    return found
 
 
 def test_detect_format() -> None:
