@@ -3,15 +3,19 @@
 Exit codes: 0 success, 1 failure (any :class:`~graphmem.errors.GraphmemError`), 2 usage error (bad flags,
 unknown names: :class:`~graphmem.errors.UsageProblem` and click's own usage errors).
 
-Each command group lives in its own module of this package and is registered at the bottom of this file.
-Heavy imports (torch, sentence-transformers, matplotlib) happen inside the commands that need them, so
-``graphmem --help`` stays fast.
+Each command (or command group) lives in its own module of this package, named in :data:`COMMANDS` and imported
+only when it is looked up (:class:`GraphmemGroup`); the command modules import this package for
+:func:`settings_of` and :func:`memory_service`, never the other way round (no parent-child import cycle). Heavy
+imports (neo4j, numpy, pydantic, torch, matplotlib) happen inside the functions that need them, so ``graphmem
+--help``, which imports every command module for the one-line summaries, stays fast (under 0.3 s,
+tests/unit/test_cli_startup.py).
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,10 +23,31 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from graphmem.errors import GraphmemError, UsageProblem
-from graphmem.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from graphmem.service import MemoryService
+    from graphmem.settings import Settings
+
+COMMANDS: Mapping[str, str] = {
+    "consolidate": "graphmem.cli.jobs_cmd:consolidate",
+    "contradictions": "graphmem.cli.jobs_cmd:contradictions",
+    "convert": "graphmem.cli.convert_cmd:convert",
+    "delete": "graphmem.cli.ingest_cmd:delete",
+    "forget": "graphmem.cli.jobs_cmd:forget",
+    "games": "graphmem.cli.ingest_cmd:games",
+    "ingest": "graphmem.cli.ingest_cmd:ingest",
+    "init": "graphmem.cli.init_cmd:init",
+    "mcp": "graphmem.cli.serve_cmd:mcp_stdio",
+    "model": "graphmem.cli.model_cmd:model",
+    "neo4j": "graphmem.cli.neo4j_cmd:neo4j",
+    "phase": "graphmem.cli.phase_cmd:phase",
+    "query": "graphmem.cli.query_cmd:query",
+    "recall": "graphmem.cli.recall_cmd:recall",
+    "serve": "graphmem.cli.serve_cmd:serve",
+    "stats": "graphmem.cli.ingest_cmd:stats",
+    "viz": "graphmem.cli.viz_cmd:viz",
+}
+"""Every ``graphmem`` command: its name and where it is defined (``module:attribute``), imported on first use."""
 
 
 class GraphmemContext(click.Context):
@@ -38,9 +63,25 @@ class GraphmemContext(click.Context):
 
 
 class GraphmemGroup(click.Group):
-    """A click group that turns graphmem's errors into one-line messages and the right exit code."""
+    """A click group that turns graphmem's errors into one-line messages and the right exit code, and imports each
+    command of ``lazy`` ({name: "module:attribute"}) when it is first looked up."""
 
     context_class = GraphmemContext
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attribute = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            _use_graphmem_context(command)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -51,7 +92,14 @@ class GraphmemGroup(click.Group):
             raise click.ClickException(str(e)) from e
 
 
-@click.group(cls=GraphmemGroup)
+def _use_graphmem_context(command: click.Command) -> None:
+    command.context_class = GraphmemContext
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _use_graphmem_context(sub)
+
+
+@click.group(cls=GraphmemGroup, lazy=COMMANDS)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Configuration file (default: $GRAPHMEM_CONFIG or ./graphmem.toml).")
 @click.option("--uri", default=None, help="Neo4j URI (default: $NEO4J_URI, the config file, the local Neo4j).")
@@ -67,6 +115,8 @@ def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: st
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR if verbose < 2 else logging.DEBUG)
+    from graphmem.settings import load_settings  # here: settings load pydantic, which `graphmem --help` never needs
+
     try:
         settings = load_settings(config_path=config_path)
     except GraphmemError as e:
@@ -75,7 +125,9 @@ def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: st
 
 
 def settings_of(ctx: click.Context) -> Settings:
-    """The :class:`Settings` the root command read (for subcommands)."""
+    """The :class:`~graphmem.settings.Settings` the root command read (for subcommands)."""
+    from graphmem.settings import Settings
+
     settings = ctx.find_root().obj
     assert isinstance(settings, Settings)
     return settings
@@ -90,30 +142,3 @@ def memory_service(ctx: click.Context) -> Iterator[MemoryService]:
 
     with MemoryService.connect(settings_of(ctx)) as service:
         yield service
-
-
-# Command registration: one import per command module.
-from graphmem.cli.convert_cmd import convert  # noqa: E402
-from graphmem.cli.ingest_cmd import delete, games, ingest, stats  # noqa: E402
-from graphmem.cli.init_cmd import init  # noqa: E402
-from graphmem.cli.jobs_cmd import consolidate, contradictions, forget  # noqa: E402
-from graphmem.cli.model_cmd import model  # noqa: E402
-from graphmem.cli.neo4j_cmd import neo4j  # noqa: E402
-from graphmem.cli.phase_cmd import phase  # noqa: E402
-from graphmem.cli.query_cmd import query  # noqa: E402
-from graphmem.cli.recall_cmd import recall  # noqa: E402
-from graphmem.cli.serve_cmd import mcp_stdio, serve  # noqa: E402
-from graphmem.cli.viz_cmd import viz  # noqa: E402
-
-
-def _use_graphmem_context(command: click.Command) -> None:
-    command.context_class = GraphmemContext
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            _use_graphmem_context(sub)
-
-
-for _command in (neo4j, init, convert, ingest, games, stats, delete, model, phase, query, viz, recall, consolidate,
-                 contradictions, forget, serve, mcp_stdio):
-    _use_graphmem_context(_command)
-    main.add_command(_command)

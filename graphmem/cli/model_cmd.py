@@ -15,21 +15,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from graphmem.cli import settings_of
-from graphmem.embedding import Embedder
-from graphmem.ingest.encode import encode_game
-from graphmem.logs.reader import read_game_log
-from graphmem.model.clarity import clarity_marker
-from graphmem.model.encoding import encoding_strength, stability
-from graphmem.model.findings import ACCOUNTS_LOG, Accounts, Finding, run_findings
-from graphmem.model.flashbulb import strength_floor
-from graphmem.model.forgetting import CURVES, strength_at
-from graphmem.model.params import Parameters, Profile
-from graphmem.model.vocabulary import MemoryType
-from graphmem.store.records import MemoryRow
+from graphmem.model.forgetting import CURVES
+
+if TYPE_CHECKING:  # the rest is imported where it is used, so that `graphmem --help` stays fast (no numpy, no model)
+    from graphmem.embedding import Embedder
+    from graphmem.model.findings import Accounts, Finding
+    from graphmem.model.params import Parameters, Profile
+    from graphmem.store.records import MemoryRow
 
 # Illustrative memories, not model parameters: (kind, salience at encoding, flashbulb).
 EXAMPLES = (("mundane", 0.1, False), ("moderate", 0.5, False), ("salient", 0.9, False), ("flashbulb", 0.9, True))
@@ -47,6 +44,12 @@ class CurvePoint:
 
 def curve_points(profile: Profile, params: Parameters, phases: int, curve: str) -> list[CurvePoint]:
     """Strength and marker of each example memory at phases 0..``phases`` after encoding (n = 0, no recall)."""
+    from graphmem.model.clarity import clarity_marker
+    from graphmem.model.encoding import encoding_strength, stability
+    from graphmem.model.flashbulb import strength_floor
+    from graphmem.model.forgetting import strength_at
+    from graphmem.model.vocabulary import MemoryType
+
     points = []
     for kind, sal, flashbulb in EXAMPLES:
         e0 = encoding_strength(sal, profile, flashbulb, params)
@@ -110,6 +113,10 @@ def co_witness_accounts(embedder: Embedder, params: Parameters) -> tuple[Account
     words them, "Gwendolyn voted to banish Riley"; a statement with its speaker, "Fletcher: Casey, we gotta ..."),
     embedded as ingest embeds them. Raises EmbeddingError when the model cannot be loaded.
     """
+    from graphmem.ingest.encode import encode_game
+    from graphmem.logs.reader import read_game_log
+    from graphmem.model.findings import ACCOUNTS_LOG, Accounts
+
     memories = encode_game(read_game_log(ACCOUNTS_LOG), params).memories
 
     def event_id(memory: MemoryRow) -> str:
@@ -155,6 +162,9 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     a few seconds; no database needed, but the embedding model (co-witness contamination measures two accounts of one
     event as graphmem stores and embeds them). Exit code 0 whatever the verdicts.
     """
+    from graphmem.embedding import Embedder
+    from graphmem.model.findings import run_findings
+
     settings = settings_of(ctx)
     params = settings.parameters()
     embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, backend=settings.embedding_backend)

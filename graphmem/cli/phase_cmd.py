@@ -9,12 +9,15 @@ lists the stored games.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from graphmem.analysis.params import INTEGER_MAX
 from graphmem.cli import memory_service
-from graphmem.jobs.decay import DecayReport
+
+if TYPE_CHECKING:
+    from graphmem.jobs.decay import DecayReport
 
 
 def summary(report: DecayReport) -> str:

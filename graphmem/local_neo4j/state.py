@@ -13,7 +13,6 @@ from typing import Any
 
 from graphmem.local_neo4j.build import JAR_NAME
 from graphmem.local_neo4j.process import _cmdline, _pid_alive
-from graphmem.settings import STATE_FILE_NAME
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +79,8 @@ class StopResult:
 
 def state_file(home: Path) -> Path:
     """The state file of ``home`` (the same path as ``Settings.state_file``)."""
+    from graphmem.settings import STATE_FILE_NAME  # here: `graphmem neo4j --help` never loads the settings
+
     return home / STATE_FILE_NAME
 
 
