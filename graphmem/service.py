@@ -384,6 +384,7 @@ class MemoryService:
         """
         from graphmem.jobs.decay import refresh_working_memory
         from graphmem.model.working_memory import WorkingMemoryItem
+        from graphmem.store.keys import api_thought_uid_prefix
         from graphmem.store.queries import cypher
 
         if not content.strip():
@@ -391,7 +392,8 @@ class MemoryService:
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
         records, _, _ = self.driver.execute_query(
             cypher("ingest/push_thought"), game=game, player=player, content=content, priority=priority,
-            persistence=persistence, trigger=trigger, database_=self.database)
+            persistence=persistence, trigger=trigger, uid_prefix=api_thought_uid_prefix(game, player),
+            database_=self.database)
         if not records:
             self._missing(game, player)
         if records[0]["uid"] is None:

@@ -26,7 +26,7 @@ WITH traitor_roles, c.speaker AS speaker,
      collect(DISTINCT CASE WHEN c.kind = 'preference' THEN c.subject END) AS reversed_on,
      count(DISTINCT CASE WHEN c.kind = 'preference' THEN c.owner END) AS noticed_by,
      collect(DISTINCT c.text) AS texts
-MATCH (p:Player {uid: $game + '/player/' + speaker})
+MATCH (:Game {uid: $game})-[:HAS_PLAYER]->(p:Player {name: speaker})
 RETURN speaker, p.role AS role, CASE WHEN p.role IN traitor_roles THEN 'traitor' ELSE 'faithful' END AS side,
        lies, caught_by, reversals, [x IN reversed_on WHERE x IS NOT NULL] AS reversed_on, noticed_by,
        [t IN texts WHERE t IS NOT NULL][..3] AS examples

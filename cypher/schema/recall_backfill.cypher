@@ -2,7 +2,7 @@
 // them: a memory never recalled has t_ref = t_enc, e_ref = e0 (else its stored strength) and s = s_enc; a memory
 // without a stored strength gets e_ref (its strength at t_ref, never below its strength since: recall reads
 // memories at least as strong as the lowest cue floor, so an overestimate only reads one more); a memory
-// that is no flashbulb has floor 0; the threshold is the owner's (Player.threshold), else $threshold. Each
+// that is no flashbulb has floor 0; the threshold is the owner's (the Player that REMEMBERS it), else $threshold. Each
 // Game without an incarnation gets one. Idempotent: only missing values are set.
 // @param threshold: FLOAT  the RetrievalThreshold of the default profile
 // @param flashbulb_floor: FLOAT  parameters.flashbulb.floor (0.8)
@@ -11,7 +11,7 @@ CALL {
   MATCH (m:Memory)
   WHERE m.t_ref IS NULL OR m.e_ref IS NULL OR m.s IS NULL OR m.floor IS NULL OR m.threshold IS NULL
      OR m.flashbulb IS NULL OR m.n IS NULL OR m.strength IS NULL
-  OPTIONAL MATCH (p:Player {uid: m.game + '/player/' + m.owner})
+  OPTIONAL MATCH (p:Player)-[:REMEMBERS]->(m)
   SET m.t_ref = coalesce(m.t_ref, m.t_enc, 0), m.e_ref = coalesce(m.e_ref, m.e0, m.strength, 0.0),
       m.s = coalesce(m.s, m.s_enc, 1.0), m.strength = coalesce(m.strength, m.e_ref, m.e0, 1.0),
       m.flashbulb = coalesce(m.flashbulb, false),

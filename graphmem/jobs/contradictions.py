@@ -45,6 +45,7 @@ from graphmem.claims.conflicts import (
 )
 from graphmem.jobs.scope import Scope, read, resolve_scope, session
 from graphmem.model.params import Parameters
+from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
 
@@ -200,10 +201,12 @@ def find_contradictions(driver: neo4j.Driver, database: str | None, game: str, p
     report = ContradictionReport(game=game, phase=scope.phase, dry_run=dry_run)
     kinds: Counter[str] = Counter()
     statuses: Counter[tuple[str, str]] = Counter()
+    player_uids = {name: player_uid(game, name) for name in scope.players}
     for owner in scope.owners:
         memories = [_memory(r) for r in _read(driver, database, "contradictions_memories", game=game, owner=owner)]
         truths = [Truth(str(r["subject"]), str(r["role"]), int(r["phase"]), bool(r["final"]), str(r["memory"]))
-                  for r in _read(driver, database, "contradictions_truths", game=game, owner=owner)]
+                  for r in _read(driver, database, "contradictions_truths", game=game, owner=owner,
+                                 player_uids=player_uids)]
         known = [Known(str(r["uid"]), str(r["kind"]), str(r["status"]), r["subject"], r["predicate"], str(r["a"]),
                        str(r["b"])) for r in _read(driver, database, "contradictions_known", game=game, owner=owner)]
         plans, resolutions = plan_owner(scope, owner, memories, truths, known, params)

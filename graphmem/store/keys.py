@@ -58,6 +58,13 @@ def thought_uid(game: str, player: str, thought_id: str) -> str:
     return f"{game}/thought/{player}/{thought_id}"
 
 
+def api_thought_uid_prefix(game: str, player: str) -> str:
+    """``{game}/thought/{player}/api-``: a thought pushed through the API has this uid followed by its ``seq``
+    (the game's push order, which cypher/ingest/push_thought.cypher continues), i.e. the :func:`thought_uid` of the
+    id ``api-{seq}``."""
+    return thought_uid(game, player, "api-")
+
+
 AUTOMATIC_TRIGGERS = ("flashbulb", "accusation")
 """The triggers of the working-memory items ingest pushes by itself from one memory (docs/model.md#working-memory)."""
 
