@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import neo4j
 import pytest
 
 from graphmem import local_neo4j
 from graphmem.errors import LocalNeo4jError
+
+if TYPE_CHECKING:
+    from graphmem.logs import GameLog
 
 
 @pytest.fixture(scope="session")
@@ -108,6 +112,41 @@ def avalon_games_path() -> Path:
 def mafia_games_path() -> Path:
     """The folder of real Mafia games (see :func:`mafia_games_dir`)."""
     return mafia_games_dir()
+
+
+@dataclass(frozen=True)
+class ConvertedGame:
+    """One game of a corpus as the importers read it: its ``path``, its ``format`` (the importer's name) and the
+    validated ``log`` (:func:`graphmem.importers.load_game_log`)."""
+
+    path: Path
+    format: str
+    log: GameLog
+
+
+def convert_corpus(folder: Path) -> tuple[ConvertedGame, ...]:
+    """Every game under ``folder`` (:func:`graphmem.importers.discover`'s order), converted and validated."""
+    from graphmem.importers import discover, load_game_log
+
+    return tuple(ConvertedGame(path, fmt, load_game_log(path, fmt)) for path, fmt in discover([folder]))
+
+
+@pytest.fixture(scope="session")
+def traitors_corpus(real_games_path: Path) -> tuple[ConvertedGame, ...]:
+    """The real Traitors games (:func:`real_games_dir`), converted once per session for every test that reads them."""
+    return convert_corpus(real_games_path)
+
+
+@pytest.fixture(scope="session")
+def avalon_corpus(avalon_games_path: Path) -> tuple[ConvertedGame, ...]:
+    """The real Avalon games (:func:`avalon_games_dir`), converted once per session."""
+    return convert_corpus(avalon_games_path)
+
+
+@pytest.fixture(scope="session")
+def mafia_corpus(mafia_games_path: Path) -> tuple[ConvertedGame, ...]:
+    """The real Mafia games (:func:`mafia_games_dir`), converted once per session."""
+    return convert_corpus(mafia_games_path)
 
 
 @pytest.fixture(scope="session")

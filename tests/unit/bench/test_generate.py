@@ -232,7 +232,7 @@ def test_text_is_varied_with_rumour_chains_contradictions_and_claims() -> None:
     assert kinds["murder"] >= 1 and kinds["banish"] >= 2 and kinds["reveal"] == 2
 
 
-@pytest.mark.parametrize("target", [1_000, 10_000, 100_000])
+@pytest.mark.parametrize("target", [1_000, 10_000, pytest.param(100_000, marks=pytest.mark.slow)])  # 100k: ~5 s
 def test_game_for_memories_lands_within_ten_percent(target: int) -> None:
     started = time.perf_counter()
     game = game_for_memories(target, seed=1)

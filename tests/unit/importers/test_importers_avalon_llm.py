@@ -14,6 +14,7 @@ from graphmem.errors import InvalidGameLog
 from graphmem.importers import detect_format, discover, get_importer, import_game_log
 from graphmem.logs import GameLog
 from graphmem.logs.schema import EndEvent, ObserveEvent, OutcomeEvent, ProposeEvent, RevealEvent, SayEvent, VoteEvent
+from tests.conftest import ConvertedGame
 from tests.unit.logs.logs_helpers import EXAMPLES
 
 AVALON = get_importer("avalon-llm")
@@ -35,13 +36,13 @@ def edited(tmp_path: Path, source: Path, edit: Any) -> Path:
     return target
 
 
-def test_every_real_game_converts_with_no_problem_and_no_guess(avalon_games_path: Path) -> None:
-    games = discover([avalon_games_path])
+@pytest.mark.slow
+def test_every_real_game_converts_with_no_problem_and_no_guess(avalon_corpus: tuple[ConvertedGame, ...]) -> None:
+    games = avalon_corpus  # each converted (InvalidGameLog on any problem) once per session
     assert len(games) in (110, 2)  # the shared corpus, or the two games of examples/ in a bare checkout
-    assert {fmt for _, fmt in games} == {"avalon-llm"}
+    assert {g.format for g in games} == {"avalon-llm"}
     kinds: collections.Counter[str] = collections.Counter()
-    for path, _ in games:
-        log = convert(path)  # raises InvalidGameLog on any problem
+    for log in (g.log for g in games):
         assert log.rejected == () and log.guesses == ()
         kinds.update(e.kind for e in log.events)
     if len(games) == 110:

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from graphmem.errors import InvalidGameLog
-from graphmem.importers import detect_format, discover, get_importer, import_game_log
+from graphmem.importers import detect_format, get_importer, import_game_log
 from graphmem.logs import GameLog
 from graphmem.logs.schema import BanishEvent, EndEvent, MurderEvent, RevealEvent, SayEvent, VoteEvent
+from tests.conftest import ConvertedGame
 from tests.unit.logs.logs_helpers import EXAMPLES
 
 MAFIA = get_importer("llmafia")
@@ -37,14 +38,14 @@ def rewrite(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_every_real_game_converts_with_no_problem(mafia_games_path: Path) -> None:
-    games = discover([mafia_games_path])
+@pytest.mark.slow
+def test_every_real_game_converts_with_no_problem(mafia_corpus: tuple[ConvertedGame, ...]) -> None:
+    games = mafia_corpus  # each converted (InvalidGameLog on any problem) once per session
     assert len(games) in (16, 2)  # the shared corpus, or the two games of examples/ in a bare checkout
     kinds: collections.Counter[str] = collections.Counter()
     guessed = {}
-    for path, fmt in games:
+    for path, fmt, log in ((g.path, g.format, g.log) for g in games):
         assert fmt == "llmafia"
-        log = convert(path)  # raises InvalidGameLog on any problem
         assert log.rejected == () and log.game == f"llmafia-{path.name}"
         kinds.update(e.kind for e in log.events)
         guessed[path.name] = len(log.guesses)

@@ -14,6 +14,7 @@ from graphmem.errors import InvalidGameLog
 from graphmem.importers import get_importer, import_game_log, load_game_log
 from graphmem.importers.traitors_plomp import MAPPED_TYPES, compile_patterns, match_text
 from graphmem.logs import GameLog
+from tests.conftest import ConvertedGame
 from tests.unit.logs.logs_helpers import EXAMPLES
 
 PLOMP = get_importer("traitors-plomp")
@@ -33,13 +34,14 @@ def event_items(plomp: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 # --- all 40 real games -------------------------------------------------------------------------------------------
 
-def test_all_40_real_games_convert_with_zero_problems(real_games: Path) -> None:
+@pytest.mark.slow
+def test_all_40_real_games_convert_with_zero_problems(real_games: Path, traitors_corpus: tuple[ConvertedGame, ...]) -> None:
     folders = sorted(p for p in real_games.iterdir() if p.is_dir())
     assert len(folders) in (40, 3)  # the shared corpus, or the three games of examples/ in a bare checkout
+    assert [g.path for g in traitors_corpus] == folders  # every folder is one game, converted (InvalidGameLog else)
     kinds: collections.Counter[str] = collections.Counter()
     plomp_types: set[str] = set()
-    for folder in folders:
-        log = convert(folder)  # raises InvalidGameLog on any problem
+    for folder, log in ((g.path, g.log) for g in traitors_corpus):
         assert log.rejected == () and log.game == folder.name
         kinds.update(e.kind for e in log.events)
         plomp = json.loads((folder / "plomp.json").read_text(encoding="utf-8"))
@@ -50,17 +52,17 @@ def test_all_40_real_games_convert_with_zero_problems(real_games: Path) -> None:
                                "murder": 79, "end": 40}
 
 
-def test_every_plomp_event_becomes_exactly_one_canonical_event(real_games: Path) -> None:
-    for folder in sorted(real_games.iterdir())[:10]:
+@pytest.mark.slow
+def test_every_plomp_event_becomes_exactly_one_canonical_event(traitors_corpus: tuple[ConvertedGame, ...]) -> None:
+    for folder, log in ((g.path, g.log) for g in traitors_corpus[:10]):
         plomp = json.loads((folder / "plomp.json").read_text(encoding="utf-8"))
-        log = convert(folder)
         ids = [e.id for e in log.events if e.kind != "phase"]
         assert ids == [f"b{i}" for i, _ in event_items(plomp)]
 
 
-def test_witness_rules_on_every_real_game(real_games: Path) -> None:
-    for folder in sorted(real_games.iterdir()):
-        log = convert(folder)
+@pytest.mark.slow
+def test_witness_rules_on_every_real_game(traitors_corpus: tuple[ConvertedGame, ...]) -> None:
+    for folder, log in ((g.path, g.log) for g in traitors_corpus):
         traitors = {p.name for p in log.header.players if p.role == "traitor"}
         eliminated: set[str] = set()
         for logged in log.events:
@@ -105,12 +107,13 @@ def test_day_and_phase_synthesis_against_result_json() -> None:
     assert log.events[0].kind == "reveal" and log.events[0].day == 0
 
 
-def test_day_equals_the_engine_round_except_when_the_game_ends_at_breakfast(real_games: Path) -> None:
-    for folder in sorted(real_games.iterdir()):
+@pytest.mark.slow
+def test_day_equals_the_engine_round_except_when_the_game_ends_at_breakfast(
+        traitors_corpus: tuple[ConvertedGame, ...]) -> None:
+    for folder, log in ((g.path, g.log) for g in traitors_corpus):
         plomp = json.loads((folder / "plomp.json").read_text(encoding="utf-8"))
         end_payload = next(it["data"]["payload"] for _, it in event_items(plomp)
                            if it["data"]["payload"]["plomp_display_event_type"] == "GAME_END")
-        log = convert(folder)
         end = log.events[-1]
         expected = end_payload["round"] + (1 if end.phase_name == "breakfast" else 0)
         assert end.day == expected, folder.name

@@ -5,16 +5,17 @@ unchanged."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
+import pytest
+
 from graphmem.claims.extract import ClaimExtractor, derived_claims, game_roles
-from graphmem.importers import load_game_log
 from graphmem.ingest.encode import EncodedGame, encode_game
 from graphmem.logs import parse_game_log
 from graphmem.logs.schema import GameHeader, SayEvent
 from graphmem.logs.writer import game_log_lines, log_sha256
 from graphmem.model import default_parameters
+from tests.conftest import ConvertedGame
 
 HEADER: dict[str, Any] = {"kind": "game", "format": "graphmem/1", "game": "g", "players": [
     {"name": "Zoë", "role": "traitor"}, {"name": "Ann", "role": "faithful"}, {"name": "Bob", "role": "faithful"}]}
@@ -136,14 +137,14 @@ def test_a_side_name_that_is_no_role_gives_side_claims() -> None:
                                         ["Bob", "side", "evil", False], ["Ann", "role", "Merlin", True]]
 
 
-def test_the_real_games_store_exactly_the_claims_their_importer_wrote(real_games_path: Path) -> None:
+@pytest.mark.slow
+def test_the_real_games_store_exactly_the_claims_their_importer_wrote(traitors_corpus: tuple[ConvertedGame, ...]) -> None:
     """The traitors-plomp importer leaves out claims where it found none and on murder and end-game vote reasons
     (on purpose); encoding must not derive any there. Some of those reasons would give claims if it did (433y9yyp:
     Riley's end-game vote "I'm a traitor and ..."), so the check is not empty."""
     params = default_parameters()
     would_change = 0
-    for folder in sorted(p.parent for p in real_games_path.glob("*/plomp.json")):
-        log = load_game_log(folder, "traitors-plomp")
+    for log in (g.log for g in traitors_corpus):
         extractor = ClaimExtractor(log.header.player_names, game_roles(log.header))
         written = {logged.id: json.dumps([[c.subject, c.predicate, c.object, c.polarity]
                                           + ([c.round] if c.round is not None else [])

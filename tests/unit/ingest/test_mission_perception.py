@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from graphmem.errors import InvalidGameLog
-from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import EncodedGame, encode_game
 from graphmem.logs import parse_game_log, read_game_log
 from graphmem.model import default_parameters
+from tests.conftest import ConvertedGame
 
 ROOT = Path(__file__).resolve().parents[3]
 MISSION = ROOT / "examples" / "small-mission-game.jsonl"
@@ -141,16 +141,14 @@ def test_side_names_must_not_name_the_other_sides_roles() -> None:
 
 # --- the real games: Avalon and Mafia, every game of the shared corpus (or of examples/) -------------------------
 
-def _real(folder: Path) -> list[tuple[Any, EncodedGame]]:
-    out = []
-    for path, fmt in discover([folder]):
-        log = load_game_log(path, fmt)
-        out.append((log, encode_game(log, default_parameters())))
-    return out
+def _encoded(corpus: tuple[ConvertedGame, ...]) -> list[tuple[Any, EncodedGame]]:
+    return [(g.log, encode_game(g.log, default_parameters())) for g in corpus]
 
 
-def test_avalon_a_loyal_servant_holds_no_other_players_card_nor_the_evil_discussion(avalon_games_path: Path) -> None:
-    games = _real(avalon_games_path)
+@pytest.mark.slow
+def test_avalon_a_loyal_servant_holds_no_other_players_card_nor_the_evil_discussion(
+        avalon_corpus: tuple[ConvertedGame, ...]) -> None:
+    games = _encoded(avalon_corpus)
     merlins = 0
     for log, game in games:
         roles = log.header.roles
@@ -176,8 +174,9 @@ def test_avalon_a_loyal_servant_holds_no_other_players_card_nor_the_evil_discuss
     assert merlins == len(games) >= 2
 
 
-def test_mafia_a_bystander_holds_no_memory_of_the_night(mafia_games_path: Path) -> None:
-    games = _real(mafia_games_path)
+@pytest.mark.slow
+def test_mafia_a_bystander_holds_no_memory_of_the_night(mafia_corpus: tuple[ConvertedGame, ...]) -> None:
+    games = _encoded(mafia_corpus)
     night_talk = 0
     for log, game in games:
         events = {e.uid: e for e in game.events}

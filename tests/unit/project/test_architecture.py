@@ -10,6 +10,7 @@ which the store imports the service back (the kind of two-way dependency ingest 
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import shutil
 import subprocess
@@ -66,7 +67,8 @@ def parent_child_cycles(root: Path) -> list[str]:
     modules = {_module_name(p, root): p for p in sorted((root / "graphmem").rglob("*.py"))}
     packages = {_module_name(p, root) for p in (root / "graphmem").rglob("__init__.py")}
 
-    def imports(name: str) -> set[str]:
+    @functools.cache
+    def imports(name: str) -> frozenset[str]:
         tree = ast.parse(modules[name].read_text(encoding="utf-8"))
         typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
                        and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
@@ -85,7 +87,7 @@ def parent_child_cycles(root: Path) -> list[str]:
                 module = (f"{base}.{node.module}" if node.module else base) if node.level else node.module or ""
                 found.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module
                              for alias in node.names)
-        return found & modules.keys()
+        return frozenset(found & modules.keys())
 
     cycles = []
     for package in sorted(packages):

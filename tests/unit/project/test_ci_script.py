@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 CI_SCRIPT = Path(__file__).resolve().parents[3] / ".ci" / "run"
 
 
@@ -14,6 +16,7 @@ def tools_banner() -> str:
     return text.split('echo "== make', 1)[0]
 
 
+@pytest.mark.slow  # runs java and mvn ten times
 def test_the_tool_banner_exits_zero_every_time() -> None:
     # `mvn -v | head -1` under pipefail failed in about a third of runs (head closed the pipe early), which
     # failed CI after one second. Ten runs in a row would have caught it with probability ~0.99.

@@ -85,3 +85,13 @@ def test_every_query_that_changes_memories_runs_beside_a_raise_of_their_owners_m
     assert {"recall/write", "ingest/write_memories", "jobs/forget_tombstone", "jobs/consolidate_write",
             "jobs/contradictions_resolve", "schema/recall_backfill"} <= set(writers)
     assert set(MEMORY_WRITES_WITHOUT_VERSION) <= set(writers)
+
+
+def test_no_query_builds_a_uid_by_hand() -> None:
+    """Uids follow one scheme, graphmem/store/keys.py's: a query gets them as parameters or reaches the node through
+    the graph's edges, and never glues one together (``$game + '/player/' + name``)."""
+    cypher = Path(__file__).resolve().parents[3] / "cypher"
+    glued = re.compile(r"'/(?:player|thought|memory|event|phase|source|summary|conflict|log)/'")
+    found = sorted(p.relative_to(cypher).as_posix() for p in cypher.rglob("*.cypher")
+                   if glued.search(p.read_text(encoding="utf-8")))
+    assert found == ["recall/context.cypher"]  # the one left: recall's, rewritten with the recall pipeline
