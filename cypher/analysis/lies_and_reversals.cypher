@@ -12,21 +12,22 @@
 // @param game: STRING  the game id
 // @returns speaker, role, side, lies, caught_by, reversals, reversed_on, noticed_by, examples
 OPTIONAL MATCH (g:Game {uid: $game})
-WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles
+OPTIONAL MATCH (g)-[:HAS_PLAYER]->(player:Player)
+WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles, collect(player {.name, .role}) AS players
 MATCH (c:Conflict {game: $game})
 USING INDEX c:Conflict(game)
 WHERE c.speaker IS NOT NULL AND (c.kind = 'lie' OR (c.kind = 'preference' AND c.predicate = 'stance'))
 MATCH (c)-[:BETWEEN]->(m:Memory)
-WITH traitor_roles, c, collect(m.event) AS events
-WITH traitor_roles, c, CASE WHEN events[0] < events[1] THEN events ELSE [events[1], events[0]] END AS said
-WITH traitor_roles, c.speaker AS speaker,
+WITH traitor_roles, players, c, collect(m.event) AS events
+WITH traitor_roles, players, c, CASE WHEN events[0] < events[1] THEN events ELSE [events[1], events[0]] END AS said
+WITH traitor_roles, players, c.speaker AS speaker,
      count(DISTINCT CASE WHEN c.kind = 'lie' THEN said END) AS lies,
      count(DISTINCT CASE WHEN c.kind = 'lie' THEN c.owner END) AS caught_by,
      count(DISTINCT CASE WHEN c.kind = 'preference' THEN said END) AS reversals,
      collect(DISTINCT CASE WHEN c.kind = 'preference' THEN c.subject END) AS reversed_on,
      count(DISTINCT CASE WHEN c.kind = 'preference' THEN c.owner END) AS noticed_by,
      collect(DISTINCT c.text) AS texts
-MATCH (:Game {uid: $game})-[:HAS_PLAYER]->(p:Player {name: speaker})
+UNWIND [p IN players WHERE p.name = speaker] AS p
 RETURN speaker, p.role AS role, CASE WHEN p.role IN traitor_roles THEN 'traitor' ELSE 'faithful' END AS side,
        lies, caught_by, reversals, [x IN reversed_on WHERE x IS NOT NULL] AS reversed_on, noticed_by,
        [t IN texts WHERE t IS NOT NULL][..3] AS examples

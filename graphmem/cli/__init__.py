@@ -115,7 +115,7 @@ def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: st
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR if verbose < 2 else logging.DEBUG)
-    from graphmem.settings import load_settings  # here: settings load pydantic, which `graphmem --help` never needs
+    from graphmem.settings import load_settings  # here: `graphmem --help` never reads the settings
 
     try:
         settings = load_settings(config_path=config_path)
