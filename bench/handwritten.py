@@ -70,8 +70,9 @@ from bench.bench_retrieval import (
     write_copies,
 )
 from graphmem.embedding import Embedder
+from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import encode_game
-from graphmem.logs import GameLog, discover, load_game_log
+from graphmem.logs import GameLog
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
 from graphmem.recall.lucene import lucene_query
