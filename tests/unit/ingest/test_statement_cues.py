@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graphmem.importers import load_game_log
 from graphmem.ingest.encode import EncodedGame, encode_game
-from graphmem.logs import load_game_log, parse_game_log
+from graphmem.logs import parse_game_log
 from graphmem.logs.schema import SayEvent
 from graphmem.model import default_parameters
 
