@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 import click
 
 from graphmem.cli import settings_of
+from graphmem.model.findings import Finding, run_findings  # pure; a module name the model tests share runs through
 from graphmem.model.forgetting import CURVES
 
-if TYPE_CHECKING:  # the rest is imported where it is used, so that `graphmem --help` stays fast (no numpy, no model)
+if TYPE_CHECKING:  # the rest is imported where it is used, so that `graphmem --help` loads no numpy nor driver
     from graphmem.embedding import Embedder
-    from graphmem.model.findings import Accounts, Finding
+    from graphmem.model.findings import Accounts
     from graphmem.model.params import Parameters, Profile
     from graphmem.store.records import MemoryRow
 
@@ -163,7 +164,6 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     event as graphmem stores and embeds them). Exit code 0 whatever the verdicts.
     """
     from graphmem.embedding import Embedder
-    from graphmem.model.findings import run_findings
 
     settings = settings_of(ctx)
     params = settings.parameters()
