@@ -24,6 +24,7 @@
 // No row when the game is not stored; `found` is false when the player is not one of its players.
 // @param game: STRING  the game id
 // @param player: STRING  the owner's name
+// @param player_uid: STRING  the owner's Player uid, which its MemoryVersion shares (graphmem.store.keys.player_uid)
 // @param at: INTEGER = null  the phase to recall at (null: the game's decayed_to)
 // @param lucene: STRING = null  the escaped Lucene query of the topic (null: no lexical scores)
 // @param curve: STRING  the forgetting curve when the game has none stored
@@ -43,7 +44,7 @@ CALL (g) {
   WITH x ORDER BY x.name
   RETURN collect(x.name) AS players
 }
-OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
+OPTIONAL MATCH (p:Player {uid: $player_uid})
 // fresh: the caller still holds the owner's candidates as this query would read them ($known, from an earlier read:
 // the game's incarnation and decayed_to, the recall phase and the owner's memory version), so they are not read
 // again. Every write that changes the owner's memories raises the version in its transaction and again once it has
@@ -51,7 +52,7 @@ OPTIONAL MATCH (p:Player {uid: $game + '/player/' + $player})
 // before the index entries), but the second raise comes after the whole write, so the next recall reads again.
 // (max: in a database not yet given the MemoryVersion uniqueness constraint by `graphmem init` or an ingest, two
 // first raises at once can create two nodes, which every later raise then sets alike)
-OPTIONAL MATCH (v:MemoryVersion {uid: $game + '/player/' + $player})
+OPTIONAL MATCH (v:MemoryVersion {uid: $player_uid})
 WITH g, now, curve, weakest, players, p, coalesce(max(v.version), 0) AS version
 WITH g, now, curve, weakest, players, p, version,
      coalesce($known IS NOT NULL AND p IS NOT NULL AND g.incarnation = $known.incarnation

@@ -25,6 +25,7 @@ from graphmem.model.source import OWN_KINDS
 from graphmem.recall.types import Candidate
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.games import stored_game_ids
+from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 
 __all__ = ["Context", "check_context", "held_key", "keep_written", "read_context", "read_memories", "strength_now"]
@@ -91,7 +92,8 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
-    values: dict[str, Any] = {"game": game, "player": player, "at": at, "lucene": lucene, "curve": params.curve,
+    values: dict[str, Any] = {"game": game, "player": player, "player_uid": player_uid(game, player), "at": at,
+                              "lucene": lucene, "curve": params.curve,
                               "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
                               "lowest_cue_floor": cue_floor(0.0, params)}
     key = held_key(database, game, player, at, params)

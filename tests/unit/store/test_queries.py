@@ -94,4 +94,4 @@ def test_no_query_builds_a_uid_by_hand() -> None:
     glued = re.compile(r"'/(?:player|thought|memory|event|phase|source|summary|conflict|log)/'")
     found = sorted(p.relative_to(cypher).as_posix() for p in cypher.rglob("*.cypher")
                    if glued.search(p.read_text(encoding="utf-8")))
-    assert found == ["recall/context.cypher"]  # the one left: recall's, rewritten with the recall pipeline
+    assert found == []
