@@ -119,15 +119,22 @@ _Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue]
 @dataclass
 class GameVectors:
     """The memories read so far of one stored game: ``rows[uid]`` indexes ``texts`` (shape (capacity, dim), the first
-    ``size`` rows in use: the L2-normalised embeddings of the texts, float32), ``about``, ``sources`` (each row's
-    :class:`SourceCue`) and ``n`` (the access count the source cue belongs to); ``uid_of[node id]``: the uid of each
-    Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
+    ``size`` rows in use: the L2-normalised embeddings of the texts, float32), ``about``, ``n`` (the access count the
+    source cue belongs to) and the source cues in columns, so that the source route is one numpy pass
+    (:meth:`source` gives a row's :class:`SourceCue`): ``speakers`` (names, "" for none) with ``speaker_ids`` (int32,
+    0 for none; ``speaker_index`` maps a name to its id), ``cue_numbers`` (float64, shape (capacity, 4): c0, k,
+    t_enc, s_enc) and ``cue_flags`` (bool, shape (capacity, 3): own, flashbulb, misattributed); ``uid_of[node
+    id]``: the uid of each Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
-    sources: list[SourceCue] = field(default_factory=list)
     n: list[int] = field(default_factory=list)
     texts: Matrix = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    speakers: list[str] = field(default_factory=list)
+    speaker_ids: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    speaker_index: dict[str, int] = field(default_factory=dict)
+    cue_numbers: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
+    cue_flags: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 3), dtype=bool))
     size: int = 0
     uid_of: dict[int, str] = field(default_factory=dict)
 
@@ -135,6 +142,20 @@ class GameVectors:
     def held(self) -> int:
         """What counts against :attr:`EmbeddingCache.max_memories`: the memories with vectors or a known uid."""
         return max(self.size, len(self.uid_of))
+
+    def source(self, row: int) -> SourceCue:
+        """The source cue of ``row``."""
+        c0, k, t_enc, s_enc = (float(x) for x in self.cue_numbers[row])
+        own, flashbulb, misattributed = (bool(x) for x in self.cue_flags[row])
+        return SourceCue(self.speakers[row], c0, k, int(t_enc), s_enc, own, flashbulb, misattributed)
+
+    def set_source(self, row: int, cue: SourceCue) -> None:
+        """Set the source cue of an existing ``row``."""
+        self.speakers[row] = cue.speaker
+        self.speaker_ids[row] = self.speaker_index.setdefault(cue.speaker, len(self.speaker_index) + 1) \
+            if cue.speaker else 0
+        self.cue_numbers[row] = (cue.c0, cue.k, cue.t_enc, cue.s_enc)
+        self.cue_flags[row] = (cue.own, cue.flashbulb, cue.misattributed)
 
     def put(self, uid: str, text: npt.NDArray[np.float32], about: tuple[str, ...], n: int,
             source: SourceCue = NO_SOURCE) -> None:
@@ -145,16 +166,21 @@ class GameVectors:
             if self.texts.shape[0] <= self.size or self.texts.shape[1] != dim:
                 capacity = max(64, 2 * self.texts.shape[0])
                 texts = np.zeros((capacity, dim), dtype=np.float32)
+                ids = np.zeros(capacity, dtype=np.int32)
+                numbers, flags = np.zeros((capacity, 4)), np.zeros((capacity, 3), dtype=bool)
                 if self.size and self.texts.shape[1] == dim:
                     texts[:self.size] = self.texts[:self.size]
-                self.texts = texts
+                ids[:self.size], numbers[:self.size] = self.speaker_ids[:self.size], self.cue_numbers[:self.size]
+                flags[:self.size] = self.cue_flags[:self.size]
+                self.texts, self.speaker_ids, self.cue_numbers, self.cue_flags = texts, ids, numbers, flags
             row = self.rows[uid] = self.size
             self.size += 1
             self.about.append(about)
-            self.sources.append(source)
+            self.speakers.append("")
             self.n.append(n)
         else:
-            self.about[row], self.sources[row], self.n[row] = about, source, n
+            self.about[row], self.n[row] = about, n
+        self.set_source(row, source)
         self.texts[row] = text
 
 
@@ -338,9 +364,9 @@ class EmbeddingCache:
                 row = vectors.rows.get(uid)
                 if row is None or vectors.n[row] != before:  # another recall read or rewrote it: theirs stands
                     continue
-                cue = vectors.sources[row]
-                if cue is not NO_SOURCE and not cue.own:
-                    vectors.sources[row] = replace(cue, speaker=teller or "", misattributed=misattributed)
+                cue = vectors.source(row)
+                if cue != NO_SOURCE and not cue.own:
+                    vectors.set_source(row, replace(cue, speaker=teller or "", misattributed=misattributed))
                 vectors.n[row] = n
                 done += 1
         return done

@@ -260,18 +260,18 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     assert cache.read == first.candidates, "every memory held at the access count stored"
     fresh, fresh_rows = EmbeddingCache().fetch(driver, None, game, None, uids, ns)
     for uid, mine, theirs in zip(uids, kept_rows, fresh_rows):
-        assert kept.sources[mine] == fresh.sources[theirs], uid
+        assert kept.source(mine) == fresh.source(theirs), uid
         np.testing.assert_array_equal(kept.texts[mine], fresh.texts[theirs])
     # a teller a reconsolidation misattributed is the speaker a cue reaches (here rewritten by hand: a
     # misattribution is chance)
-    told = [(u, n) for u, n, r in zip(uids, ns, kept_rows) if kept.sources[r].speaker and not kept.sources[r].own]
+    told = [(u, n) for u, n, r in zip(uids, ns, kept_rows) if kept.source(r).speaker and not kept.source(r).own]
     assert told, "Marcus was told something"
     uid, n = told[0]
     assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas", True),
                                                      (uids[1], n + 7, n + 8, "Sarah", True)]) \
         == 1, "only a memory held at the count before is brought up to date"
     kept, kept_rows = cache.fetch(driver, None, game, incarnation, [uid], [n + 1])
-    cue = kept.sources[kept_rows[0]]
+    cue = kept.source(kept_rows[0])
     assert cache.read == first.candidates and cue.speaker == "Thomas" and cue.misattributed and cue.keep
     # the same id stored again from another log is another incarnation: nothing of the old one is used
     delete_game(driver, None, game)

@@ -98,3 +98,21 @@ def test_a_cue_naming_the_speaker_lifts_that_speakers_statements_above_equal_con
     assert scores.relevance[0] > scores.relevance[2], "the faded source no longer cues"
     assert math.isclose(scores.relevance[0] - scores.relevance[2], params.recall.source_weight * source[0])
     assert list(scores.source) == list(source)
+
+
+def test_the_source_columns_keep_what_was_put_and_keep_the_source_as_the_model_says() -> None:
+    vectors = GameVectors()
+    unit = np.ones(384, dtype=np.float32) / math.sqrt(384)
+    cues = [SourceCue(name, 0.5, 1.2, 3, 40.0, own, flashbulb, misattributed)
+            for name in ("Ann", "") for own in (False, True) for flashbulb in (False, True)
+            for misattributed in (False, True)]
+    for i, cue in enumerate(cues * 10):  # more rows than the first capacity: the columns grow
+        vectors.put(f"m{i}", unit, (), 0, cue)
+    assert [vectors.source(i) for i in range(len(cues) * 10)] == cues * 10
+    from graphmem.model.source import keeps_source
+
+    assert all(cue.keep == keeps_source(cue.own, cue.flashbulb, cue.misattributed) for cue in cues)
+    rows = np.arange(len(cues), dtype=np.intp)
+    # a time far enough for every source to fall below 0.3: only a kept source still cues
+    route = source_values(vectors, rows, frozenset({"Ann"}), 10_000, "power", 0.3)
+    assert [bool(r > 0) for r in route] == [bool(c.speaker and c.keep) for c in cues]
