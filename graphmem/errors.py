@@ -3,6 +3,9 @@
 Every error graphmem raises on purpose derives from :class:`GraphmemError`, so a caller (the CLI, a game
 engine) can catch one root. Subclasses say what failed; driver errors are wrapped with ``raise ... from e``.
 The CLI maps :class:`UsageProblem` to exit code 2 and every other :class:`GraphmemError` to exit code 1.
+
+Each class also says how the service answers it (docs/service.md, "Errors"): ``http_status``, the HTTP status, and
+``error``, the short kind of the JSON error body; a subclass inherits both unless it says otherwise.
 """
 
 from __future__ import annotations
@@ -10,14 +13,21 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 class GraphmemError(Exception):
     """Root of every error graphmem raises on purpose."""
 
+    http_status: ClassVar[int] = 500
+    error: ClassVar[str] = "failed"
+
 
 class UsageProblem(GraphmemError):
     """The request itself is malformed (a bad flag value, an unknown name): CLI exit code 2."""
+
+    http_status: ClassVar[int] = 422
+    error: ClassVar[str] = "invalid_request"
 
 
 class ConfigError(GraphmemError):
@@ -26,6 +36,9 @@ class ConfigError(GraphmemError):
 
 class Neo4jUnavailable(GraphmemError):
     """No Neo4j answers at the configured URI (or it refused the credentials, or is too old)."""
+
+    http_status: ClassVar[int] = 503
+    error: ClassVar[str] = "neo4j_unavailable"
 
 
 class InvalidNeo4jUri(UsageProblem, Neo4jUnavailable):
@@ -40,6 +53,9 @@ class LocalNeo4jError(GraphmemError):
 class UnknownQuery(UsageProblem):
     """A query name that no ``.cypher`` file under ``cypher/`` defines."""
 
+    http_status: ClassVar[int] = 404
+    error: ClassVar[str] = "not_found"
+
 
 class UnsafeIdentifier(UsageProblem):
     """A label, relationship type or property name that is not ``^[A-Za-z_][A-Za-z0-9_]*$``."""
@@ -48,27 +64,45 @@ class UnsafeIdentifier(UsageProblem):
 class EmbeddingError(GraphmemError):
     """The sentence-transformers model could not be loaded or failed to encode."""
 
+    http_status: ClassVar[int] = 503
+    error: ClassVar[str] = "model_unavailable"
+
 
 class NotFound(GraphmemError):
     """A game, player or memory that is not stored. The message lists what exists."""
+
+    http_status: ClassVar[int] = 404
+    error: ClassVar[str] = "not_found"
 
 
 class GameConflict(GraphmemError):
     """A game id that is already stored from a different log (or fed live), so ingesting this log would mix two
     games' events in one graph. Nothing is written."""
 
+    http_status: ClassVar[int] = 409
+    error: ClassVar[str] = "conflict"
+
 
 class Unauthorized(GraphmemError):
     """A service request without a valid credential (no key or token, or one the server does not know): HTTP 401."""
+
+    http_status: ClassVar[int] = 401
+    error: ClassVar[str] = "unauthorized"
 
 
 class Forbidden(GraphmemError):
     """A credential that does not grant this operation (a player token used for another player, another game, a
     query or an engine operation; a token of an ended or deleted game; a revoked token): HTTP 403."""
 
+    http_status: ClassVar[int] = 403
+    error: ClassVar[str] = "forbidden"
+
 
 class BodyTooLarge(UsageProblem):
     """A request body over the server's configured limit, refused before it is parsed: HTTP 413."""
+
+    http_status: ClassVar[int] = 413
+    error: ClassVar[str] = "body_too_large"
 
 
 @dataclass(frozen=True)
@@ -131,6 +165,9 @@ class InvalidGameLog(GraphmemError):
     path : str, the file that was read
     problems : list of LogProblem, in line order
     """
+
+    http_status: ClassVar[int] = 422
+    error: ClassVar[str] = "invalid_log"
 
     def __init__(self, path: str, problems: list[LogProblem]) -> None:
         self.path = path

@@ -76,6 +76,17 @@ RECALL_LONGEST_PAUSE = 1.0
 _JITTER = random.SystemRandom()
 
 
+def _check_text(field: str, text: str | None) -> None:
+    """UsageProblem naming ``field`` when ``text`` is not valid Unicode (a lone surrogate: Neo4j cannot store it)."""
+    from graphmem.logs.schema import check_unicode
+
+    if text is not None:
+        try:
+            check_unicode(text)
+        except ValueError as e:
+            raise UsageProblem(f"{field}: {e}") from None
+
+
 class MemoryService:
     """Fallible memory for the players of social deduction games, on one Neo4j database.
 
@@ -256,9 +267,10 @@ class MemoryService:
         return self.add_events(fresh.game, events, after=0)
 
     def set_roles(self, game: str, roles: Mapping[str, str]) -> None:
-        """Give players their roles ({player: role}) before the game's first event: engines announce roles as the
-        game starts. Raises NotFound for an unknown game or player, GameConflict once an event is stored (roles then
-        change only through ``recruit`` events), InvalidGameLog when the header becomes invalid (e.g. a role of
+        """Give players their roles ({player: role}): any role before the game's first event, the roles not set yet
+        after it (events that need a missing role are refused until then; see :mod:`graphmem.ingest.live`). Raises
+        NotFound for an unknown game or player, GameConflict for a role set already once events are stored (roles
+        then change only through ``recruit`` events), InvalidGameLog when the header becomes invalid (e.g. a role of
         ``traitor_roles`` no longer held)."""
         self.live.set_roles(game, roles)
 
@@ -348,6 +360,9 @@ class MemoryService:
         from graphmem.recall import recall
         from graphmem.recall.reconsolidate import RecallConflict
 
+        _check_text("topic", topic)
+        for i, name in enumerate(participants):
+            _check_text(f"participants[{i}]", name)
         pause = RECALL_PAUSE
         for attempt in range(RECALL_ATTEMPTS):
             started = time.perf_counter()
@@ -389,6 +404,7 @@ class MemoryService:
 
         if not content.strip():
             raise UsageProblem("a thought needs text: content is empty")
+        _check_text("text", content)
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
         records, _, _ = self.driver.execute_query(
             cypher("ingest/push_thought"), game=game, player=player, content=content, priority=priority,
@@ -401,6 +417,15 @@ class MemoryService:
                                "working memory")
         refresh_working_memory(self.driver, self.database, game, int(records[0]["pushed_phase"]), self.params)
         return str(records[0]["uid"])
+
+    def _require_player(self, game: str, player: str) -> None:
+        """Return when ``game`` has ``player``; NotFound naming the game's players (or the stored games) else."""
+        roster = self._read("recall/roster", game=game)
+        if not roster:
+            self.require_game(game)
+        players = [str(name) for name in roster[0]["players"]] if roster else []
+        if player not in players:
+            raise NotFound(f"no player '{player}' in game '{game}' (players: {', '.join(players)})")
 
     def _missing(self, game: str, player: str) -> None:
         from graphmem.store.games import require_game
@@ -426,10 +451,14 @@ class MemoryService:
         return token
 
     def revoke_tokens(self, game: str, player: str | None = None) -> int:
-        """Revoke the working player tokens of ``game`` (of ``player`` only, when given); returns how many."""
+        """Revoke the working player tokens of ``game`` (of ``player`` only, when given); returns how many (0 when
+        none worked). Raises NotFound for an unknown game, or a player the game does not have."""
         from graphmem.store import tokens
 
-        self.require_game(game)
+        if player is None:
+            self.require_game(game)
+        else:
+            self._require_player(game, player)
         return tokens.revoke(self.driver, self.database, game, player)
 
     def check_token(self, token: str) -> PlayerGrant:
@@ -445,12 +474,7 @@ class MemoryService:
         ``said`` is the conflict in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben
         vote for Dan.", the line the prompt block shows; None for a conflict stored without one), ``texts`` the memories
         as the player now remembers them. Raises NotFound for an unknown game or player."""
-        roster = self._read("recall/roster", game=game)
-        if not roster:
-            self.require_game(game)
-        players = [str(name) for name in roster[0]["players"]] if roster else []
-        if player not in players:
-            raise NotFound(f"no player '{player}' in game '{game}' (players: {', '.join(players)})")
+        self._require_player(game, player)
         rows = self._read("analysis/open_conflicts", game=game, owner=player, kind=None)
         return [{k: v for k, v in r.items() if k != "owner"} for r in rows]
 

@@ -33,16 +33,20 @@ Eliminated perceivers: engines' visibility lists go on naming murdered and banis
 dropped from ``witnesses`` and ``emotion`` (as the importers do) and reported in :attr:`BatchReport.dropped`; an
 eliminated player who acts (speaks, votes, ...) is still refused.
 
-Roles: a player may be created without a role (:data:`UNASSIGNED_ROLE`) and get it with ``set_roles`` before the
-game's first event; an event is refused while a role is unassigned.
+Roles: a player may be created without a role (:data:`UNASSIGNED_ROLE`) and get it with ``set_roles``, before or
+after the first events; meanwhile an event is refused only when it needs a role not set yet (:func:`roles_needed`:
+e.g. a ``traitors``-channel event while a living player's role, and so whether they hear it, is unknown), naming
+the players.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,6 +60,7 @@ import numpy as np
 from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, NotFound
 from graphmem.ingest.encode import EncodedGame, Encoder, check_profiles
+from graphmem.ingest.perception import MISSION_RESULTS
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import GameLogValidator
 from graphmem.logs.reader import LoggedEvent, parse_json_line, validate_header
@@ -76,9 +81,15 @@ UNASSIGNED_ROLE = "unassigned"
 CACHE_GAMES = 64
 """Rebuilt game states a process keeps (least recently used first out)."""
 
-CLAIM_ATTEMPTS = 3
-"""Times a batch without ``after`` is validated again on the newer stored state when another process's batch came
-first (a batch with ``after`` is refused at once instead)."""
+CLAIM_SECONDS = 60.0
+"""How long a batch without ``after`` goes on being validated again on the newer stored state while other batches
+(of other processes) are stored first; each lost claim is another batch stored, so it ends when they do. A batch
+with ``after`` is refused at once instead. (Three attempts were too few: with two server processes, 4 of 36
+concurrent batches lost three claims in a row, because the loser had to read and replay the winner's batch and
+embed again, while the winner's process had its next batch ready on a warm cache.)"""
+CLAIM_PAUSE = 0.05
+"""The longest random pause, in seconds, before a lost batch is validated again (full jitter: uniform in [0, it])."""
+_JITTER = random.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,9 @@ class BatchReport:
     dropped : the eliminated players left out of perceiver lists (see the module docstring)
     ended : bool, the game has ended (an ``end`` event is stored)
     decayed_from : int, ``Game.decayed_to`` before the batch (the caller decays when ``phase`` is beyond it)
+    ids : the ids of the batch's events as stored, in order (those found stored already included): an event sent
+        without ``id`` gets its position in the whole log, counting the header as 1 (the game's first event is
+        "2"), the line it would have in a log file (docs/log-format.md)
     """
 
     events: int
@@ -125,10 +139,11 @@ class BatchReport:
     dropped: tuple[Dropped, ...] = ()
     ended: bool = False
     decayed_from: int = 0
+    ids: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON object (the HTTP API's answer to a batch)."""
-        return {"events": self.events, "memories": self.memories, "nodes_created": self.nodes_created,
+        return {"events": self.events, "ids": list(self.ids), "memories": self.memories, "nodes_created": self.nodes_created,
                 "relationships_created": self.relationships_created, "phase": self.phase,
                 "total_events": self.total_events, "already_stored": self.already_stored,
                 "dropped": [d.to_json() for d in self.dropped], "ended": self.ended}
@@ -269,11 +284,7 @@ class LiveGame:
         InvalidGameLog with every problem of the batch, each placed as "event N of this batch" with its id.
         """
         fork = self.validator.fork()
-        unassigned = [p.name for p in self.header.players if p.role == UNASSIGNED_ROLE]
-        if unassigned and events:
-            raise InvalidGameLog(fork.source, [LogProblem(
-                0, "players", f"no role yet for {', '.join(unassigned)}: set every role before the first event "
-                              "(set_roles, or PUT /games/{game}/roles)", 0, _given_id(events[0]))])
+        unassigned = {p.name for p in self.header.players if p.role == UNASSIGNED_ROLE}
         accepted: list[LoggedEvent] = []
         dropped: list[Dropped] = []
         problems: list[LogProblem] = []
@@ -282,6 +293,10 @@ class LiveGame:
             if isinstance(obj, Mapping):
                 obj, gone = drop_eliminated(obj, fork, index)
                 dropped.extend(gone)
+                missing = roles_needed(obj, fork, unassigned)
+                if missing:
+                    problems.append(LogProblem(line, "kind", missing, index, _given_id(obj) or str(line)))
+                    continue
             logged, found = fork.offer(obj, line)
             if logged is not None:
                 accepted.append(logged)
@@ -328,10 +343,43 @@ def _given_id(obj: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_ROLE_SIDE_EVENTS = {"murder": "a murder", "recruit": "a recruit", "end": "the end"}
+
+
+def roles_needed(obj: Mapping[str, Any], validator: GameLogValidator, unassigned: set[str]) -> str | None:
+    """Why ``obj`` cannot be taken while the players ``unassigned`` have no role, or None when it needs none of
+    their roles. Who is on the traitor side decides who hears the ``traitors`` channel and the murder votes, who
+    may murder and recruit, how a murder and a quest's outcome feel to each witness, and the end; a ``reveal`` or a
+    banish with ``role_revealed`` states the player's role. Other events need no role."""
+    if not unassigned:
+        return None
+    kind = obj.get("kind")
+    living = [p for p in validator.state.living() if p in unassigned]
+    what: str | None = None
+    needed: list[str] = []
+    if kind == "say" and obj.get("channel") == "traitors":
+        what, needed = "an event on the traitors channel", living
+    elif kind == "vote" and obj.get("ballot") == "murder":
+        what, needed = "a murder vote", living
+    elif kind == "outcome" and obj.get("result") in MISSION_RESULTS:
+        what, needed = "a quest's outcome", living
+    elif isinstance(kind, str) and kind in _ROLE_SIDE_EVENTS:
+        what, needed = _ROLE_SIDE_EVENTS[kind], living
+    elif kind == "reveal" or kind == "banish" and obj.get("role_revealed") is not None:
+        player = obj.get("player")
+        what, needed = f"a {kind} of a role", [nfc(player)] if isinstance(player, str) and nfc(player) in unassigned \
+            else []
+    if not needed:
+        return None
+    return (f"{what} needs the role of {', '.join(sorted(needed))}, not set yet: set it first (set_roles, or PUT "
+            "/games/{game}/roles); events that need no missing role are taken meanwhile")
+
+
 def drop_eliminated(obj: Mapping[str, Any], validator: GameLogValidator,
                     index: int) -> tuple[dict[str, Any], list[Dropped]]:
-    """``obj`` without the murdered or banished players named in its ``witnesses`` or ``emotion`` (not for an
-    ``end`` event, which everyone may witness), and what was dropped."""
+    """``obj`` without the murdered or banished players named in its ``witnesses``, ``observers`` (an ``observe``
+    event keeps at least one: one seen by eliminated players only is refused, naming them) or ``emotion`` (not for
+    an ``end`` event, which everyone may witness), and what was dropped."""
     out = dict(obj)
     if out.get("kind") == "end":
         return out, []
@@ -344,17 +392,21 @@ def drop_eliminated(obj: Mapping[str, Any], validator: GameLogValidator,
         elimination = state.eliminated.get(nfc(name))
         return None if elimination is None else elimination.describe(nfc(name), state.place)
 
-    witnesses = out.get("witnesses")
-    if isinstance(witnesses, list):
+    for key in ("witnesses", "observers") if out.get("kind") == "observe" else ("witnesses",):
+        names = out.get(key)
+        if not isinstance(names, list):
+            continue
         kept = []
-        for i, name in enumerate(witnesses):
+        for i, name in enumerate(names):
             why = gone(name)
             if why is None:
                 kept.append(name)
             else:
-                dropped.append(Dropped(index, _given_id(obj), f"witnesses[{i}]", nfc(name),
+                dropped.append(Dropped(index, _given_id(obj), f"{key}[{i}]", nfc(name),
                                        f"{why}: an eliminated player perceives nothing"))
-        out["witnesses"] = kept
+        if key == "observers" and names and not kept:
+            return dict(obj), []  # nobody left to observe it: the validator names the eliminated observers
+        out[key] = kept
     emotion = out.get("emotion")
     if isinstance(emotion, dict):
         kept_emotion = {}
@@ -396,6 +448,8 @@ class LiveGames:
         """How many times this process rebuilt a game from Neo4j (no usable cached state)."""
         self.catch_ups = 0
         """How many times a cached state took the batches another process had added (a cheap cache miss)."""
+        self.lost_claims = 0
+        """How many times a batch without ``after`` lost its claim to another batch and was validated again."""
 
     @contextmanager
     def _slot(self, game: str) -> Iterator[_Slot]:
@@ -481,7 +535,8 @@ class LiveGames:
         written, for any invalid event.
         """
         with self._slot(game) as slot:
-            for attempt in range(CLAIM_ATTEMPTS):
+            deadline = time.monotonic() + CLAIM_SECONDS
+            while True:
                 status = read_status(self.driver, self.database, game)
                 if status is None:
                     from graphmem.store.games import require_game
@@ -496,24 +551,26 @@ class LiveGames:
                     raise GameConflict(f"game '{game}' has ended (its end event is stored): nothing was written; "
                                        "no event may follow the end")
                 if not batch:
-                    return BatchReport(0, 0, 0, 0, state.phase, state.events, already, (), state.ended,
-                                       status.decayed_to)
+                    return BatchReport(0, 0, 0, 0, state.phase, state.events, len(already), (), state.ended,
+                                       status.decayed_to, tuple(already))
                 try:
                     report = self._write(slot, state, batch, status)
                 except _Moved:
-                    if after is not None or attempt == CLAIM_ATTEMPTS - 1:
+                    # another batch was stored first: one with after is refused; one without is validated again
+                    # on the new stored state, as long as batches of others keep winning (each loss is one of them)
+                    if after is not None or time.monotonic() > deadline:
                         raise GameConflict(self._moved(game, after if after is not None else state.events)) from None
+                    self.lost_claims += 1
+                    time.sleep(_JITTER.uniform(0.0, CLAIM_PAUSE))
                     continue
-                return BatchReport(report.events, report.memories, report.nodes_created,
-                                   report.relationships_created, report.phase, report.total_events, already,
-                                   report.dropped, report.ended, status.decayed_to)
-        raise AssertionError("unreachable")
+                return replace(report, already_stored=len(already), decayed_from=status.decayed_to,
+                               ids=(*already, *report.ids))
 
     def _moved(self, game: str, expected: int) -> str:
         status = read_status(self.driver, self.database, game)
         held = status.log_events if status else 0
-        return (f"game '{game}' holds {held} events in Neo4j, but this batch follows event {expected}: another "
-                "engine or process added events to it. Nothing of this batch was written; send it again with "
+        return (f"game '{game}' holds {held} events in Neo4j, but this batch was sent after {expected} events: "
+                "another engine or process added events to it. Nothing of this batch was written; send it again with "
                 f"after={held} if it still applies")
 
     def _state(self, slot: _Slot, game: str, status: LiveStatus) -> LiveGame:
@@ -553,17 +610,17 @@ class LiveGames:
         return lines
 
     def _after(self, state: LiveGame, status: LiveStatus, events: Sequence[Mapping[str, Any]],
-               after: int | None) -> tuple[Sequence[Mapping[str, Any]], int]:
-        """The events of the batch still to store, and how many of it were stored already (a batch sent again)."""
+               after: int | None) -> tuple[Sequence[Mapping[str, Any]], list[str]]:
+        """The events of the batch still to store, and the ids of those stored already (a batch sent again)."""
         held = state.events
         if after is None or after == held:
-            return events, 0
+            return events, []
         if after < 0:
             raise GameConflict(f"after must be >= 0, got {after}")
         if after > held:
-            raise GameConflict(f"game '{state.game}' holds {held} events, and this batch follows event {after}: "
-                               f"events {held}..{after - 1} were never stored. Nothing was written; send them first "
-                               f"(or this batch with after={held})")
+            raise GameConflict(f"game '{state.game}' holds {held} events, and this batch was sent after {after} "
+                               f"events: events {held}..{after - 1} were never stored (counted from 0). Nothing was "
+                               f"written; send them first (or this batch with after={held})")
         overlap = min(len(events), held - after)
         past = LiveGame.replay(status.header_json or state.header_json(), state.lines[:after], self.params,
                                self.embedder)
@@ -575,8 +632,8 @@ class LiveGames:
         for i, (sent, stored) in enumerate(zip(lines, state.lines[after:after + overlap])):
             if sent != stored:
                 raise GameConflict(self._differs(state.game, held, after, f"event {i} of this batch differs from "
-                                                 f"stored event {after + i}"))
-        return events[overlap:], overlap
+                                                 f"event {after + i} of the game"))
+        return events[overlap:], [logged.event.id or str(logged.line) for logged in prepared.accepted]
 
     @staticmethod
     def _differs(game: str, held: int, after: int, why: str) -> str:
@@ -622,16 +679,20 @@ class LiveGames:
             raise _Moved()
         return BatchReport(len(prepared.accepted), len(rows.memories), counts.nodes_created,
                            counts.relationships_created, state.phase, state.events, 0, tuple(prepared.dropped),
-                           state.ended, status.decayed_to)
+                           state.ended, status.decayed_to,
+                           tuple(logged.event.id or str(logged.line) for logged in prepared.accepted))
 
     # -- roles ----------------------------------------------------------------------------------------------------
 
     def set_roles(self, game: str, roles: Mapping[str, str]) -> GameHeader:
-        """Give players their roles before the game's first event (engines announce roles as the game starts).
+        """Give players their roles (engines announce roles as the game starts, or as each player's becomes known).
 
-        roles : {player name: role}. Returns the new header. Raises NotFound for an unknown game or player;
-        GameConflict once the game holds an event (roles then come from the events: recruit, reveal), or for a
-        game stored from a file; InvalidGameLog when the new header is invalid (e.g. traitor_roles no longer held).
+        roles : {player name: role}. Before the first event any role may be set; once events are stored, only the
+        roles not set yet (an event that needs one is refused until then, :func:`roles_needed`): the stored events
+        are validated again under the new roles and the game's log hash recomputed. Returns the new header.
+        Raises NotFound for an unknown game or player; GameConflict for a role already set once events are stored
+        (roles then change only through ``recruit`` events), a game stored from a file, or stored events that the
+        new roles refuse; InvalidGameLog when the new header is invalid (e.g. traitor_roles no longer held).
         """
         with self._slot(game) as slot:
             status = read_status(self.driver, self.database, game)
@@ -644,22 +705,35 @@ class LiveGames:
                 raise GameConflict(file_game_refusal(game))
             header = json.loads(status.header_json)
             names = [p["name"] for p in header["players"]]
+            stored = {p["name"]: p["role"] for p in header["players"]}
             for name in roles:
                 if nfc(name) not in names:
                     raise NotFound(f"no player '{name}' in game '{game}' (players: {', '.join(names)})")
-            if status.log_events:
-                raise GameConflict(f"game '{game}' holds {status.log_events} events: roles are set before the first "
-                                   "event (later, a recruit or reveal event changes what players know)")
             wanted = {nfc(k): v for k, v in roles.items()}
+            if status.log_events:
+                fixed = sorted(n for n, role in wanted.items() if stored[n] not in (UNASSIGNED_ROLE, role))
+                if fixed:
+                    raise GameConflict(f"game '{game}' holds {status.log_events} events, and the role of "
+                                       f"{', '.join(fixed)} is set already: once events are stored, only roles not "
+                                       "set yet are set (later, a recruit or reveal event changes what players know)")
             header["players"] = [{**p, "role": wanted.get(p["name"], p["role"])} for p in header["players"]]
             fresh = LiveGame(header, self.params, self.embedder)
+            header_sha256 = fresh.sha256
             rows = fresh.encoder.take(fresh.validator.phases)
+            if status.log_events:
+                try:
+                    fresh.catch_up(self._lines(game, 0))
+                except GameConflict as e:
+                    raise GameConflict(f"game '{game}': its stored events do not hold under these roles ({e}): "
+                                       "nothing was written") from None
 
             def work(tx: neo4j.ManagedTransaction) -> bool:
                 now = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 tx.run(cypher("ingest/live_lock"), game=game, now=now).consume()
                 changed = tx.run(cypher("ingest/live_header"), game=game, header_json=fresh.header_json(),
-                                 header_sha256=fresh.sha256, before_sha256=status.log_sha256).single(strict=True)
+                                 header_sha256=header_sha256, log_sha256=fresh.sha256,
+                                 before_events=status.log_events, before_sha256=status.log_sha256
+                                 ).single(strict=True)
                 if not changed["changed"]:
                     return False
                 tx.run(cypher("ingest/write_players"), rows=[p.row() for p in rows.players], game=game).consume()

@@ -38,6 +38,7 @@ from graphmem.logs.schema import (
     GameHeader,
     PhaseEvent,
     player_references,
+    unicode_problems,
 )
 from graphmem.logs.state import GameState, line_place
 
@@ -205,10 +206,17 @@ def parse_json_line(text: str, line: int) -> tuple[Any, list[LogProblem]]:
         return None, [LogProblem(line, "", f"invalid JSON: {e}")]
 
 
+def _unicode_problems(obj: Mapping[str, Any], line: int) -> list[LogProblem]:
+    """A problem per string of ``obj`` that is not valid Unicode (a lone surrogate), before anything reads it."""
+    return [LogProblem(line, field, reason) for field, reason in unicode_problems(dict(obj))]
+
+
 def validate_header(obj: Any, line: int = 1) -> tuple[GameHeader | None, list[LogProblem]]:
     """Validate a header object; returns ``(header, [])`` or ``(None, problems)``."""
     if not isinstance(obj, Mapping):
         return None, [LogProblem(line, "", f"the header must be a JSON object, got {type(obj).__name__}")]
+    if broken := _unicode_problems(obj, line):
+        return None, broken
     if obj.get("kind") != "game":
         kind = obj.get("kind")
         got = f"an event of kind {kind!r}" if isinstance(kind, str) else "an object without kind \"game\""
@@ -224,6 +232,8 @@ def validate_event_object(obj: Any, line: int) -> tuple[Event | None, list[LogPr
     """Check one event object against the schema alone (no context). ``id`` defaults to ``str(line)``."""
     if not isinstance(obj, Mapping):
         return None, [LogProblem(line, "", f"expected a JSON object, got {type(obj).__name__}")]
+    if broken := _unicode_problems(obj, line):
+        return None, broken
     known = ", ".join(EVENT_KINDS)
     if "kind" not in obj:
         return None, [LogProblem(line, "kind", f"missing: every event needs a kind (one of {known})")]

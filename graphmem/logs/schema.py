@@ -111,6 +111,40 @@ def nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_unicode(text: str) -> None:
+    """Return when ``text`` is valid Unicode; raise ValueError naming the first lone surrogate and its 0-based
+    character position otherwise. JSON may escape one (``"\\ud83d"``: half of an emoji, cut by a JavaScript
+    sender), Python reads it, and no UTF-8 text (a log line, a Neo4j string) can hold it."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise ValueError(f"character {found.start()} is a lone surrogate (\\u{ord(found.group()):04x}): not valid "
+                         "Unicode, e.g. half of an emoji cut by the sender; send the whole character")
+
+
+def unicode_problems(obj: Any, path: str = "") -> list[tuple[str, str]]:
+    """``(field, reason)`` for every string of a JSON value (keys included) that is not valid Unicode
+    (:func:`check_unicode`); ``field`` is dotted with list positions, e.g. ``"to[1]"``, ``"emotion.Ann"``."""
+    found: list[tuple[str, str]] = []
+    if isinstance(obj, str):
+        try:
+            check_unicode(obj)
+        except ValueError as e:
+            found.append((path, str(e)))
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            if isinstance(key, str) and _SURROGATE.search(key):
+                found.extend((path or "(key)", f"a key: {reason}") for _, reason in unicode_problems(key))
+                continue
+            found.extend(unicode_problems(value, f"{path}.{key}" if path else str(key)))
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            found.extend(unicode_problems(value, f"{path}[{i}]"))
+    return found
+
+
 _PLAYER_NAME = re.compile(r"[^\s/](?:[^/]*[^\s/])?")
 _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
 _EVENT_ID = re.compile(r"[A-Za-z0-9._:-]+")

@@ -37,6 +37,9 @@ LIVE = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.A
 class RecallConflict(GraphmemError):
     """A recalled memory was changed by someone else between the read and the write; nothing was written."""
 
+    http_status = 409
+    error = "conflict"
+
 
 def _source_type(value: str | None) -> SourceType:
     try:

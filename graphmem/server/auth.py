@@ -1,6 +1,7 @@
 """Who is asking: the engine (with the engine key) or one player's agent (with its player token).
 
-A request carries its credential as ``Authorization: Bearer <engine key or player token>``. The engine key comes
+A request carries its credential as ``Authorization: Bearer <engine key or player token>`` (read by FastAPI's
+``HTTPBearer`` for the HTTP routes, :mod:`graphmem.server.deps`, and by its parser for MCP calls). The engine key comes
 from the configuration (``[server] engine_key`` or ``GRAPHMEM_ENGINE_KEY``) and is compared in constant time; a
 player token is checked against its stored hash (:mod:`graphmem.store.tokens`) on every request, so a token stops
 working in every server process the moment its game ends, is deleted, or the token is revoked.
@@ -15,9 +16,16 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import Any
+
+from fastapi.security.utils import get_authorization_scheme_param
 
 from graphmem.errors import Forbidden, Unauthorized
+from graphmem.logs.schema import nfc
 from graphmem.service import MemoryService
+
+MALFORMED = "the Authorization header must be 'Bearer <engine key or player token>'"
+NEEDED = "this server needs a credential: 'Authorization: Bearer <engine key or player token>'"
 
 
 @dataclass(frozen=True)
@@ -38,12 +46,13 @@ Principal = Engine | Agent
 
 
 def bearer(authorization: str | None) -> str | None:
-    """The credential of an ``Authorization: Bearer X`` header (None when absent or empty)."""
-    if not authorization:
+    """The credential of an ``Authorization: Bearer X`` header (None when absent or empty); Unauthorized for a
+    header of another scheme (a credential sent wrongly is never taken for no credential)."""
+    if not authorization or not authorization.strip():
         return None
-    scheme, _, value = authorization.strip().partition(" ")
+    scheme, value = get_authorization_scheme_param(authorization.strip())
     if scheme.lower() != "bearer" or not value.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <engine key or player token>'")
+        raise Unauthorized(MALFORMED)
     return value.strip()
 
 
@@ -54,7 +63,7 @@ def resolve(service: MemoryService, credential: str | None) -> Principal:
     if credential is None:
         if key is None:
             return Engine()
-        raise Unauthorized("this server needs a credential: 'Authorization: Bearer <engine key or player token>'")
+        raise Unauthorized(NEEDED)
     if key is not None and hmac.compare_digest(credential.encode(), key.encode()):
         return Engine()
     grant = service.check_token(credential)
@@ -68,9 +77,25 @@ def require_engine(principal: Principal, what: str) -> None:
                         f"'{principal.game}'): {what} needs the engine key")
 
 
-def require_player(principal: Principal, game: str, player: str) -> None:
-    """Return for the engine or for the agent of ``player`` in ``game``; raise Forbidden for any other agent."""
+def require_player(principal: Principal, game: str, player: str) -> str:
+    """The player's name as stored (Unicode NFC: a name sent decomposed, NFD, is the same player) when ``principal``
+    is the engine or the agent of ``player`` in ``game``; raise Forbidden for any other agent."""
+    player = nfc(player)
     if isinstance(principal, Agent) and (principal.game, principal.player) != (game, player):
         if principal.game != game:
             raise Forbidden(f"this player token is for game '{principal.game}', not '{game}'")
         raise Forbidden(f"this player token is {principal.player}'s: it cannot reach {player}'s memory")
+    return player
+
+
+def recall_for(service: MemoryService, principal: Principal, game: str, player: str, topic: str | None,
+               participants: list[str], *, k: int | None, dry_run: bool = False, seed: int | None = None,
+               at: int | None = None) -> dict[str, Any]:
+    """One recall as ``principal`` may see it (the HTTP route and the MCP tool), ``player`` already checked with
+    :func:`require_player`: the player's agent gets its JSON without the ground truth
+    (:meth:`graphmem.recall.result.RecallResult.agent_dict`), the engine all of it. ``dry_run`` and ``seed`` are
+    anyone's who may recall the player; ``at``, a look into another phase, is the engine's (Forbidden for a token)."""
+    if at is not None:
+        require_engine(principal, "a recall at another phase (at)")
+    result = service.recall(game, player, topic, participants=participants, k=k, seed=seed, dry_run=dry_run, at=at)
+    return result.agent_dict() if isinstance(principal, Agent) else result.as_dict()

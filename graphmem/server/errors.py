@@ -5,39 +5,35 @@ index : the 0-based position of the offending event in its batch, or None; reaso
 and what to do. An invalid batch also lists, in ``problems``, one problem per refused event
 (an event that breaks the format is not also checked against the game). Never a traceback.
 
+Each :class:`~graphmem.errors.GraphmemError` class carries its status and kind (``http_status``, ``error``), so this
+module only shapes the body; the driver's own errors (Neo4j down or busy) are the one family it classifies.
 Status codes as HTTP means them: 400 a request that cannot be read (malformed JSON, a bad Authorization header),
 401 no or an unknown credential, 403 a credential that does not grant the operation, 404 an unknown game, player or
 query, 409 a conflict with the stored state (a batch that does not follow the stored events, an ended game, a game
 stored from a file), 413 a body over the configured limit, 422 a well-formed request with invalid content (an event
-the game refuses, a bad parameter value), 503 Neo4j (or the embedding model) unavailable, naming the URI.
+the game refuses, a bad parameter value), 503 Neo4j (or the embedding model) unavailable, naming the URI; 500 for
+anything unexpected (logged with its traceback, never shown).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired, TransientError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.errors import (
-    BodyTooLarge,
-    EmbeddingError,
-    Forbidden,
-    GameConflict,
-    GraphmemError,
-    InvalidGameLog,
-    Neo4jUnavailable,
-    NotFound,
-    Unauthorized,
-    UnknownQuery,
-    UsageProblem,
-)
+from graphmem.errors import GraphmemError, InvalidGameLog, UsageProblem
 
 log = logging.getLogger(__name__)
 
 
 class MalformedRequest(UsageProblem):
     """A request body that is not the JSON (or JSONL) the route reads: HTTP 400."""
+
+    http_status = 400
+    error = "malformed_request"
 
     def __init__(self, reason: str, field: str | None = None) -> None:
         super().__init__(reason)
@@ -50,34 +46,25 @@ def body(error: str, reason: str, *, field: str | None = None, index: int | None
     return {"error": error, "field": field, "index": index, "reason": reason, **extra}
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def answer(exc: BaseException, uri: str) -> tuple[int, dict[str, Any]]:
     """(status, JSON body) for an exception raised while serving a request; ``uri`` is the Neo4j URI (named in
-    503 answers)."""
+    503 answers). An exception graphmem does not expect is logged with its traceback and answered 500."""
     if isinstance(exc, InvalidGameLog):
         first = exc.problems[0] if exc.problems else None
         problems = [{"index": p.index, "id": p.event_id, "field": p.field or None, "reason": p.reason,
                      **({"line": p.line} if p.index is None and p.line and p.place is None else {})}
                     for p in exc.problems]
         reason = str(first) if first is not None else str(exc)
-        return 422, body("invalid_events" if first is not None and first.index is not None else "invalid_log",
+        return 422, body("invalid_events" if first is not None and first.index is not None else exc.error,
                          reason, field=first.field or None if first else None, index=first.index if first else None,
                          problems=problems)
-    if isinstance(exc, MalformedRequest):
-        return 400, body("malformed_request", str(exc), field=exc.field)
-    if isinstance(exc, BodyTooLarge):
-        return 413, body("body_too_large", str(exc))
-    if isinstance(exc, Unauthorized):
-        return 401, body("unauthorized", str(exc))
-    if isinstance(exc, Forbidden):
-        return 403, body("forbidden", str(exc))
-    if isinstance(exc, (NotFound, UnknownQuery)):
-        return 404, body("not_found", str(exc))
-    if isinstance(exc, GameConflict):
-        return 409, body("conflict", str(exc))
-    if isinstance(exc, UsageProblem):
-        return 422, body("invalid_request", str(exc))
-    if isinstance(exc, Neo4jUnavailable):
-        return 503, body("neo4j_unavailable", str(exc).splitlines()[0])
+    if isinstance(exc, GraphmemError):
+        return exc.http_status, body(exc.error, _first_line(exc), field=getattr(exc, "field", None))
     if isinstance(exc, (ServiceUnavailable, SessionExpired)):
         return 503, body("neo4j_unavailable", f"Neo4j at {uri} does not answer ({type(exc).__name__}): try again "
                                               "when it is back (a batch is written whole or not at all)")
@@ -85,13 +72,54 @@ def answer(exc: BaseException, uri: str) -> tuple[int, dict[str, Any]]:
         return 503, body("neo4j_busy", f"Neo4j at {uri} could not finish this request now ({exc.code}): try again")
     if isinstance(exc, DriverError):
         return 503, body("neo4j_unavailable", f"Neo4j at {uri}: {type(exc).__name__}: try again")
-    if isinstance(exc, EmbeddingError):
-        return 503, body("model_unavailable", str(exc).splitlines()[0])
-    if isinstance(exc, GraphmemError):
-        if type(exc).__name__ == "RecallConflict":
-            return 409, body("conflict", str(exc))
-        return 500, body("failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     log.error("unexpected error while serving a request: %s: %s", type(exc).__name__, exc,
               exc_info=(type(exc), exc, exc.__traceback__))
     return 500, body("internal_error", f"{type(exc).__name__}: the server failed on this request (its log has "
                                        "the details)")
+
+
+async def send_json(send: Send, status: int, payload: dict[str, Any],
+                    headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    """Send a whole JSON answer over ASGI (for the middlewares, which answer before or around the app)."""
+    data = json.dumps(payload, ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": data})
+
+
+class ResponseTracker:
+    """An ASGI ``send`` that records whether the response has started (``started``): until then a middleware can
+    still answer in the app's place; after, it can only let the error through."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)
+
+
+class Unexpected:
+    """The outermost layer: an exception that escapes everything inside (a middleware's, or one raised before the
+    app answered) becomes the JSON error answer, never a dropped connection or a plain-text 500. Exceptions of the
+    routes are answered inside the app (its handler for ``Exception`` replaces Starlette's plain-text 500), so the
+    answer is JSON even when Starlette's error middleware is the one that sends it."""
+
+    def __init__(self, app: ASGIApp, uri: str) -> None:
+        self.app = app
+        self.uri = uri
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        tracked = ResponseTracker(send)
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            if scope["type"] != "http":
+                raise
+            if tracked.started:
+                return  # answered (in JSON) by the app's handler for Exception, which logged it with its traceback
+            status, payload = answer(exc, self.uri)
+            await send_json(send, status, payload)

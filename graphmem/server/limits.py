@@ -2,26 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.server.errors import body
-
-
-class ResponseTracker:
-    """An ASGI ``send`` that records whether the response has started (``started``): until then a middleware can
-    still answer in the app's place; after, it can only let the error through."""
-
-    def __init__(self, send: Send) -> None:
-        self._send = send
-        self.started = False
-
-    async def __call__(self, message: Message) -> None:
-        if message["type"] == "http.response.start":
-            self.started = True
-        await self._send(message)
+from graphmem.server.errors import ResponseTracker, body, send_json
 
 
 class BodyLimit:
@@ -101,12 +84,8 @@ class BodyLimit:
 
     async def _refuse(self, send: Send, size: int) -> None:
         shown = f"{size} bytes" if size >= 0 else "a body of unreadable length"
-        payload: dict[str, Any] = body("body_too_large", f"the request body ({shown}) is over this server's limit of "
-                                                         f"{self.limit} bytes (max_body_bytes): nothing was read")
-        data = json.dumps(payload).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
-        await send({"type": "http.response.body", "body": data})
+        await send_json(send, 413, body("body_too_large", f"the request body ({shown}) is over this server's limit "
+                                                          f"of {self.limit} bytes (max_body_bytes): nothing was read"))
 
 
 class _TooLarge(Exception):

@@ -4,10 +4,11 @@
 Agent tools, scoped to the player of the caller's player token (they take no game or player: an agent cannot name
 another player):
 
-- ``recall(topic, participants, k)``: what the player remembers (docs/model.md#recall-and-reconsolidation), as the
-docs/prompt.md prompt block (the text
-  content) and its JSON (the structured content). Not read-only: recalling rehearses and reconstructs the recalled
-  memories (reconsolidation, docs/model.md#recall-and-reconsolidation), which is the point of the model.
+- ``recall(topic, participants, k, dry_run, seed)``: what the player remembers
+  (docs/model.md#recall-and-reconsolidation), as the docs/prompt.md prompt block (the text content) and its JSON (the
+  structured content). Not read-only: recalling rehearses and reconstructs the recalled memories (reconsolidation),
+  which is the point of the model; ``dry_run`` looks without it. With the engine key it also takes ``game``,
+  ``player`` and ``at`` (an earlier phase), as the HTTP route does.
 - ``remember_thought(text, priority, persistence)``: push an item into the player's working memory
 (docs/model.md#working-memory).
 - ``my_conflicts()``: the open contradictions between the player's own memories (docs/jobs.md#contradictions), each in
@@ -31,6 +32,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from graphmem.errors import Forbidden
 from graphmem.server import auth
 from graphmem.server.errors import answer
 from graphmem.service import MemoryService
@@ -65,8 +67,6 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     def agent(ctx: Context[Any]) -> auth.Agent:
         principal = caller(ctx)
         if not isinstance(principal, auth.Agent):
-            from graphmem.errors import Forbidden
-
             raise Forbidden("this tool reads a player's memory: call it with that player's token (the engine key "
                             "names no player; the HTTP API takes game and player)")
         return principal
@@ -74,17 +74,28 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="Recall what you remember", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     def recall(ctx: Context[Any], topic: str | None = None, participants: list[str] | None = None,
-               k: int | None = None) -> CallToolResult:
+               k: int | None = None, dry_run: bool = False, seed: int | None = None, at: int | None = None,
+               game: str | None = None, player: str | None = None) -> CallToolResult:
         """What you remember for a conversation about `topic` with `participants` (the players you are talking
         with), at most `k` memories (default 10): the memory block to read before you speak or vote. Recalling
-        strengthens and subtly changes what you recall, as human memory does."""
+        strengthens and subtly changes what you recall, as human memory does; `dry_run` looks without that, `seed`
+        fixes the recall's random choices. Engine key only: `game` and `player` name whose memory, `at` an earlier
+        phase to recall as at."""
         try:
-            who = agent(ctx)
-            result = service.recall(who.game, who.player, topic, participants=participants or (), k=k)
+            principal = caller(ctx)
+            if isinstance(principal, auth.Agent):
+                who = auth.Agent(game or principal.game, player or principal.player)
+            elif game is None or player is None:
+                raise Forbidden("this tool reads a player's memory: call it with that player's token, or name "
+                                "game and player with the engine key")
+            else:
+                who = auth.Agent(game, player)
+            name = auth.require_player(principal, who.game, who.player)
+            data = auth.recall_for(service, principal, who.game, name, topic, participants or [], k=k,
+                                   dry_run=dry_run, seed=seed, at=at)
         except Exception as exc:
             raise _fail(service, exc) from exc
-        data = result.agent_dict()
-        return CallToolResult(content=[TextContent(type="text", text=result.prompt())], structured_content=data)
+        return CallToolResult(content=[TextContent(type="text", text=data["prompt"])], structured_content=data)
 
     @server.tool(annotations=ToolAnnotations(title="Keep a thought in mind", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))

@@ -167,8 +167,8 @@ def test_a_batch_sent_again_writes_nothing_and_a_batch_after_a_gap_is_refused(se
     assert memories(driver, game) == before
     overlapping = service.add_events(game, events[3:8], after=3)
     assert (overlapping.already_stored, overlapping.events, overlapping.total_events) == (2, 3, 8)
-    with pytest.raises(GameConflict, match=r"holds 8 events, and this batch follows event 10: events 8\.\.9 were "
-                                           "never stored"):
+    with pytest.raises(GameConflict, match=r"holds 8 events, and this batch was sent after 10 events: events 8\.\.9 "
+                                           "were never stored"):
         service.add_events(game, events[10:12], after=10)
     with pytest.raises(GameConflict, match="overlaps them with other events"):
         service.add_events(game, [events[9]], after=7)

@@ -1,0 +1,272 @@
+"""The shapes of the HTTP API: every request body and every answer as a pydantic model, so that the OpenAPI
+document (``/openapi.json``, ``/docs``) gives each route's request and response schema (docs/service.md).
+
+Request bodies refuse unknown fields (a typo is a 422 naming it, not a silently ignored option). Text a client sends
+must be valid Unicode: a lone surrogate escape (``"\\ud83d"``, half of an emoji cut by the sender) is refused with
+the field and the character's position (:func:`graphmem.logs.schema.lone_surrogate`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from graphmem.logs.schema import check_unicode
+
+
+def _unicode(value: str) -> str:
+    check_unicode(value)  # raises ValueError naming the character: a 422 naming the field
+    return value
+
+
+Text = Annotated[str, AfterValidator(_unicode)]
+"""A string of the request that must be valid Unicode."""
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ------------------------------------------------------------------------------------------------------
+
+
+class EventBatch(_Body):
+    """A batch of canonical events (docs/log-format.md) and, optionally, how many events the engine sent before it."""
+
+    events: list[dict[str, Any]] = Field(description="canonical event objects, in order")
+    after: int | None = Field(None, ge=0, description="events sent before this batch (a concurrency check)")
+
+
+class PhaseRequest(_Body):
+    """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
+
+    day: int | None = Field(None, ge=0)
+    name: Text | None = None
+    to: int | None = Field(None, ge=0)
+    after: int | None = Field(None, ge=0)
+
+
+class EndRequest(_Body):
+    """The end event of a live game."""
+
+    winner: Text
+    text: Text | None = None
+    after: int | None = Field(None, ge=0)
+
+
+class RolesRequest(_Body):
+    """Roles announced after the game was created: {player: role}, for players whose role is not set yet."""
+
+    roles: dict[Text, Text]
+
+
+class RecallRequest(_Body):
+    """A recall: the topic of the conversation, who takes part, at most k memories; ``dry_run``, ``seed`` and
+    ``at`` look without changing the memory (docs/service.md says who may use which)."""
+
+    topic: Text | None = None
+    participants: list[Text] = Field(default_factory=list)
+    k: int | None = Field(None, ge=1, le=100)
+    dry_run: bool = Field(False, description="recall without writing the reconsolidated memories back")
+    seed: int | None = Field(None, description="the seed of this recall's random choices (default: the server's)")
+    at: int | None = Field(None, ge=0, description="recall as at this phase (an earlier one is always a dry run)")
+
+
+class ThoughtRequest(_Body):
+    """A working-memory item (docs/model.md#working-memory)."""
+
+    text: Text
+    priority: float = Field(0.5, ge=0.0, le=1.0)
+    persistence: int = Field(2, ge=0)
+
+
+class QueryRequest(_Body):
+    """The parameters of an analysis query, as text (typed by the query's header)."""
+
+    params: dict[Text, Text | int | float | bool] = Field(default_factory=dict)
+
+
+# -- answers -------------------------------------------------------------------------------------------------------
+
+
+class ErrorAnswer(_Answer):
+    """Every error answer (docs/service.md, "Errors"). ``problems`` lists every refused event of a batch."""
+
+    model_config = ConfigDict(extra="allow")
+    error: str = Field(description="the kind: invalid_events, not_found, conflict, malformed_json, ...")
+    field: str | None = Field(description="the offending field, dotted, or null")
+    index: int | None = Field(description="the 0-based position of the offending event in its batch, or null")
+    reason: str = Field(description="one line: what is wrong and what to do")
+
+
+class Health(_Answer):
+    """The process answers."""
+
+    status: str
+    engine_key: bool
+    host: str
+
+
+class Readiness(_Answer):
+    """Whether this process is ready to serve: Neo4j answers, the model is loaded and the queries are warm."""
+
+    ready: bool
+    neo4j: str
+    neo4j_version: str | None
+    model: str
+    model_seconds: float | None = Field(description="seconds the warm-up took (model and queries), null until done")
+    reason: str | None
+
+
+class GameRow(_Answer):
+    """One stored game."""
+
+    game: str
+    title: str | None
+    imported_from: str | None
+    players: int
+    last_phase: int | None
+    decayed_to: int | None
+    complete: bool | None
+    live: bool
+    winner: str | None
+    ingested_at: str | None
+
+
+class DroppedName(_Answer):
+    """An eliminated player left out of an event's perceivers (``witnesses``, ``observers``, ``emotion``)."""
+
+    index: int = Field(description="the event's 0-based position in its batch")
+    id: str | None = Field(description="the event's id as stored")
+    field: str
+    player: str
+    reason: str
+
+
+class BatchAnswer(_Answer):
+    """What a batch of events did (also the answer of creating a game and of the end event)."""
+
+    game: str | None
+    events: int = Field(description="events of the batch newly stored")
+    ids: list[str] = Field(description="the ids of the batch's events as stored, in order (a default id is the "
+                                       "event's position in the whole log, the header being 1)")
+    memories: int
+    nodes_created: int
+    relationships_created: int
+    phase: int
+    total_events: int = Field(description="events the game holds now: the `after` of the next batch")
+    already_stored: int = Field(description="events of the batch found stored already (a batch sent again)")
+    dropped: list[DroppedName]
+    ended: bool
+
+
+class GameCounts(_Answer):
+    """Counts of one stored game: nodes by label, relationships by type, memories by each dimension."""
+
+    model_config = ConfigDict(extra="allow")
+    game: str
+    nodes: dict[str, int]
+    relationships: dict[str, int]
+
+
+class Deleted(_Answer):
+    """A deleted game: nodes deleted by label."""
+
+    game: str
+    deleted: dict[str, int]
+
+
+class Roles(_Answer):
+    """The roles set."""
+
+    game: str
+    roles: dict[str, str]
+
+
+class PhaseAnswer(_Answer):
+    """What the decay job did: from and to which phase, memories updated, their states."""
+
+    game: str
+    from_phase: int
+    to_phase: int
+    memories: int
+    states: dict[str, int]
+
+
+class QueryInfo(_Answer):
+    """An analysis query: its purpose, parameters and columns."""
+
+    class Param(_Answer):
+        name: str
+        type: str
+        required: bool
+        doc: str
+
+    name: str
+    purpose: str
+    returns: list[str]
+    params: list[Param]
+
+
+class QueryRows(_Answer):
+    """An analysis query's result."""
+
+    query: str
+    columns: list[str]
+    rows: list[dict[str, Any]]
+
+
+class Token(_Answer):
+    """A new player token (shown once)."""
+
+    game: str
+    player: str
+    token: str
+
+
+class Revoked(_Answer):
+    """Tokens revoked."""
+
+    game: str
+    player: str | None
+    revoked: int
+
+
+class Thought(_Answer):
+    """A pushed thought's uid."""
+
+    thought: str
+
+
+class RecallAnswer(_Answer):
+    """A recall (docs/prompt.md): the prompt block (``prompt``) and its JSON. A player token's answer leaves out
+    the ground truth of each memory (true day, fabricated and misattributed flags, changes)."""
+
+    game: str
+    player: str
+    phase: int
+    decayed_to: int
+    topic: str | None
+    participants: list[str]
+    k: int
+    seed: int
+    dry_run: bool
+    written: int = Field(description="memories written back (0 for a dry run)")
+    candidates: int
+    thoughts: list[dict[str, Any]]
+    vivid: dict[str, Any] | None
+    memories: list[dict[str, Any]] = Field(description="the recalled memories, as the prompt numbers them")
+    prompt: str
+
+
+class Conflicts(_Answer):
+    """A player's open contradictions, each in the player's words (``said``)."""
+
+    game: str
+    player: str
+    conflicts: list[dict[str, Any]]

@@ -1,0 +1,36 @@
+"""A player's agent operations: recall, push a thought, list the open conflicts. The player's token, or the engine
+key; a token reaches only its own player (:func:`graphmem.server.auth.require_player`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from graphmem.server import auth
+from graphmem.server.deps import Caller, PlayerName, Service
+from graphmem.server.models import Conflicts, RecallAnswer, RecallRequest, Thought, ThoughtRequest
+
+router = APIRouter(tags=["agent"])
+
+
+@router.post("/games/{game}/players/{player}/recall")
+def recall(game: str, player: PlayerName, request: RecallRequest, principal: Caller, memory: Service) -> RecallAnswer:
+    """What the player remembers (docs/model.md#recall-and-reconsolidation): the prompt block (``prompt``) and its
+    JSON (for a player token without the ground truth of each memory: true day, fabricated and misattributed flags,
+    changes). ``dry_run`` and ``seed`` look without changing the memory (a player token for its own player too);
+    ``at``, a look into another phase, takes the engine key."""
+    data = auth.recall_for(memory, principal, game, player, request.topic, request.participants, k=request.k,
+                         dry_run=request.dry_run, seed=request.seed, at=request.at)
+    return RecallAnswer(**data)
+
+
+@router.post("/games/{game}/players/{player}/thoughts", status_code=201)
+def push_thought(game: str, player: PlayerName, request: ThoughtRequest, memory: Service) -> Thought:
+    """Push a thought into the player's working memory (docs/model.md#working-memory)."""
+    return Thought(thought=memory.push_thought(game, player, request.text, priority=request.priority,
+                                               persistence=request.persistence, trigger="agent"))
+
+
+@router.get("/games/{game}/players/{player}/conflicts")
+def conflicts(game: str, player: PlayerName, memory: Service) -> Conflicts:
+    """The open contradictions between the player's own memories (docs/jobs.md#contradictions)."""
+    return Conflicts(game=game, player=player, conflicts=memory.conflicts(game, player))

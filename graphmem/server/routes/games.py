@@ -1,0 +1,141 @@
+"""The engine's live games (create, roles, events, phase, end, delete, counts) and log uploads: engine key only."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from graphmem.ingest.pipeline import IngestSummary
+from graphmem.logs.schema import unicode_problems
+from graphmem.server.deps import EngineOnly, Service
+from graphmem.server.errors import MalformedRequest
+from graphmem.server.models import (
+    BatchAnswer,
+    Deleted,
+    EndRequest,
+    EventBatch,
+    GameCounts,
+    GameRow,
+    PhaseAnswer,
+    PhaseRequest,
+    Roles,
+    RolesRequest,
+)
+
+router = APIRouter(tags=["games"], dependencies=[EngineOnly])
+
+
+def _batch(game: str | None, report: Any) -> BatchAnswer:
+    return BatchAnswer(game=game, **report.to_json())
+
+
+@router.get("/games")
+def games(memory: Service) -> list[GameRow]:
+    """Every stored game."""
+    return [GameRow(**row) for row in memory.games()]
+
+
+@router.post("/games", status_code=201)
+def create_game(header: dict[str, Any], memory: Service) -> BatchAnswer:
+    """Create a live game from its canonical header (docs/log-format.md; a player may come without role). An optional
+    ``history`` (the events sent so far) reopens a stored game: those stored write nothing."""
+    header = dict(header)
+    history = header.pop("history", [])
+    if not isinstance(history, list):
+        raise MalformedRequest("history must be a list of events", "history")
+    report = memory.start_game(header, history)
+    return _batch(header.get("game"), report)
+
+
+@router.get("/games/{game}")
+def game_stats(game: str, memory: Service) -> GameCounts:
+    """Counts of a stored game (nodes, relationships, memories by source and state)."""
+    return GameCounts(game=game, **memory.stats(game))
+
+
+@router.delete("/games/{game}")
+def delete_game(game: str, memory: Service) -> Deleted:
+    """Delete a game and everything of it (its player tokens stop working)."""
+    return Deleted(game=game, deleted=memory.delete(game))
+
+
+@router.put("/games/{game}/roles")
+def set_roles(game: str, request: RolesRequest, memory: Service) -> Roles:
+    """Set the roles of players whose role is not set yet (before or after the first events: an event that needs
+    a missing role is refused until it is set)."""
+    memory.set_roles(game, request.roles)
+    return Roles(game=game, roles=request.roles)
+
+
+@router.post("/games/{game}/events")
+def add_events(game: str, batch: EventBatch, memory: Service) -> BatchAnswer:
+    """Add a batch of events, validated whole (422 names "event N of this batch", nothing written); the answer
+    gives the stored events' ids."""
+    return _batch(game, memory.add_events(game, batch.events, after=batch.after))
+
+
+@router.post("/games/{game}/phase")
+def advance_phase(game: str, request: PhaseRequest, memory: Service) -> PhaseAnswer:
+    """Open the next phase of a live game (day, name) and decay to it; or decay a finished game to ``to``."""
+    report = memory.advance_phase(game, request.to, day=request.day, name=request.name, after=request.after)
+    return PhaseAnswer(game=game, from_phase=report.from_phase, to_phase=report.to_phase, memories=report.memories,
+                       states=dict(report.states))
+
+
+@router.post("/games/{game}/end")
+def end_game(game: str, request: EndRequest, memory: Service) -> BatchAnswer:
+    """The end event: the game is complete; player tokens minted during it stop working."""
+    return _batch(game, memory.end_game(game, request.winner, text=request.text, after=request.after))
+
+
+@router.post("/ingest", response_model=IngestSummary)
+async def ingest(request: Request, memory: Service, format: str = "auto", skip_invalid: bool = False) -> Any:
+    """Ingest an uploaded game log: a canonical JSONL body, or the files of an importer's format as
+    multipart/form-data (e.g. a Traitors game's plomp.json and result.json with ``format=traitors-plomp``)."""
+    import anyio.to_thread
+
+    folder = Path(tempfile.mkdtemp(prefix="graphmem-upload-"))
+    try:
+        kind = request.headers.get("content-type", "")
+        if kind.startswith("multipart/form-data"):
+            form = await request.form()
+            target = folder / "game"  # the files of one game, as an importer reads its folder
+            target.mkdir()
+            names = 0
+            for _, value in form.multi_items():
+                if not isinstance(value, str) and value.filename:
+                    data = await value.read()
+                    _check_upload(value.filename, data)
+                    (target / Path(value.filename).name).write_bytes(data)
+                    names += 1
+            if not names:
+                raise MalformedRequest("a multipart upload needs at least one file")
+        else:
+            data = await request.body()
+            if not data.strip():
+                raise MalformedRequest("the body is empty: send a canonical JSONL game log")
+            target = folder / "upload.jsonl"
+            target.write_bytes(data)
+        return await anyio.to_thread.run_sync(lambda: memory.ingest(target, fmt=format, skip_invalid=skip_invalid))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _check_upload(name: str, data: bytes) -> None:
+    """Refuse an uploaded JSON file whose strings are not valid Unicode (a lone surrogate escape): an importer's
+    format has no line validation of its own to name it. Raises MalformedRequest naming the file and field."""
+    if not name.endswith(".json") or b"\\u" not in data:
+        return
+    try:
+        parsed = json.loads(data)
+    except ValueError:
+        return  # the importer names what is wrong with it
+    found = unicode_problems(parsed)
+    if found:
+        field, reason = found[0]
+        raise MalformedRequest(f"{name}, field '{field}': {reason}", field)

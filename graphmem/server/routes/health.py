@@ -1,0 +1,74 @@
+"""``/health`` (the process answers) and ``/ready`` (Neo4j answers, the model is loaded and the queries are warm)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from graphmem.server.deps import Service
+from graphmem.server.errors import answer
+from graphmem.server.models import Health, Readiness
+from graphmem.service import MemoryService
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["health"])
+
+
+class WarmUp:
+    """The warm-up of one process (:meth:`graphmem.service.MemoryService.warm_up`: the embedding model and the
+    queries of a batch and of a recall), run once in a background thread at start; ``/ready`` reports it."""
+
+    def __init__(self) -> None:
+        self.seconds: float | None = None
+        self.error: str | None = None
+
+    def start(self, service: MemoryService) -> None:
+        """Warm up in a daemon thread."""
+        threading.Thread(target=self.run, args=(service,), name="graphmem-warm-up", daemon=True).start()
+
+    def run(self, service: MemoryService) -> None:
+        """Warm up now (``seconds`` when done, ``error`` when the model cannot be loaded)."""
+        started = time.perf_counter()
+        try:
+            service.warm_up()
+        except Exception as e:  # reported by /ready
+            self.error = str(e).splitlines()[0] if str(e) else type(e).__name__
+            log.error("the warm-up failed: %s", self.error)
+            return
+        self.seconds = time.perf_counter() - started
+        log.info("warmed up (the embedding model and the queries) in %.1f s", self.seconds)
+
+
+@router.get("/health")
+def health(memory: Service) -> Health:
+    """The process answers (it says nothing of Neo4j: see /ready)."""
+    settings = memory.settings
+    return Health(status="ok", engine_key=settings.engine_key is not None, host=settings.server_host)
+
+
+@router.get("/ready", response_model=Readiness, responses={503: {"model": Readiness,
+                                                                  "description": "not ready, and why"}})
+def ready(request: Request, memory: Service) -> JSONResponse:
+    """200 when Neo4j answers and the warm-up is done (the embedding model loaded, the queries of a batch and of a
+    recall run once), so the first requests after it are as fast as later ones; 503 naming what is not ready."""
+    state: WarmUp = request.app.state.warm_up
+    problems = []
+    if state.error:
+        problems.append(f"the warm-up failed: {state.error}")
+    elif state.seconds is None:
+        problems.append("the embedding model is loading and the queries are warming up")
+    try:
+        with memory.driver.session(database=memory.database) as session:  # one try, no retries
+            version = str(session.run("CALL dbms.components() YIELD versions RETURN versions[0] AS v")
+                          .single(strict=True)["v"])
+    except Exception as e:
+        version = None
+        problems.append(answer(e, memory.settings.uri)[1]["reason"])
+    payload = Readiness(ready=not problems, neo4j=memory.settings.uri, neo4j_version=version,
+                        model=memory.embedder.model_name, model_seconds=state.seconds,
+                        reason="; ".join(problems) or None)
+    return JSONResponse(payload.model_dump(), 200 if not problems else 503)
