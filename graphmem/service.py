@@ -74,6 +74,9 @@ each time (full jitter: uniform in [0, pause]), at most :data:`RECALL_LONGEST_PA
 RECALL_LONGEST_PAUSE = 1.0
 """The longest single pause between two attempts of one recall, in seconds."""
 _JITTER = random.SystemRandom()
+WARM_QUERIES = ("ingest/", "recall/", "jobs/decay", "tokens/", "stats/list_games")
+"""The queries :meth:`MemoryService.warm_up` has Neo4j plan (by name prefix): a live batch, its decay, a recall,
+the token check."""
 
 
 def _check_text(field: str, text: str | None) -> None:
@@ -122,26 +125,59 @@ class MemoryService:
         """The embeddings recall keeps between calls (see the module docstring); shared by the request threads."""
 
     @classmethod
-    def connect(cls, settings: Settings | None = None, **overrides: Any) -> MemoryService:
-        """A service with its own driver; ``overrides`` (uri, user, password, database) win over the settings."""
-        base = settings or load_settings()
-        return cls(settings=base.with_overrides(**overrides))
+    def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
+                **overrides: Any) -> MemoryService:
+        """A service with its own driver: the one assembly point from settings to driver, parameters, embedder and
+        service, used by the CLI, ``graphmem serve`` (each worker) and ``graphmem mcp``. The service owns the
+        driver (:meth:`close` or the ``with`` block closes it).
+
+        settings : default :func:`graphmem.settings.load_settings`; overrides (uri, user, password, database) win
+        over them. check : check that Neo4j answers now (False: a server that starts before Neo4j, its ``/ready``
+        says when it answers); retry_seconds : how long a transaction is retried on a lost connection.
+        Raises Neo4jUnavailable (with ``check``), InvalidNeo4jUri, ConfigError.
+        """
+        from graphmem.store.connection import open_driver
+
+        base = (settings or load_settings()).with_overrides(**overrides)
+        driver = open_driver(base, check=check, max_retry_seconds=retry_seconds)
+        try:
+            service = cls(driver, settings=base)
+        except BaseException:
+            driver.close()
+            raise
+        service._owns_driver = True
+        return service
 
     def close(self) -> None:
         """Close the driver if the service opened it."""
         if self._owns_driver:
             self.driver.close()
 
-    def warm_up(self) -> float:
+    def warm_up(self, *, queries: bool = True) -> float:
         """Load the embedding model and embed one text, and check that Neo4j answers; returns the seconds taken
         (about 1 s the first time in a process, plus about 15 s the first time on a machine, ~0 after). Otherwise the
         first call that embeds something (a recall with a topic, a live batch, an ingest) pays for loading the model.
-        ``graphmem serve`` calls it before it reports ready. Raises EmbeddingError, Neo4jUnavailable."""
+
+        queries : also have Neo4j plan the queries of a live batch, of the decay that follows it and of a recall
+        (``EXPLAIN``: nothing runs) and import the recall pipeline, so that the first batch and the first recalls
+        are as fast as later ones (:data:`WARM_QUERIES`). ``graphmem serve`` warms up so before ``/ready`` says 200.
+        Raises EmbeddingError, Neo4jUnavailable."""
         from graphmem.store.connection import server_version
 
         started = time.perf_counter()
         self.embedder.encode_one("warm up")
         server_version(self.driver, self.database)
+        if queries:
+            import graphmem.recall.pipeline  # noqa: F401  (its imports: the first recall would pay for them)
+            from graphmem.store.queries import cypher, query_names
+
+            with self.driver.session(database=self.database) as session:
+                for name in query_names():
+                    if name.startswith(WARM_QUERIES):
+                        try:
+                            session.run("EXPLAIN " + cypher(name)).consume()
+                        except neo4j.exceptions.Neo4jError:  # a query with identifiers filled in at run time
+                            continue
         return time.perf_counter() - started
 
     def __enter__(self) -> MemoryService:

@@ -1,7 +1,8 @@
-"""Settings, read once at the edge (the CLI, the service) and passed down as plain values.
+"""Settings, read once at the edge (the CLI, the service) and passed down as plain values (pydantic-settings).
 
 Precedence, lowest first: built-in defaults, the TOML configuration file, environment variables, explicit
-overrides (CLI flags or keyword arguments). Nothing here runs at import time.
+overrides (CLI flags or keyword arguments). Nothing here runs at import time; :func:`load_settings` reads the
+outside, and ``Settings(**values)`` alone is plain values and defaults (it reads nothing).
 
 The configuration file is ``graphmem.toml`` in the working directory, or the path in ``GRAPHMEM_CONFIG``
 (or ``--config``). Its tables::
@@ -13,6 +14,9 @@ The configuration file is ``graphmem.toml`` in the working directory, or the pat
     seed = 7                    # top-level: the seed of every random choice (reconsolidation)
     [parameters]  ...           # model parameter overrides (graphmem.model.params)
     [profiles.NAME] ...         # user-defined memory profiles (graphmem.model.params)
+
+Each setting names its file key and its environment variable on its field (``file``, ``env``), the one place
+both sources read them from.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,6 +42,8 @@ from graphmem.model.params import Parameters, load_parameters
 
 if TYPE_CHECKING:
     from graphmem.encoders import Backend
+else:
+    Backend = str  # the Literal lives in graphmem.encoders, which loads numpy; checked by _backend below
 
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -43,16 +52,8 @@ DEFAULT_SERVER_PORT = 8750
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 CONFIG_FILE_NAME = "graphmem.toml"
 STATE_FILE_NAME = "neo4j-local.json"
-KNOWN_KEYS: dict[str, frozenset[str] | None] = {
-    "neo4j": frozenset({"uri", "user", "password", "database"}),
-    "embedding": frozenset({"model", "batch_size", "backend"}),
-    "local": frozenset({"home"}),
-    "server": frozenset({"engine_key", "host", "port", "max_body_bytes"}),
-    "seed": None,
-    "parameters": None,  # checked field by field by graphmem.model.params
-    "profiles": None,
-}
-"""The configuration file's top-level keys, and the keys each of the settings tables may hold."""
+FREE_TABLES = ("parameters", "profiles")
+"""Tables of the configuration file that are not settings (read by graphmem.model.params, field by field)."""
 
 
 def default_home(environ: Mapping[str, str]) -> Path:
@@ -63,8 +64,11 @@ def default_home(environ: Mapping[str, str]) -> Path:
     return Path(base).expanduser() / "graphmem"
 
 
-@dataclass(frozen=True)
-class Settings:
+def _named(default: Any = None, *, file: str | None = None, env: str | None = None, **kwargs: Any) -> Any:
+    return Field(default, json_schema_extra={"file": file, "env": env}, **kwargs)
+
+
+class Settings(BaseSettings):
     """Every setting graphmem reads from outside.
 
     uri : str, Bolt URI (``bolt://`` for one server, ``neo4j://`` for a cluster)
@@ -72,7 +76,7 @@ class Settings:
     user, password : str, credentials (ignored by the local launcher, which disables auth on loopback)
     database : str or None, the database name (None: the server's default)
     embedding_model : str, a sentence-transformers model name or a local path
-    embedding_batch_size : int, texts per encode call
+    embedding_batch_size : int >= 1, texts per encode call
     embedding_backend : "onnx" (ONNX Runtime, the default) or "torch" (PyTorch): what runs the model
         (graphmem/encoders.py; the same vectors either way)
     seed : int, the seed of every random choice
@@ -81,26 +85,66 @@ class Settings:
     config : dict, the whole parsed TOML file (model parameters and profiles are read from it)
     engine_key : str or None, the key of engine operations of ``graphmem serve`` (``GRAPHMEM_ENGINE_KEY``); None:
         the server binds to loopback only and asks no credential of engines
-    server_host, server_port : where ``graphmem serve`` listens (default 127.0.0.1:8750)
-    max_body_bytes : int, the largest request body the server reads (default 16 MiB; larger ones get 413)
+    server_host, server_port : where ``graphmem serve`` listens (default 127.0.0.1:8750; port in 1..65535)
+    max_body_bytes : int >= 1, the largest request body the server reads (default 16 MiB; larger ones get 413)
+
+    Raises ConfigError (from :func:`load_settings`) naming the file or variable, the field and the allowed values.
     """
 
-    uri: str = DEFAULT_URI
+    model_config = SettingsConfigDict(frozen=True, extra="ignore", validate_default=False)
+
+    uri: str = _named(DEFAULT_URI, file="neo4j.uri", env="NEO4J_URI")
     uri_source: str = "default"
-    user: str = "neo4j"
-    password: str = "graphmem"
-    database: str | None = None
-    embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    embedding_batch_size: int = 64
-    embedding_backend: Backend = "onnx"
-    seed: int = 0
-    home: Path = field(default_factory=lambda: default_home(os.environ))
+    user: str = _named("neo4j", file="neo4j.user", env="NEO4J_USER")
+    password: str = _named("graphmem", file="neo4j.password", env="NEO4J_PASSWORD")
+    database: str | None = _named(None, file="neo4j.database", env="NEO4J_DATABASE")
+    embedding_model: str = _named(DEFAULT_EMBEDDING_MODEL, file="embedding.model", env="GRAPHMEM_EMBEDDING_MODEL")
+    embedding_batch_size: int = _named(64, file="embedding.batch_size", ge=1)
+    embedding_backend: Backend = _named("onnx", file="embedding.backend", env="GRAPHMEM_EMBEDDING_BACKEND")
+    seed: int = _named(0, file="seed", env="GRAPHMEM_SEED")
+    home: Path = _named(None, file="local.home", env="GRAPHMEM_HOME")
     config_file: Path | None = None
-    config: dict[str, Any] = field(default_factory=dict, repr=False)  # may hold [server] engine_key
-    engine_key: str | None = field(default=None, repr=False)
-    server_host: str = DEFAULT_SERVER_HOST
-    server_port: int = DEFAULT_SERVER_PORT
-    max_body_bytes: int = DEFAULT_MAX_BODY
+    config: dict[str, Any] = Field(default_factory=dict, repr=False)  # may hold [server] engine_key
+    engine_key: str | None = _named(None, file="server.engine_key", env="GRAPHMEM_ENGINE_KEY", repr=False)
+    server_host: str = _named(DEFAULT_SERVER_HOST, file="server.host")
+    server_port: int = _named(DEFAULT_SERVER_PORT, file="server.port", ge=1, le=65535)
+    max_body_bytes: int = _named(DEFAULT_MAX_BODY, file="server.max_body_bytes", env="GRAPHMEM_MAX_BODY_BYTES", ge=1)
+
+    def __init__(self, **values: Any) -> None:
+        if values.get("home") is None:
+            values["home"] = default_home(os.environ)
+        super().__init__(**values)
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """``Settings(**values)`` reads nothing else: :func:`load_settings` gives the environment and the file."""
+        return (init_settings,)
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _expand(cls, value: Any) -> Any:
+        return Path(value).expanduser() if isinstance(value, str) else value
+
+    @field_validator("embedding_backend", mode="before")
+    @classmethod
+    def _backend(cls, value: Any) -> Any:
+        from graphmem.encoders import BACKENDS, backend_named  # here: graphmem.encoders loads numpy
+
+        if not isinstance(value, str):
+            raise ValueError(f"must be one of {', '.join(BACKENDS)}, got {value!r}")
+        try:
+            return backend_named(value.strip().lower())
+        except ValueError:
+            raise ValueError(f"must be one of {', '.join(BACKENDS)}, got {value!r}") from None
+
+    @field_validator("engine_key", mode="after")
+    @classmethod
+    def _no_empty_key(cls, value: str | None) -> str | None:
+        return value or None
 
     @property
     def state_file(self) -> Path:
@@ -118,7 +162,90 @@ class Settings:
         given = {k: v for k, v in overrides.items() if v is not None}
         if "uri" in given:
             given["uri_source"] = "flag"
-        return replace(self, **given)
+        return self.model_copy(update=given)
+
+
+def _extra(field: FieldInfo, key: str) -> str | None:
+    extra = field.json_schema_extra
+    value = extra.get(key) if isinstance(extra, dict) else None
+    return value if isinstance(value, str) else None
+
+
+FILE_KEYS: dict[str, str] = {key: name for name, f in Settings.model_fields.items() if (key := _extra(f, "file"))}
+"""{"neo4j.uri": "uri", ...}: the settings' keys in the configuration file."""
+ENVIRONMENT: dict[str, str] = {var: name for name, f in Settings.model_fields.items() if (var := _extra(f, "env"))}
+"""{"NEO4J_URI": "uri", ...}: the settings' environment variables."""
+KNOWN_KEYS: dict[str, frozenset[str] | None] = {
+    **{table: frozenset(k.split(".")[1] for k in FILE_KEYS if k.startswith(f"{table}."))
+       for table in sorted({k.split(".")[0] for k in FILE_KEYS if "." in k})},
+    **{k: None for k in FILE_KEYS if "." not in k}, **dict.fromkeys(FREE_TABLES)}
+"""The configuration file's top-level keys, and the keys each of the settings tables may hold."""
+
+
+class EnvironmentSource(PydanticBaseSettingsSource):
+    """The settings of an environment mapping (each field's ``env`` variable; an empty one counts as unset)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        super().__init__(settings_cls)
+        self.environ = environ
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """(value, field name, is complex) of one field (pydantic-settings' source interface)."""
+        var = _extra(field, "env")
+        return (self.environ.get(var) or None if var else None), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {name: self.environ[var] for var, name in ENVIRONMENT.items() if self.environ.get(var)}
+        if "uri" in found:
+            found["uri_source"] = "env"
+        return found
+
+
+class ConfigFileSource(PydanticBaseSettingsSource):
+    """The settings of a ``graphmem.toml`` (already read: ``config``): each field's ``file`` key, flattened; the
+    whole file is kept as ``config`` (parameters and profiles). Raises ConfigError naming the first unknown table
+    or key (with the closest known one), or a table that is not one."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path | None, config: dict[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self.path = path
+        self.read = config
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """(value, field name, is complex) of one field (pydantic-settings' source interface)."""
+        return self().get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        _check_keys(self.read, self.path)
+        found: dict[str, Any] = {}
+        for key, name in FILE_KEYS.items():
+            table, _, field = key.rpartition(".")
+            holder = self.read.get(table, {}) if table else self.read
+            if not isinstance(holder, dict):
+                raise ConfigError(f"{self.path}: [{table}] must be a table")
+            if field in holder:
+                found[name] = holder[field]
+        if "uri" in found:
+            found["uri_source"] = "config"
+        if self.path is not None:
+            found["config_file"] = self.path
+        found["config"] = self.read
+        return found
+
+
+class DefaultsSource(PydanticBaseSettingsSource):
+    """Defaults that depend on the environment: the local data directory (:func:`default_home`)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        super().__init__(settings_cls)
+        self.environ = environ
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """(value, field name, is complex) of one field (pydantic-settings' source interface)."""
+        return self().get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {"home": default_home(self.environ)}
 
 
 def _read_config(path: Path) -> dict[str, Any]:
@@ -141,18 +268,6 @@ def _local_state_uri(state_file: Path) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
-def _backend(value: str, path: Path | None) -> Backend:
-    """The embedding backend named by ``[embedding] backend`` or ``GRAPHMEM_EMBEDDING_BACKEND`` (any case);
-    ConfigError else."""
-    from graphmem.encoders import BACKENDS, backend_named  # here: graphmem.encoders loads numpy, which settings never needs
-
-    try:
-        return backend_named(value.strip().lower())
-    except ValueError:
-        raise ConfigError(f"{path or 'GRAPHMEM_EMBEDDING_BACKEND'}: field 'embedding.backend' must be one of "
-                          f"{', '.join(BACKENDS)}, got {value!r}") from None
-
-
 def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:
     """Raise ConfigError naming the first unknown table or key (a typo would otherwise be ignored silently)."""
 
@@ -171,114 +286,77 @@ def _check_keys(config: Mapping[str, Any], path: Path | None) -> None:
                     raise unknown(field_name, allowed, f"field of [{key}]")
 
 
+def _config_path(env: Mapping[str, str], config_path: Path | str | None, cwd: Path | None) -> Path | None:
+    if config_path is not None:
+        path = Path(config_path)
+        if not path.exists():
+            raise ConfigError(f"{path}: configuration file not found")
+        return path
+    if env.get("GRAPHMEM_CONFIG"):
+        path = Path(env["GRAPHMEM_CONFIG"])
+        if not path.exists():
+            raise ConfigError(f"{path}: configuration file not found (from GRAPHMEM_CONFIG)")
+        return path
+    candidate = (cwd or Path.cwd()) / CONFIG_FILE_NAME
+    return candidate if candidate.exists() else None
+
+
+def _refusal(error: ValidationError, flags: Mapping[str, Any], env: Mapping[str, str],
+             path: Path | None) -> ConfigError:
+    """The ConfigError of the first invalid value: where it came from (a flag, a variable, the file), the field as
+    the file names it, and what it must be."""
+    first = error.errors(include_url=False)[0]
+    name = str(first["loc"][0]) if first["loc"] else ""
+    field = Settings.model_fields.get(name)
+    key = (_extra(field, "file") if field else None) or name
+    var = _extra(field, "env") if field else None
+    where = "flag" if name in flags else var if var and env.get(var) else str(path)
+    value = first.get("input")
+    kind = first["type"]
+    if kind in ("greater_than_equal", "less_than_equal") and field is not None:
+        low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+        high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+        allowed = f"{low}..{high}" if low is not None and high is not None else f">= {low}"
+        return ConfigError(f"{where}: field '{key}' must be {allowed}, got {value}")
+    if kind.startswith(("int_", "string_", "float_", "bool_")):
+        wanted = {"int": "int", "string": "str", "float": "float", "bool": "bool"}[kind.split("_")[0]]
+        return ConfigError(f"{where}: field '{key}' must be {wanted}, got {value!r}")
+    return ConfigError(f"{where}: field '{key}' {str(first['msg']).removeprefix('Value error, ')}")
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None,
     config_path: Path | str | None = None,
     cwd: Path | None = None,
+    **flags: Any,
 ) -> Settings:
-    """Read settings from the configuration file and the environment.
+    """Read settings from the configuration file and the environment, with ``flags`` (CLI flags: a None flag is
+    not given) over both.
 
     environ : mapping, defaults to ``os.environ``
     config_path : explicit configuration file; else ``$GRAPHMEM_CONFIG``; else ``./graphmem.toml`` if present
     cwd : where to look for ``graphmem.toml`` (defaults to the working directory)
 
-    The Neo4j URI comes from, in order: ``NEO4J_URI``, the configuration file, the state file of a local Neo4j
-    started by ``graphmem neo4j start``, the default ``bolt://127.0.0.1:7687``.
+    The Neo4j URI comes from, in order: a flag, ``NEO4J_URI``, the configuration file, the state file of a local
+    Neo4j started by ``graphmem neo4j start``, the default ``bolt://127.0.0.1:7687``.
 
     Raises ConfigError for an unreadable or malformed configuration file, an unknown table or field (naming the
-    closest known one), or a wrongly typed value.
+    closest known one), or a wrongly typed or out-of-range value (naming where it came from and what it must be).
     """
     env = os.environ if environ is None else environ
-    path: Path | None = None
-    if config_path is not None:
-        path = Path(config_path)
-        if not path.exists():
-            raise ConfigError(f"{path}: configuration file not found")
-    elif env.get("GRAPHMEM_CONFIG"):
-        path = Path(env["GRAPHMEM_CONFIG"])
-        if not path.exists():
-            raise ConfigError(f"{path}: configuration file not found (from GRAPHMEM_CONFIG)")
-    else:
-        candidate = (cwd or Path.cwd()) / CONFIG_FILE_NAME
-        path = candidate if candidate.exists() else None
+    path = _config_path(env, config_path, cwd)
     config = _read_config(path) if path else {}
-    _check_keys(config, path)
-
-    def section(name: str) -> dict[str, Any]:
-        value = config.get(name, {})
-        if not isinstance(value, dict):
-            raise ConfigError(f"{path}: [{name}] must be a table")
-        return value
-
-    def typed(table: str, key: str, value: Any, kind: type) -> Any:
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-            name = f"{table}.{key}" if table else key
-            raise ConfigError(f"{path}: field '{name}' must be {kind.__name__}, got {value!r}")
-        return value
-
-    neo = section("neo4j")
-    emb = section("embedding")
-    local = section("local")
-    server = section("server")
-    engine_key = env.get("GRAPHMEM_ENGINE_KEY") or (typed("server", "engine_key", server["engine_key"], str)
-                                                   if "engine_key" in server else None)
-    max_body = typed("server", "max_body_bytes", server.get("max_body_bytes", DEFAULT_MAX_BODY), int)
-    if env.get("GRAPHMEM_MAX_BODY_BYTES"):
-        try:
-            max_body = int(env["GRAPHMEM_MAX_BODY_BYTES"])
-        except ValueError as e:
-            raise ConfigError(f"GRAPHMEM_MAX_BODY_BYTES must be an integer, got {env['GRAPHMEM_MAX_BODY_BYTES']!r}") from e
-    home = default_home(env)
-    if "home" in local:
-        home = Path(typed("local", "home", local["home"], str)).expanduser()
-    if env.get("GRAPHMEM_HOME"):
-        home = Path(env["GRAPHMEM_HOME"]).expanduser()
-
-    uri, source = DEFAULT_URI, "default"
-    if "uri" in neo:
-        uri, source = typed("neo4j", "uri", neo["uri"], str), "config"
-    elif (state_uri := _local_state_uri(home / STATE_FILE_NAME)) is not None:
-        uri, source = state_uri, "local-state"
-    if env.get("NEO4J_URI"):
-        uri, source = env["NEO4J_URI"], "env"
-
-    seed = typed("", "seed", config.get("seed", 0), int)
-    if env.get("GRAPHMEM_SEED"):
-        try:
-            seed = int(env["GRAPHMEM_SEED"])
-        except ValueError as e:
-            raise ConfigError(f"GRAPHMEM_SEED must be an integer, got {env['GRAPHMEM_SEED']!r}") from e
-
-    batch_size = typed("embedding", "batch_size", emb.get("batch_size", 64), int)
-    port = typed("server", "port", server.get("port", DEFAULT_SERVER_PORT), int)
-    for table, key, value, low, high in (("embedding", "batch_size", batch_size, 1, None),
-                                         ("server", "port", port, 1, 65535),
-                                         ("server", "max_body_bytes", max_body, 1, None)):
-        if value < low or high is not None and value > high:
-            where = "GRAPHMEM_MAX_BODY_BYTES" if key == "max_body_bytes" and env.get("GRAPHMEM_MAX_BODY_BYTES") else path
-            allowed = f"{low}..{high}" if high is not None else f">= {low}"
-            raise ConfigError(f"{where}: field '{table}.{key}' must be {allowed}, got {value}")
-
-    database = neo.get("database")
-    if database is not None:
-        database = typed("neo4j", "database", database, str)
-    return Settings(
-        uri=uri,
-        uri_source=source,
-        user=env.get("NEO4J_USER") or typed("neo4j", "user", neo.get("user", "neo4j"), str),
-        password=env.get("NEO4J_PASSWORD") or typed("neo4j", "password", neo.get("password", "graphmem"), str),
-        database=env.get("NEO4J_DATABASE") or database,
-        embedding_model=env.get("GRAPHMEM_EMBEDDING_MODEL")
-        or typed("embedding", "model", emb.get("model", DEFAULT_EMBEDDING_MODEL), str),
-        embedding_batch_size=batch_size,
-        embedding_backend=_backend(env.get("GRAPHMEM_EMBEDDING_BACKEND")
-                                   or typed("embedding", "backend", emb.get("backend", "onnx"), str), path),
-        seed=seed,
-        home=home,
-        config_file=path,
-        config=config,
-        engine_key=engine_key or None,
-        server_host=typed("server", "host", server.get("host", DEFAULT_SERVER_HOST), str),
-        server_port=port,
-        max_body_bytes=max_body,
-    )
+    given = {k: v for k, v in flags.items() if v is not None}
+    if "uri" in given:
+        given["uri_source"] = "flag"
+    sources = (InitSettingsSource(Settings, given), EnvironmentSource(Settings, env),
+               ConfigFileSource(Settings, path, config), DefaultsSource(Settings, env))
+    try:
+        settings = Settings(_build_sources=(sources, given))
+    except ValidationError as e:
+        raise _refusal(e, given, env, path) from None
+    if "uri" not in settings.model_fields_set:
+        state_uri = _local_state_uri(settings.state_file)
+        if state_uri is not None:
+            settings = settings.model_copy(update={"uri": state_uri, "uri_source": "local-state"})
+    return settings

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from graphmem.cli import settings_of
@@ -26,9 +24,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
     Engines use the engine key ([server] engine_key or GRAPHMEM_ENGINE_KEY) and mint a player token for each
     player's agent (docs/service.md).
     """
-    import uvicorn
-
-    from graphmem.server.app import HOST_VARIABLE
+    from graphmem.server.app import run
 
     settings = settings_of(ctx)
     host = host or settings.server_host
@@ -40,18 +36,10 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
     elif settings.engine_key is None:
         click.echo("graphmem serve: no engine key is configured: engine operations need no credential, on loopback "
                    "only (set GRAPHMEM_ENGINE_KEY to require one)", err=True)
-    # The worker processes read their settings from the environment: export what the flags and the file decided.
-    exported = {"NEO4J_URI": settings.uri, "NEO4J_USER": settings.user, "NEO4J_PASSWORD": settings.password,
-                HOST_VARIABLE: host}
-    if settings.database:
-        exported["NEO4J_DATABASE"] = settings.database
-    if settings.config_file:
-        exported["GRAPHMEM_CONFIG"] = str(settings.config_file)
-    os.environ.update(exported)
     click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), Neo4j {settings.uri}, "
                f"{workers} worker(s)", err=True)
-    uvicorn.run("graphmem.server.app:factory", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level, access_log=False)
+    # every worker gets these settings (flags, environment and file as read here) with the application factory
+    run(settings.with_overrides(server_host=host, server_port=port), workers=workers, log_level=log_level)
 
 
 @click.command("mcp")
@@ -64,13 +52,11 @@ def mcp_stdio(ctx: click.Context, token: str | None) -> None:
 
     from graphmem.server.mcp import build_mcp
     from graphmem.service import MemoryService
-    from graphmem.store.connection import open_driver
 
-    settings = settings_of(ctx)
-    service = MemoryService(open_driver(settings, check=False), settings=settings)
-    warm = threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True)
-    warm.start()
-    build_mcp(service, stdio=True, credential=token).run("stdio")
-    # a client that closes stdin while the model loads: let the load finish rather than tear the interpreter down
-    # under it (a traceback from a half-imported PyTorch)
-    warm.join()
+    with MemoryService.connect(settings_of(ctx), check=False) as service:  # closed (its driver) when stdin closes
+        warm = threading.Thread(target=service.warm_up, kwargs={"queries": False}, daemon=True)
+        warm.start()
+        build_mcp(service, stdio=True, credential=token).run("stdio")
+        # a client that closes stdin while the model loads: let the load finish rather than tear the interpreter
+        # down under it (a traceback from a half-imported PyTorch)
+        warm.join()

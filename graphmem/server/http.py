@@ -93,11 +93,11 @@ def _unreadable(cause: BaseException | None) -> str | None:
     return None
 
 
-def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
+def create_app(service: MemoryService, *, warm: bool = True, close: bool = False) -> ASGIApp:
     """The ASGI application over ``service`` (whose settings give the engine key, the body limit and the host).
 
     warm : warm up in the background at start (the embedding model and the queries: ``/ready`` answers 200 once
-    that is done and Neo4j answers).
+    that is done and Neo4j answers); close : close the service (its driver, if it opened it) when the app stops.
     """
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -119,8 +119,12 @@ def create_app(service: MemoryService, *, warm: bool = True) -> ASGIApp:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if warm:
             warm_up.start(service)
-        async with mcp.session_manager.run():
-            yield
+        try:
+            async with mcp.session_manager.run():
+                yield
+        finally:
+            if close:
+                service.close()
 
     app = FastAPI(title="graphmem", version=_version(), lifespan=lifespan, responses=ERROR_ANSWERS,
                   description="Fallible, human-like memory for the players of social deduction games: the JSON API "
