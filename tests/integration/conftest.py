@@ -74,3 +74,10 @@ def server(neo4j_uri: str, schema: object, tmp_path_factory: pytest.TempPathFact
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture()
+def engine(server: Any) -> Iterator[Any]:
+    """An HTTP client (httpx) of the session's server with the engine key."""
+    with server.client() as client:
+        yield client

@@ -38,12 +38,6 @@ def fresh(name: str) -> str:
     return f"{name}-{uuid.uuid4().hex[:8]}"
 
 
-@pytest.fixture()
-def engine(server: Server) -> Iterator[httpx.Client]:
-    with server.client() as client:
-        yield client
-
-
 def live_game(engine: httpx.Client, events: int | None = None, name: str = "srv") -> tuple[str, list[dict[str, Any]]]:
     """A live game of the small log fed over HTTP up to ``events`` events (all by default)."""
     game = fresh(name)
@@ -134,13 +128,28 @@ def test_the_phase_and_end_routes_and_a_token_that_dies_with_its_game(server: Se
 
 def test_roles_announced_after_the_game_was_created(engine: httpx.Client) -> None:
     game = fresh("srv-roles")
-    header = {"kind": "game", "format": "graphmem/1", "game": game, "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    header = {"kind": "game", "format": "graphmem/1", "game": game,
+              "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
     assert engine.post("/games", json=header).status_code == 201
-    early = engine.post(f"/games/{game}/events", json={"events": [{"kind": "phase", "day": 1, "name": "social"}]})
-    assert early.status_code == 422 and "no role yet for Ann, Bob" in early.json()["reason"]
+    # events that need no missing role are taken before the roles are set
+    early = engine.post(f"/games/{game}/events", json={"events": [{"kind": "phase", "day": 1, "name": "social"}, {
+        "kind": "say", "speaker": "Ann", "to": "all", "channel": "public", "text": "Good morning."}], "after": 0})
+    assert early.status_code == 200, early.text
     assert engine.put(f"/games/{game}/roles", json={"roles": {"Ann": "traitor", "Bob": "faithful"}}).status_code == 200
-    assert engine.post(f"/games/{game}/events", json={"events": [{"kind": "phase", "day": 1, "name": "social"}],
-                                                     "after": 0}).status_code == 200
+    # one that does is refused, naming the player whose role is missing
+    night = {"kind": "say", "speaker": "Ann", "to": "all", "channel": "traitors", "text": "Bob goes tonight."}
+    refused = engine.post(f"/games/{game}/events", json={"events": [night], "after": 2})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["index"] == 0 and refused.json()["reason"].startswith(
+        "event 0 of this batch (id '4'), field 'kind': an event on the traitors channel needs the role of Cy, not "
+        "set yet")
+    set_late = engine.put(f"/games/{game}/roles", json={"roles": {"Cy": "faithful"}})
+    assert set_late.status_code == 200, set_late.text
+    again = engine.put(f"/games/{game}/roles", json={"roles": {"Ann": "faithful"}})  # set already, events stored
+    assert again.status_code == 409 and "the role of Ann is set already" in again.json()["reason"]
+    taken = engine.post(f"/games/{game}/events", json={"events": [night], "after": 2})
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["total_events"] == 3 and taken.json()["ids"] == ["4"]
 
 
 def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: httpx.Client, tmp_path: Path) -> None:

@@ -1,0 +1,274 @@
+"""The network API's contract (docs/service.md), each point through a real ``graphmem serve`` and, where it
+applies, the MCP SDK's client: the OpenAPI document, eliminated observers, ids in the batch answer, recall's
+dry_run/seed/at and who may use them, text that is not Unicode, unreadable bodies, NFD names, /mcp without
+credential, revoking an unknown player's tokens, and every error answer in JSON (an unexpected one too)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+import unicodedata
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import httpx2
+import neo4j
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from tests.integration.server_process import Server, free_port, start_server
+from tests.integration.test_server import fresh, live_game, mcp_call, mint, small_game
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+
+
+def test_every_route_of_the_openapi_document_gives_its_answers_schema(server: Server) -> None:
+    paths = httpx.get(server.url + "/openapi.json").json()["paths"]
+    assert len(paths) >= 18
+    missing = []
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            ok = next(str(s) for s in operation["responses"] if str(s).startswith("2"))
+            content = operation["responses"][ok].get("content", {})
+            if not content or not all(c.get("schema") and c["schema"] != {} for c in content.values()):
+                missing.append(f"{method.upper()} {path}")
+            error = operation["responses"].get("422") or operation["responses"].get("404")
+            assert error and error["content"]["application/json"]["schema"], (method, path)
+    assert missing == []
+    schemas = httpx.get(server.url + "/openapi.json").json()["components"]["schemas"]
+    assert {"BatchAnswer", "RecallAnswer", "ErrorAnswer", "Readiness"} <= set(schemas)
+    assert "ids" in schemas["BatchAnswer"]["properties"]
+
+
+def test_eliminated_observers_are_dropped_and_listed_like_witnesses(engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 26)  # Thomas banished (event 18), Priya murdered (event 25)
+    seen = {"kind": "observe", "observers": ["Marcus", "Thomas"], "text": "Marcus finds a note under the door."}
+    answer = engine.post(f"/games/{game}/events", json={"events": [seen], "after": 26})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["dropped"] == [{"index": 0, "id": "28", "field": "observers[1]", "player": "Thomas",
+                                         "reason": "Thomas was banished at event 18 of the game (day 1, banishment): "
+                                                   "an eliminated player perceives nothing"}]
+    nobody = {"kind": "observe", "observers": ["Thomas", "Priya"], "text": "A ghost story."}
+    refused = engine.post(f"/games/{game}/events", json={"events": [nobody], "after": 27})
+    assert refused.status_code == 422 and refused.json()["field"] == "observers[0]", refused.text
+
+
+def test_the_batch_answer_gives_the_stored_ids_which_by_default_are_log_positions(engine: httpx.Client) -> None:
+    game, log = live_game(engine, 6)
+    mine = {"kind": "say", "id": "mine-1", "speaker": "Marcus", "to": "all", "channel": "public", "text": "Hello."}
+    answer = engine.post(f"/games/{game}/events", json={"events": [log[6], mine, log[7]], "after": 6})
+    assert answer.status_code == 200, answer.text
+    # the header is line 1: the game's first event is "2", so its 7th (index 6) is "8"
+    assert answer.json()["ids"] == [log[6].get("id", "8"), "mine-1", log[7].get("id", "10")]
+    resent = engine.post(f"/games/{game}/events", json={"events": [log[6], mine, log[7]], "after": 6})
+    assert resent.json()["already_stored"] == 3 and resent.json()["ids"] == answer.json()["ids"]
+    gap = engine.post(f"/games/{game}/events", json={"events": [log[12]], "after": 12})
+    assert gap.status_code == 409
+    assert "holds 9 events, and this batch was sent after 12 events: events 9..11 were never stored" in \
+        gap.json()["reason"]
+
+
+def test_recall_dry_run_seed_and_at_over_http_and_mcp(server: Server, engine: httpx.Client,
+                                                       driver: neo4j.Driver) -> None:
+    game, _ = live_game(engine, 26)
+    token = mint(engine, game, "Marcus")
+
+    def counts() -> dict[str, int]:
+        return {r["uid"]: r["n"] for r in driver.execute_query(
+            "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n", game=game).records}
+
+    before = counts()
+    with server.client(token) as marcus:
+        route = f"/games/{game}/players/Marcus/recall"
+        first = marcus.post(route, json={"topic": "Thomas", "dry_run": True, "seed": 11})
+        second = marcus.post(route, json={"topic": "Thomas", "dry_run": True, "seed": 11})
+        assert first.status_code == 200, first.text
+        assert (first.json()["dry_run"], first.json()["written"], first.json()["seed"]) == (True, 0, 11)
+        assert first.json() == second.json()  # the same seed, nothing written in between: the same recall
+        assert counts() == before  # a dry run changes no memory
+        past = marcus.post(route, json={"topic": "Thomas", "at": 2})
+        assert past.status_code == 403 and "at another phase (at) needs the engine key" in past.json()["reason"]
+    looked = engine.post(f"/games/{game}/players/Marcus/recall", json={"topic": "Thomas", "at": 2})
+    assert looked.status_code == 200 and looked.json()["phase"] == 2 and looked.json()["dry_run"] is True
+    assert counts() == before
+    dry = mcp_call(server, token, "recall", {"topic": "Thomas", "dry_run": True, "seed": 11})
+    assert not dry.is_error and dry.structured_content["written"] == 0
+    assert dry.structured_content["memories"] == first.json()["memories"]
+    refused = mcp_call(server, token, "recall", {"topic": "Thomas", "at": 2})
+    assert refused.is_error and "403 forbidden:" in refused.content[0].text
+    other = mcp_call(server, token, "recall", {"topic": "Thomas", "player": "Sarah"})
+    assert other.is_error and "it cannot reach Sarah's memory" in other.content[0].text
+    by_engine = mcp_call(server, server.key, "recall", {"topic": "Thomas", "game": game, "player": "Marcus", "at": 2})
+    assert not by_engine.is_error and by_engine.structured_content["phase"] == 2
+    assert "true_day" in by_engine.structured_content["memories"][0]  # the engine sees the ground truth
+
+
+LONE = "I saw \ud83d"  # half of an emoji, as a JavaScript engine that cut it sends it: valid JSON, not Unicode
+
+
+def _raw(value: Any) -> bytes:
+    return json.dumps(value).encode()  # ensure_ascii: the surrogate travels as the escape \ud83d
+
+
+def test_text_that_is_not_unicode_is_bad_input_with_its_index_field_and_reason(server: Server, engine: httpx.Client,
+                                                                               tmp_path: Path) -> None:
+    game, log = live_game(engine, 6)
+    json_body = {"content-type": "application/json"}
+    say = {"kind": "say", "speaker": "Marcus", "to": "all", "channel": "public", "text": LONE}
+    events = engine.post(f"/games/{game}/events", content=_raw({"events": [log[6], say], "after": 6}),
+                         headers=json_body)
+    assert events.status_code == 422, events.text
+    assert (events.json()["error"], events.json()["index"], events.json()["field"]) == ("invalid_events", 1, "text")
+    assert "character 6 is a lone surrogate (\\ud83d)" in events.json()["reason"]
+    token = mint(engine, game, "Marcus")
+    with server.client(token) as marcus:
+        topic = marcus.post(f"/games/{game}/players/Marcus/recall", content=_raw({"topic": LONE}), headers=json_body)
+        thought = marcus.post(f"/games/{game}/players/Marcus/thoughts", content=_raw({"text": LONE}),
+                              headers=json_body)
+    for answer, field in ((topic, "topic"), (thought, "text")):
+        assert answer.status_code == 422 and answer.json()["field"] == field, answer.text
+        assert "lone surrogate" in answer.json()["reason"]
+    header, rest = small_game(fresh("srv-lone"))
+    upload = (json.dumps(header) + "\n" + json.dumps({**rest[0], "text": LONE}) + "\n").encode()
+    uploaded = engine.post("/ingest", content=upload, headers={"content-type": "application/x-ndjson"})
+    assert uploaded.status_code == 422 and uploaded.json()["problems"][0]["line"] == 2, uploaded.text
+    assert uploaded.json()["problems"][0]["field"] == "text"
+    plomp = json.dumps({"messages": [{"text": LONE}]}).encode()
+    files = [("files", ("plomp.json", plomp, "application/json")), ("files", ("result.json", b"{}", "text/json"))]
+    multipart = engine.post("/ingest", files=files, params={"format": "traitors-plomp"})
+    assert multipart.status_code == 400 and multipart.json()["field"] == "messages[0].text", multipart.text
+    called = mcp_call(server, token, "recall", {"topic": LONE})
+    assert called.is_error and "422 invalid_request: topic: character 6 is a lone surrogate" in called.content[0].text
+    stored = tmp_path / "lone.jsonl"
+    stored.write_bytes(upload)
+    cli = subprocess.run([sys.executable, "-m", "graphmem.cli", "ingest", str(stored)], capture_output=True,
+                         text=True, timeout=300, env=server.env)
+    assert cli.returncode == 1 and "Traceback" not in cli.stderr, cli.stderr
+    assert "line 2, field 'text': character 6 is a lone surrogate" in cli.stderr
+
+
+def test_a_body_that_cannot_be_read_is_malformed_json(engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 2)
+    route = f"/games/{game}/events"
+    json_body = {"content-type": "application/json"}
+    not_utf8 = engine.post(route, content=b'{"events": [], "after": "\xff\xfe"}', headers=json_body)
+    assert not_utf8.status_code == 400 and not_utf8.json()["error"] == "malformed_json", not_utf8.text
+    assert "not UTF-8" in not_utf8.json()["reason"]
+    deep = engine.post(route, content=b'{"events": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", headers=json_body)
+    assert deep.status_code == 400 and deep.json()["error"] == "malformed_json", deep.text
+
+
+def test_a_decomposed_player_name_is_the_same_player_for_its_token(server: Server, engine: httpx.Client) -> None:
+    game = fresh("srv-nfd")
+    header = {"kind": "game", "format": "graphmem/1", "game": game,
+              "players": [{"name": "Zoë", "role": "traitor"}, {"name": "Ann", "role": "faithful"}]}
+    assert engine.post("/games", json=header).status_code == 201
+    say = {"kind": "say", "speaker": "Ann", "to": ["Zoë"], "channel": "private", "text": "I trust you."}
+    assert engine.post(f"/games/{game}/events", json={"events": [say], "after": 0}).status_code == 200
+    decomposed = unicodedata.normalize("NFD", "Zoë")
+    assert decomposed != "Zoë"
+    token = mint(engine, game, decomposed)
+    with server.client(token) as zoe:
+        answer = zoe.post(f"/games/{game}/players/{decomposed}/recall", json={"topic": "trust"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["player"] == "Zoë" and answer.json()["memories"]
+
+
+def test_mcp_without_credential_answers_a_json_rpc_error(server: Server) -> None:
+    plain = httpx.post(server.url + "/mcp", json={"jsonrpc": "2.0", "id": 7, "method": "tools/list"})
+    assert plain.status_code == 401
+    error = plain.json()["error"]
+    assert error["code"] == -32001 and error["message"].startswith("401 unauthorized: this server needs a credential")
+
+    async def listed() -> Any:
+        async with httpx2.AsyncClient(timeout=60) as http, \
+                Client(streamable_http_client(server.url + "/mcp", http_client=http)) as client:
+            return await client.list_tools()
+
+    with pytest.raises(MCPError, match="401 unauthorized: this server needs a credential"):
+        asyncio.run(listed())
+
+
+def test_revoking_the_tokens_of_an_unknown_player_is_not_found(engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 2)
+    answer = engine.delete(f"/games/{game}/tokens", params={"player": "Nobody"})
+    assert answer.status_code == 404 and "no player 'Nobody'" in answer.json()["reason"]
+    mint(engine, game, "Marcus")
+    revoked = engine.delete(f"/games/{game}/tokens", params={"player": "Marcus"})
+    assert revoked.status_code == 200 and revoked.json()["revoked"] == 1
+
+
+@pytest.fixture()
+def failing_server(memory: Any) -> Iterator[str]:
+    """A real uvicorn on a free port serving the app over a service whose ``games`` fails unexpectedly."""
+    import uvicorn
+
+    from graphmem.server.http import create_app
+    from graphmem.service import MemoryService
+
+    class Failing(MemoryService):
+        def games(self) -> list[dict[str, Any]]:
+            raise ZeroDivisionError("a bug")
+
+    service = Failing(memory.driver, settings=memory.settings.with_overrides(engine_key=None),
+                      params=memory.params, embedder=memory.embedder)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(service, warm=False), port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_an_unexpected_error_is_the_documented_json_body(failing_server: str) -> None:
+    answer = httpx.get(failing_server + "/games")
+    assert answer.status_code == 500 and answer.headers["content-type"] == "application/json"
+    assert answer.json() == {"error": "internal_error", "field": None, "index": None,
+                             "reason": "ZeroDivisionError: the server failed on this request (its log has the "
+                                       "details)"}
+
+
+def test_two_workers_take_every_batch_sent_without_after(neo4j_uri: str, schema: object, driver: neo4j.Driver,
+                                                         tmp_path: Path) -> None:
+    server = start_server(neo4j_uri, tmp_path, args=["--workers", "2"])
+    try:
+        game = fresh("srv-race")
+        header, _ = small_game(game)
+        with server.client() as engine_client:
+            assert engine_client.post("/games", json=header).status_code == 201
+            names = [p["name"] for p in header["players"]]
+
+            def send(i: int) -> int:
+                say = {"kind": "say", "id": f"r{i}", "speaker": names[i % len(names)], "to": "all",
+                       "channel": "public", "text": f"Remark number {i}."}
+                with server.client() as client:  # a connection of its own: the two workers share the load
+                    return client.post(f"/games/{game}/events", json={"events": [say]}).status_code
+
+            with ThreadPoolExecutor(12) as pool:
+                statuses = list(pool.map(send, range(36)))
+            assert statuses == [200] * 36
+    finally:
+        server.stop()
+    stored = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.log_events AS n", game=game).records
+    assert stored[0]["n"] == 36
+    assert "Traceback" not in server.log.read_text(encoding="utf-8", errors="replace")
+
+
+def test_graphmem_mcp_closes_its_driver_when_the_client_leaves(server: Server) -> None:
+    done = subprocess.run([sys.executable, "-X", "dev", "-m", "graphmem.cli", "mcp"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=180, env={**server.env, "GRAPHMEM_TOKEN": "x"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Unclosed driver" not in done.stderr and "ResourceWarning" not in done.stderr, done.stderr[-2000:]
