@@ -96,7 +96,8 @@ _JITTER = random.SystemRandom()
 class Dropped:
     """A name left out of a live event: an eliminated player in its ``witnesses`` or ``emotion``.
 
-    index : int, 0-based position of the event in its batch; event_id : str, its id (None when it gave none)
+    index : int, 0-based position of the event in its batch; event_id : str, its id as stored (the default id, its
+    position in the log, when it gave none)
     field : str, e.g. "witnesses[3]" or "emotion.Dmitri"; player : str; reason : str ("Dmitri was murdered ...")
     """
 
@@ -385,6 +386,7 @@ def drop_eliminated(obj: Mapping[str, Any], validator: GameLogValidator,
         return out, []
     state = validator.state
     dropped: list[Dropped] = []
+    event_id = _given_id(obj) or str(validator.next_line)  # the id it is stored with
 
     def gone(name: Any) -> str | None:
         if not isinstance(name, str):
@@ -402,7 +404,7 @@ def drop_eliminated(obj: Mapping[str, Any], validator: GameLogValidator,
             if why is None:
                 kept.append(name)
             else:
-                dropped.append(Dropped(index, _given_id(obj), f"{key}[{i}]", nfc(name),
+                dropped.append(Dropped(index, event_id, f"{key}[{i}]", nfc(name),
                                        f"{why}: an eliminated player perceives nothing"))
         if key == "observers" and names and not kept:
             return dict(obj), []  # nobody left to observe it: the validator names the eliminated observers
@@ -415,7 +417,7 @@ def drop_eliminated(obj: Mapping[str, Any], validator: GameLogValidator,
             if why is None:
                 kept_emotion[name] = state_of
             else:
-                dropped.append(Dropped(index, _given_id(obj), f"emotion.{name}", nfc(name),
+                dropped.append(Dropped(index, event_id, f"emotion.{name}", nfc(name),
                                        f"{why}: an eliminated player perceives nothing"))
         out["emotion"] = kept_emotion
     return out, dropped
