@@ -175,9 +175,10 @@ class MemoryService:
         (about 1 s the first time in a process, plus about 15 s the first time on a machine, ~0 after). Otherwise the
         first call that embeds something (a recall with a topic, a live batch, an ingest) pays for loading the model.
 
-        queries : also run the queries of a live batch, of the decay that follows it and of a recall once, on no
-        game and in a transaction rolled back (so Neo4j has planned them), and import the recall pipeline, so that the first batch and the first recalls
-        are as fast as later ones (:data:`WARM_QUERIES`). ``graphmem serve`` warms up so before ``/ready`` says 200.
+        queries : also run the queries of a live batch, of the decay that follows it and of a recall once per
+        combination of null and given optional parameters, on no game and in transactions rolled back (so Neo4j has
+        planned them), and import the recall pipeline, so that the first batch and the first recalls are as fast as
+        later ones (:data:`WARM_QUERIES`; a few seconds). ``graphmem serve`` warms up so before ``/ready`` says 200.
         Raises EmbeddingError, Neo4jUnavailable."""
         from graphmem.store.connection import server_version
 

@@ -100,7 +100,7 @@ class Engine:
 def play(url: str, key: str | None, game: str) -> int:
     engine = Engine(url, key)
     print(f"graphmem at {url}: {engine.call('GET', '/health')['status']}")
-    # 1. The game, then the roles as the engine announces them (allowed until the first event).
+    # 1. The game, then the roles as the engine announces them (before or after the first events).
     engine.call("POST", "/games", expect=201, json={
         "kind": "game", "format": "graphmem/1", "game": game, "title": "A scripted example game",
         "players": [{"name": p} for p in PLAYERS]})

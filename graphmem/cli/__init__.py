@@ -117,11 +117,10 @@ def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: st
     logging.getLogger("neo4j").setLevel(logging.ERROR if verbose < 2 else logging.DEBUG)
     from graphmem.settings import load_settings  # here: `graphmem --help` never reads the settings
 
-    try:
-        settings = load_settings(config_path=config_path)
+    try:  # flags over the environment over the file (graphmem.settings)
+        ctx.obj = load_settings(config_path=config_path, uri=uri, user=user, password=password, database=database)
     except GraphmemError as e:
         raise click.ClickException(str(e)) from e
-    ctx.obj = settings.with_overrides(uri=uri, user=user, password=password, database=database)
 
 
 def settings_of(ctx: click.Context) -> Settings:
