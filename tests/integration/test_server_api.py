@@ -278,4 +278,5 @@ def test_graphmem_mcp_closes_its_driver_when_the_client_leaves(server: Server) -
     done = subprocess.run([sys.executable, "-X", "dev", "-m", "graphmem.cli", "mcp"], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=180, env={**server.env, "GRAPHMEM_TOKEN": "x"})
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Unclosed driver" not in done.stderr and "ResourceWarning" not in done.stderr, done.stderr[-2000:]
+    # the neo4j driver warns "ResourceWarning: unclosed  BoltDriver" (shown under -X dev) when nobody closed it
+    assert "ResourceWarning" not in done.stderr and "Driver" not in done.stderr, done.stderr[-2000:]

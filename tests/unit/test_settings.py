@@ -93,3 +93,15 @@ def test_the_server_section_then_the_environment_give_the_engine_key_and_the_bod
     s = load_settings(environ={**env, "GRAPHMEM_ENGINE_KEY": "from-env", "GRAPHMEM_MAX_BODY_BYTES": "2000"},
                       cwd=tmp_path)
     assert (s.engine_key, s.max_body_bytes) == ("from-env", 2000)
+
+
+def test_flags_win_over_the_environment_and_the_file_and_the_settings_travel_to_workers(tmp_path: Path) -> None:
+    import pickle
+
+    (tmp_path / "graphmem.toml").write_text('[neo4j]\nuri = "bolt://file:1"\nuser = "file"\n', encoding="utf-8")
+    env = {"GRAPHMEM_HOME": str(tmp_path), "NEO4J_URI": "bolt://env:2", "NEO4J_USER": "env"}
+    s = load_settings(environ=env, cwd=tmp_path, uri="bolt://flag:3", user=None)
+    assert (s.uri, s.uri_source, s.user) == ("bolt://flag:3", "flag", "env")  # a None flag is no flag
+    assert pickle.loads(pickle.dumps(s)) == s  # `graphmem serve --workers N` hands them over in its app factory
+    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be str, got 7"):
+        load_settings(environ=env, cwd=tmp_path, uri=7)
