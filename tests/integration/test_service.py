@@ -134,22 +134,22 @@ def test_an_eliminated_witness_named_by_the_engine_is_dropped_and_reported(servi
                                    "text": "Let me back in."}])
 
 
-def test_roles_are_set_after_the_game_is_created_and_before_its_first_event(service: MemoryService,
-                                                                           driver: neo4j.Driver) -> None:
+def test_roles_are_set_after_the_game_is_created_before_or_after_its_first_events(service: MemoryService,
+                                                                                 driver: neo4j.Driver) -> None:
     game = fresh("live-roles")
     service.start_game({"kind": "game", "format": "graphmem/1", "game": game, "players": [
         {"name": "Ann"}, {"name": "Bob"}, {"name": "Cid", "role": "faithful"}]})
-    with pytest.raises(InvalidGameLog, match="no role yet for Ann, Bob: set every role before the first event"):
-        service.add_events(game, [{"kind": "phase", "day": 1, "name": "social"}])
+    night = {"kind": "say", "speaker": "Ann", "to": "all", "channel": "traitors", "text": "Only I hear this."}
+    with pytest.raises(InvalidGameLog, match="an event on the traitors channel needs the role of Ann, Bob, not set"):
+        service.add_events(game, [{"kind": "phase", "day": 1, "name": "social"}, night])
+    assert service.add_events(game, [{"kind": "phase", "day": 1, "name": "social"}]).events == 1  # needs no role
     service.set_roles(game, {"Ann": "traitor", "Bob": "faithful"})
-    report = service.add_events(game, [{"kind": "phase", "day": 1, "name": "social"},
-                                       {"kind": "say", "speaker": "Ann", "to": "all", "channel": "traitors",
-                                        "text": "Only I hear this."}])
-    assert report.events == 2
+    report = service.add_events(game, [night])
+    assert report.events == 1 and report.total_events == 2
     roles = {r["name"]: r["role"] for r in driver.execute_query(
         "MATCH (p:Player {game: $game}) RETURN p.name AS name, p.role AS role", game=game).records}
     assert roles == {"Ann": "traitor", "Bob": "faithful", "Cid": "faithful"}
-    with pytest.raises(GameConflict, match="holds 2 events: roles are set before the first event"):
+    with pytest.raises(GameConflict, match="holds 2 events, and the role of Bob is set already"):
         service.set_roles(game, {"Bob": "traitor"})
     with pytest.raises(NotFound, match="no player 'Dan'"):
         service.set_roles(game, {"Dan": "traitor"})

@@ -1,19 +1,5 @@
-"""Settings, read once at the edge (the CLI, the service) and passed down as plain values (pydantic-settings).
-
-Precedence, lowest first: built-in defaults, the TOML configuration file, environment variables, explicit
-overrides (CLI flags or keyword arguments). Nothing here runs at import time; :func:`load_settings` reads the
-outside, and ``Settings(**values)`` alone is plain values and defaults (it reads nothing).
-
-The configuration file is ``graphmem.toml`` in the working directory, or the path in ``GRAPHMEM_CONFIG``
-(or ``--config``). Its tables::
-
-    [neo4j]       uri, user, password, database
-    [embedding]   model, batch_size, backend   # backend: onnx (default) or torch
-    [local]       home          # where `graphmem neo4j start` keeps its data and state file
-    [server]      engine_key, host, port, max_body_bytes   # `graphmem serve` (docs/service.md)
-    seed = 7                    # top-level: the seed of every random choice (reconsolidation)
-    [parameters]  ...           # model parameter overrides (graphmem.model.params)
-    [profiles.NAME] ...         # user-defined memory profiles (graphmem.model.params)
+"""The settings as a pydantic-settings model, and :func:`load_settings` (re-exported by :mod:`graphmem.settings`,
+whose docstring gives the file's tables and the precedence).
 
 Each setting names its file key and its environment variable on its field (``file``, ``env``), the one place
 both sources read them from.
@@ -39,30 +25,22 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from graphmem.errors import ConfigError, closest, did_you_mean
 from graphmem.model.params import Parameters, load_parameters
+from graphmem.settings.defaults import (
+    CONFIG_FILE_NAME,
+    DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_MAX_BODY,
+    DEFAULT_SERVER_HOST,
+    DEFAULT_SERVER_PORT,
+    DEFAULT_URI,
+    FREE_TABLES,
+    STATE_FILE_NAME,
+    default_home,
+)
 
 if TYPE_CHECKING:
     from graphmem.encoders import Backend
 else:
     Backend = str  # the Literal lives in graphmem.encoders, which loads numpy; checked by _backend below
-
-DEFAULT_URI = "bolt://127.0.0.1:7687"
-DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
-DEFAULT_SERVER_HOST = "127.0.0.1"
-DEFAULT_SERVER_PORT = 8750
-DEFAULT_MAX_BODY = 16 * 1024 * 1024
-CONFIG_FILE_NAME = "graphmem.toml"
-STATE_FILE_NAME = "neo4j-local.json"
-FREE_TABLES = ("parameters", "profiles")
-"""Tables of the configuration file that are not settings (read by graphmem.model.params, field by field)."""
-
-
-def default_home(environ: Mapping[str, str]) -> Path:
-    """The local data directory: ``$GRAPHMEM_HOME``, else ``$XDG_DATA_HOME/graphmem``, else ``~/.local/share/graphmem``."""
-    if environ.get("GRAPHMEM_HOME"):
-        return Path(environ["GRAPHMEM_HOME"]).expanduser()
-    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "graphmem"
-
 
 def _named(default: Any = None, *, file: str | None = None, env: str | None = None, **kwargs: Any) -> Any:
     return Field(default, json_schema_extra={"file": file, "env": env}, **kwargs)

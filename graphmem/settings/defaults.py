@@ -1,0 +1,27 @@
+"""The settings' defaults and file names: plain values, no import beyond the standard library (read by the
+launcher of the local Neo4j and the settings model alike)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_URI = "bolt://127.0.0.1:7687"
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_SERVER_HOST = "127.0.0.1"
+DEFAULT_SERVER_PORT = 8750
+DEFAULT_MAX_BODY = 16 * 1024 * 1024
+CONFIG_FILE_NAME = "graphmem.toml"
+STATE_FILE_NAME = "neo4j-local.json"
+FREE_TABLES = ("parameters", "profiles")
+"""Tables of the configuration file that are not settings (read by graphmem.model.params, field by field)."""
+
+
+def default_home(environ: Mapping[str, str]) -> Path:
+    """The local data directory: ``$GRAPHMEM_HOME``, else ``$XDG_DATA_HOME/graphmem``, else ``~/.local/share/graphmem``."""
+    if environ.get("GRAPHMEM_HOME"):
+        return Path(environ["GRAPHMEM_HOME"]).expanduser()
+    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "graphmem"
+
+
