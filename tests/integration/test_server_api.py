@@ -142,10 +142,15 @@ def test_text_that_is_not_unicode_is_bad_input_with_its_index_field_and_reason(s
     uploaded = engine.post("/ingest", content=upload, headers={"content-type": "application/x-ndjson"})
     assert uploaded.status_code == 422 and uploaded.json()["problems"][0]["line"] == 2, uploaded.text
     assert uploaded.json()["problems"][0]["field"] == "text"
-    plomp = json.dumps({"messages": [{"text": LONE}]}).encode()
-    files = [("files", ("plomp.json", plomp, "application/json")), ("files", ("result.json", b"{}", "text/json"))]
+    example = Path(__file__).resolve().parents[2] / "examples" / "traitors-llm" / "433y9yyp"
+    said = json.dumps("I'm voting for Taylor.")[1:-1]
+    plomp = (example / "plomp.json").read_text(encoding="utf-8").replace(said, said + "\\ud83d", 1).encode()
+    files = [("files", ("plomp.json", plomp, "application/json")),
+             ("files", ("result.json", (example / "result.json").read_bytes(), "application/json"))]
     multipart = engine.post("/ingest", files=files, params={"format": "traitors-plomp"})
-    assert multipart.status_code == 400 and multipart.json()["field"] == "messages[0].text", multipart.text
+    assert multipart.status_code == 422 and multipart.json()["error"] == "invalid_log", multipart.text
+    assert multipart.json()["field"].endswith("(canonical say event, field text)")
+    assert "is a lone surrogate (\\ud83d)" in multipart.json()["reason"]
     # over MCP the SDK's own JSON parser refuses it first, with a JSON-RPC parse error (its client cannot even send
     # it: it encodes UTF-8 strictly), so one raw JSON-RPC call, as examples/engine/play.py makes them
     rpc = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "recall", "arguments": {"topic": LONE}}}

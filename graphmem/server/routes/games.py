@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.logs.schema import unicode_problems
 from graphmem.server.deps import EngineOnly, Service
 from graphmem.server.errors import MalformedRequest
 from graphmem.server.models import (
@@ -109,9 +107,7 @@ async def ingest(request: Request, memory: Service, format: str = "auto", skip_i
             names = 0
             for _, value in form.multi_items():
                 if not isinstance(value, str) and value.filename:
-                    data = await value.read()
-                    _check_upload(value.filename, data)
-                    (target / Path(value.filename).name).write_bytes(data)
+                    (target / Path(value.filename).name).write_bytes(await value.read())
                     names += 1
             if not names:
                 raise MalformedRequest("a multipart upload needs at least one file")
@@ -125,17 +121,3 @@ async def ingest(request: Request, memory: Service, format: str = "auto", skip_i
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
-
-def _check_upload(name: str, data: bytes) -> None:
-    """Refuse an uploaded JSON file whose strings are not valid Unicode (a lone surrogate escape): an importer's
-    format has no line validation of its own to name it. Raises MalformedRequest naming the file and field."""
-    if not name.endswith(".json") or b"\\u" not in data:
-        return
-    try:
-        parsed = json.loads(data)
-    except ValueError:
-        return  # the importer names what is wrong with it
-    found = unicode_problems(parsed)
-    if found:
-        field, reason = found[0]
-        raise MalformedRequest(f"{name}, field '{field}': {reason}", field)
