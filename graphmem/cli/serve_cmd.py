@@ -54,7 +54,7 @@ def mcp_stdio(ctx: click.Context, token: str | None) -> None:
     from graphmem.service import MemoryService
 
     with MemoryService.connect(settings_of(ctx), check=False) as service:  # closed (its driver) when stdin closes
-        warm = threading.Thread(target=service.warm_up, kwargs={"queries": False}, daemon=True)
+        warm = threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True)
         warm.start()
         build_mcp(service, stdio=True, credential=token).run("stdio")
         # a client that closes stdin while the model loads: let the load finish rather than tear the interpreter
