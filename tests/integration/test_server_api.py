@@ -143,8 +143,13 @@ def test_text_that_is_not_unicode_is_bad_input_with_its_index_field_and_reason(s
     assert uploaded.status_code == 422 and uploaded.json()["problems"][0]["line"] == 2, uploaded.text
     assert uploaded.json()["problems"][0]["field"] == "text"
     example = Path(__file__).resolve().parents[2] / "examples" / "traitors-llm" / "433y9yyp"
-    said = json.dumps("I'm voting for Taylor.")[1:-1]
-    plomp = (example / "plomp.json").read_text(encoding="utf-8").replace(said, said + "\\ud83d", 1).encode()
+    text = (example / "plomp.json").read_text(encoding="utf-8")
+    speech = next(item["data"]["payload"]["plomp_display_text"] for item in json.loads(text)["buffer_items"]
+                  if item["type"] == "event" and item["data"]["payload"].get("plomp_display_event_type")
+                  == "ROUND_TABLE_SPEECH")
+    said = json.dumps(speech)[1:41]  # as the file spells it
+    assert said in text
+    plomp = text.replace(said, said + "\\ud83d", 1).encode()
     files = [("files", ("plomp.json", plomp, "application/json")),
              ("files", ("result.json", (example / "result.json").read_bytes(), "application/json"))]
     multipart = engine.post("/ingest", files=files, params={"format": "traitors-plomp"})
