@@ -586,13 +586,14 @@ class LiveGames:
             # Another process added batches: replay only those onto the cached state. Equal SHA-256 hashes of the
             # whole event sequence after it mean the cached events were the stored ones too.
             try:
-                state.catch_up(self._lines(game, state.events))
+                state.catch_up(self._lines(game, state.events, status.log_events))
                 if (state.events, state.sha256) == (status.log_events, status.log_sha256):
                     self.catch_ups += 1
                     return state
             except GameConflict:
                 pass
-        state = LiveGame.replay(status.header_json, self._lines(game, 0), self.params, self.embedder)
+        state = LiveGame.replay(status.header_json, self._lines(game, 0, status.log_events), self.params,
+                                self.embedder)
         if (state.events, state.sha256) != (status.log_events, status.log_sha256):
             raise GameConflict(f"game '{game}': its stored event log ({state.events} events) does not match its "
                                f"event count and hash ({status.log_events} events); delete it and start it again")
@@ -600,12 +601,17 @@ class LiveGames:
         slot.state = state
         return state
 
-    def _lines(self, game: str, start: int) -> list[str]:
-        """The stored event lines of ``game`` from event ``start`` on (``start`` must begin a stored batch)."""
+    def _lines(self, game: str, start: int, end: int) -> list[str]:
+        """The stored event lines of ``game`` from event ``start`` to ``end`` (exclusive; both begin stored batches):
+        ``end`` is the event count of the status the caller read, so a batch another process commits meanwhile is
+        left for the next status (read with it, it made the rebuilt state disagree with the status: a 409 for a batch
+        that had done nothing wrong)."""
         records, _, _ = self.driver.execute_query(cypher("ingest/live_log_read"), game=game, start=start,
                                                   database_=self.database, routing_=neo4j.RoutingControl.READ)
         lines: list[str] = []
         for r in records:
+            if int(r["start"]) >= end:
+                break
             if int(r["start"]) != start + len(lines):
                 raise GameConflict(f"game '{game}': its stored event log has a gap before event {r['start']}")
             lines.extend(r["lines"])
@@ -724,7 +730,7 @@ class LiveGames:
             rows = fresh.encoder.take(fresh.validator.phases)
             if status.log_events:
                 try:
-                    fresh.catch_up(self._lines(game, 0))
+                    fresh.catch_up(self._lines(game, 0, status.log_events))
                 except GameConflict as e:
                     raise GameConflict(f"game '{game}': its stored events do not hold under these roles ({e}): "
                                        "nothing was written") from None
