@@ -291,3 +291,19 @@ def test_graphmem_mcp_closes_its_driver_when_the_client_leaves(server: Server) -
     assert done.returncode == 0, done.stderr[-2000:]
     # the neo4j driver warns "ResourceWarning: unclosed  BoltDriver" (shown under -X dev) when nobody closed it
     assert "ResourceWarning" not in done.stderr and "Driver" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_recall_topic_of_any_length_is_answered(server: Server, engine: httpx.Client) -> None:
+    # an agent passing its last stretch of conversation as the topic: 2,000 distinct words made a full-text query of
+    # more clauses than Lucene takes (a plain 500 before); the longest words are searched, and the memory that
+    # matches them comes first
+    game, _ = live_game(engine, 26)
+    token = mint(engine, game, "Marcus")
+    filler = " ".join(f"w{i}" for i in range(2000))
+    with server.client(token) as marcus:
+        answer = marcus.post(f"/games/{game}/players/Marcus/recall",
+                             json={"topic": f"{filler} Thomas medical training", "dry_run": True})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["memories"], "the words that mean something still find memories"
+    tool = mcp_call(server, token, "recall", {"topic": f"{filler} Thomas", "dry_run": True})
+    assert not tool.is_error, tool.content
