@@ -21,7 +21,7 @@ from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES, strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
-from graphmem.model.vocabulary import Marker
+from graphmem.model.vocabulary import Marker, SourceType
 from graphmem.recall.candidates import Context, check_context, keep_written, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
@@ -101,14 +101,17 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
                     conflicts: tuple[str, ...], conflict_lines: tuple[tuple[str, str], ...] = ()) -> RecalledMemory:
     """The memory as the owner now remembers it: ranked as ``r`` (marker and score from the strength at recall),
     shown with the details and believed teller after this recall's reconsolidation ``result``; the day is the one
-    the owner believes (None when the ``when`` detail is lost, a fabricated day when one was imported)."""
+    the owner believes (None when the ``when`` detail is lost, a fabricated day when one was imported). The teller is
+    the one the owner believes in, none once the source is forgotten ("[Source unclear]": the JSON an agent reads
+    must not name whom its prompt no longer can)."""
     assert r.marker is not None
     lost = tuple(str(d.kind) for d in result.details if d.lost)
     day = displayed_day(result.details, c.day) if c.day is not None else None
     return RecalledMemory(
         uid=c.uid, event=c.event, kind=c.kind, marker=r.marker, day=day, true_day=c.day, phase_name=c.phase_name,
-        source_belief=belief, teller=result.believed_teller, text=c.text if c.template is None else
-        render(c.template, result.details), template=c.template, details=result.details, about=c.about,
+        source_belief=belief, teller=None if belief == SourceType.UNKNOWN else result.believed_teller,
+        text=c.text if c.template is None else render(c.template, result.details), template=c.template,
+        details=result.details, about=c.about,
         strength=r.strength, strength_after=result.strength, score=r.score, relevance=r.relevance, dense=r.dense,
         lexical=r.lexical, source_route=r.source,
         flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
