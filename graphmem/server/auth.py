@@ -93,9 +93,13 @@ def recall_for(service: MemoryService, principal: Principal, game: str, player: 
                at: int | None = None) -> dict[str, Any]:
     """One recall as ``principal`` may see it (the HTTP route and the MCP tool), ``player`` already checked with
     :func:`require_player`: the player's agent gets its JSON without the ground truth
-    (:meth:`graphmem.recall.result.RecallResult.agent_dict`), the engine all of it. ``dry_run`` and ``seed`` are
-    anyone's who may recall the player; ``at``, a look into another phase, is the engine's (Forbidden for a token)."""
+    (:meth:`graphmem.recall.result.RecallResult.agent_dict`), the engine all of it. ``dry_run`` is anyone's who may
+    recall the player, and so is ``seed`` with it; a recall that writes with a chosen ``seed`` is the engine's (an
+    agent could try seeds in dry runs and then write the reconstruction it likes best), and so is ``at``, a look
+    into another phase (Forbidden for a token)."""
     if at is not None:
         require_engine(principal, "a recall at another phase (at)")
+    if seed is not None and not dry_run:
+        require_engine(principal, "a recall that writes with a chosen seed (seed without dry_run)")
     result = service.recall(game, player, topic, participants=participants, k=k, seed=seed, dry_run=dry_run, at=at)
     return result.agent_dict() if isinstance(principal, Agent) else result.as_dict()

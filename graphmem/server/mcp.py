@@ -79,8 +79,8 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
         """What you remember for a conversation about `topic` with `participants` (the players you are talking
         with), at most `k` memories (default 10): the memory block to read before you speak or vote. Recalling
         strengthens and subtly changes what you recall, as human memory does; `dry_run` looks without that, `seed`
-        fixes the recall's random choices. Engine key only: `game` and `player` name whose memory, `at` an earlier
-        phase to recall as at."""
+        fixes a dry run's random choices. Engine key only: `game` and `player` name whose memory, `at` an earlier
+        phase to recall as at, `seed` on a recall that writes."""
         try:
             principal = caller(ctx)
             if isinstance(principal, auth.Agent):

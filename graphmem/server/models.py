@@ -66,8 +66,8 @@ class RolesRequest(_Body):
 
 
 class RecallRequest(_Body):
-    """A recall: the topic of the conversation, who takes part, at most k memories; ``dry_run``, ``seed`` and
-    ``at`` look without changing the memory (docs/service.md says who may use which)."""
+    """A recall: the topic of the conversation, who takes part, at most k memories; ``dry_run`` (with ``seed`` to
+    replay one) and ``at`` look without changing the memory (docs/service.md says who may use which)."""
 
     topic: Text | None = None
     participants: list[Text] = Field(default_factory=list)

@@ -95,6 +95,9 @@ def test_recall_dry_run_seed_and_at_over_http_and_mcp(server: Server, engine: ht
         assert (first.json()["dry_run"], first.json()["written"], first.json()["seed"]) == (True, 0, 11)
         assert first.json() == second.json()  # the same seed, nothing written in between: the same recall
         assert counts() == before  # a dry run changes no memory
+        chosen = marcus.post(route, json={"topic": "Thomas", "seed": 11})
+        assert chosen.status_code == 403 and "writes with a chosen seed" in chosen.json()["reason"]
+        assert counts() == before
         past = marcus.post(route, json={"topic": "Thomas", "at": 2})
         assert past.status_code == 403 and "at another phase (at) needs the engine key" in past.json()["reason"]
     looked = engine.post(f"/games/{game}/players/Marcus/recall", json={"topic": "Thomas", "at": 2})

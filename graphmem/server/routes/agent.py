@@ -16,8 +16,8 @@ router = APIRouter(tags=["agent"])
 def recall(game: str, player: PlayerName, request: RecallRequest, principal: Caller, memory: Service) -> RecallAnswer:
     """What the player remembers (docs/model.md#recall-and-reconsolidation): the prompt block (``prompt``) and its
     JSON (for a player token without the ground truth of each memory: true day, fabricated and misattributed flags,
-    changes). ``dry_run`` and ``seed`` look without changing the memory (a player token for its own player too);
-    ``at``, a look into another phase, takes the engine key."""
+    changes). ``dry_run`` looks without changing the memory, with ``seed`` to replay one (a player token for its own
+    player too); ``seed`` on a recall that writes, and ``at``, a look into another phase, take the engine key."""
     data = auth.recall_for(memory, principal, game, player, request.topic, request.participants, k=request.k,
                          dry_run=request.dry_run, seed=request.seed, at=request.at)
     return RecallAnswer(**data)
