@@ -303,12 +303,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_locomo", description=__doc__.split("\n\n")[0])
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT_PATH, help="a LoCoMo JSON file")
     parser.add_argument("--profiles", default="", help="comma-separated profiles (default: perfect and every shipped)")
-    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--k", type=int, default=10, help="memories recalled per question (default 10)")
     parser.add_argument("--out", type=Path, help="write the JSON report here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if not args.path.is_file():
         parser.error(f"no LoCoMo file at {args.path} (give its path)")
+    try:  # before any Neo4j is started: a file of another shape is refused at once
+        read_conversations(args.path)
+    except (ValueError, UnicodeDecodeError) as e:
+        parser.error(str(e))
     from bench.run import neo4j_uri  # the benchmarks' throw-away Neo4j, or $NEO4J_URI
 
     with neo4j_uri() as uri:
