@@ -85,14 +85,20 @@ def relative_to_best(scores: Mapping[str, float], uids: Iterable[str], best: flo
     return {u: min(1.0, max(0.0, scores.get(u, 0.0) / best)) for u in wanted}
 
 
+def _name_form(text: str) -> str:
+    """``text`` as names are compared: Unicode NFKC (full-width letters are letters), typographic apostrophes as
+    ASCII ones (an LLM writes "O’Brien"), case-folded."""
+    return unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'").casefold()
+
+
 def named_in(topic: str | None, names: Iterable[str]) -> frozenset[str]:
-    """The names of ``names`` (the game's players) that ``topic`` mentions: as a whole word, case-insensitively, in
-    Unicode NFC ("melanie's", "MELANIE?" name Melanie; "Melanies" does not)."""
+    """The names of ``names`` (the game's players) that ``topic`` mentions: as a whole word, whatever the case, the
+    Unicode form or the apostrophe ("melanie's", "MELANIE?", "O’Brien" and full-width letters name them;
+    "Melanies" does not)."""
     if not topic:
         return frozenset()
-    text = unicodedata.normalize("NFC", topic).casefold()
-    return frozenset(n for n in names if n and re.search(
-        rf"(?<!\w){re.escape(unicodedata.normalize('NFC', n).casefold())}(?!\w)", text))
+    text = _name_form(topic)
+    return frozenset(n for n in names if n and re.search(rf"(?<!\w){re.escape(_name_form(n))}(?!\w)", text))
 
 
 def source_route(c0: Floats, k: Floats, t_enc: Floats, s_enc: Floats, keep: Flags, own: Flags, now: int,

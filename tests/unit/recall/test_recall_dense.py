@@ -55,6 +55,9 @@ def test_a_topic_names_players_as_whole_words_whatever_the_case() -> None:
     assert named_in("What instruments does melanie play?", players) == {"Melanie"}
     assert named_in("Where did Caroline's sister go, and MELANIE?", players) == {"Caroline", "Melanie"}
     assert named_in("Melanies and Alan", players) == frozenset()
+    assert named_in("What did O’Brien tell you?", ["O'Brien"]) == {"O'Brien"}  # a typographic apostrophe
+    assert named_in("Did \uff32\uff49\uff4c\uff45\uff59 vote?", ["Riley"]) == {"Riley"}  # full-width letters
+    assert named_in("Zoe\u0308 said so", ["Zo\u00eb"]) == {"Zo\u00eb"}  # decomposed, as an NFD keyboard sends it
     assert named_in(None, players) == frozenset() and named_in("", players) == frozenset()
 
 
