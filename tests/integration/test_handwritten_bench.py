@@ -8,7 +8,7 @@ from typing import cast
 import neo4j
 import pytest
 
-from bench.bench_retrieval import CORPORA
+from bench.bench_retrieval import CORPORA, LANES
 from bench.handwritten import (
     COSINE,
     LEXICAL,
@@ -50,6 +50,8 @@ def test_rankings_ask_the_asker_at_the_question_phase_and_the_copies_go(driver: 
     finally:
         delete_copies(driver, None, [games[GAME]], ["perfect"])
     report = run(driver, None, asked, games, profiles=["perfect"], k=10, params=p, embedder=model)
-    assert list(report["results"]) == ["perfect", COSINE, LEXICAL] and report["questions"] == len(asked)
+    assert list(report["results"]) == ["perfect", COSINE, LEXICAL, *LANES] and report["questions"] == len(asked)
     assert report["results"]["perfect"]["hits"] == ten["hits"]  # a dry run: the same answer twice
+    # perfect ranks every memory, so its dense lane alone is the stored embedding's cosine
+    assert report["results"][LANES[0]]["hits"] == report["results"][COSINE]["hits"]
     assert not [g for g in stored_game_ids(driver, None) if g.startswith(f"{GAME}.bench-")]
