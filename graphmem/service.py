@@ -267,28 +267,35 @@ class MemoryService:
     # -- logs in --------------------------------------------------------------------------------------------------
 
     def ingest(self, *paths: str | Path, fmt: str = "auto", skip_invalid: bool = False, batch_size: int = 1000,
-               progress: Progress | None = None,
-               on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
+               progress: Progress | None = None, on_stage: Callable[[str, int], None] | None = None,
+               series: str | None = None) -> IngestSummary:
         """Ingest game log files or folders (as ``graphmem ingest``): write each game's memories, decay them to the
         end of the log (docs/model.md#forgetting) and mark the game complete. Idempotent.
 
         fmt : "auto" or a format name; batch_size : rows per write transaction; progress(stage, rows) after each
         written batch; on_stage(description, total_rows) before writing.
-        Raises InvalidGameLog (nothing written), GameConflict (a different log under a stored id), UsageProblem.
+        series : the series of games every log joins, in the order they are read, after the series' stored games
+            (docs/model.md#series-of-games; a header's ``series`` does the same for its game); the earlier games of
+            each series joined are then decayed to the series' present (:func:`graphmem.jobs.series.catch_up`).
+        Raises InvalidGameLog (nothing written), GameConflict (a different log under a stored id, a game in another
+        series or a position taken), UsageProblem.
         """
         from graphmem.ingest.pipeline import ingest
+        from graphmem.jobs.series import catch_up
         from graphmem.store.writer import mark_complete
 
         started = time.perf_counter()
         summary = ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
                          fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
-                         on_stage=on_stage)
+                         on_stage=on_stage, series=series)
         decay_started = time.perf_counter()
         for game in summary.per_game:
             if game.decay_to is not None:
                 advance(self.driver, self.database, game.game, game.decay_to, self.params)
             if not game.unchanged:
                 mark_complete(self.driver, self.database, game.game)
+        for name in dict.fromkeys(g.series for g in summary.per_game if g.series is not None):
+            catch_up(self.driver, self.database, name, self.params)
         summary.stages["decay"] = time.perf_counter() - decay_started
         summary.seconds = time.perf_counter() - started  # the whole job, decay included
         return summary
@@ -296,7 +303,9 @@ class MemoryService:
     def start_game(self, header: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> BatchReport:
         """Open a live game: store its canonical header (docs/log-format.md's first line) and, when ``history`` is given, its
         first events. A player may come without ``role`` and get it from :meth:`set_roles` before the first event.
-        A game whose hidden killing side is not called "traitor" names its roles in the header:
+        A header with ``"series": {"name": ..., "position": ...}`` joins a series of games
+        (docs/model.md#series-of-games): the players meet their earlier selves' memories. A game whose hidden killing
+        side is not called "traitor" names its roles in the header:
         ``"traitor_roles": ["werewolf"]`` (default ``["traitor"]``); those players hear the ``traitors`` channel
         and the murder votes.
 
@@ -309,10 +318,17 @@ class MemoryService:
         GameConflict, writing nothing, when the game is stored from a log file, stored live with another header,
         or holds more events than ``history`` or other ones.
         """
+        from graphmem.jobs.series import catch_up
         from graphmem.store.schema import ensure_schema
+        from graphmem.store.series import join_series
 
         ensure_schema(self.driver, self.database, model_dimension(self.settings.embedding_model))
         fresh, created, status = self.live.open(header)
+        series = fresh.header.series
+        if series is not None:  # a game of a series: its players are the series' people, met again
+            join_series(self.driver, self.database, series.name, fresh.game, [p.name for p in fresh.header.players],
+                        series.position, self.params.series.gap)
+            catch_up(self.driver, self.database, series.name, self.params)
         events = list(history)
         if status is not None and len(events) < status.log_events:
             raise GameConflict(f"game '{fresh.game}' holds {status.log_events} events in Neo4j, and history has "
@@ -345,9 +361,12 @@ class MemoryService:
         field and the reason (nothing written); GameConflict, nothing written, for a batch that does not follow
         the stored events, an ended game or a game stored from a file.
         """
+        from graphmem.jobs.series import catch_up_game
+
         report = self.live.add(game, events, after=after)
         if report.phase > report.decayed_from:
             advance(self.driver, self.database, game, report.phase, self.params)
+            catch_up_game(self.driver, self.database, game, self.params)
         return report
 
     def add_event(self, game: str, event: Mapping[str, Any], *, after: int | None = None) -> BatchReport:
@@ -394,7 +413,11 @@ class MemoryService:
         elif day is not None or name is not None:
             raise UsageProblem(f"game '{game}' is not a live game in play: it takes no phase event (advance it with "
                                "to=N, or one phase on)")
-        return advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
+        decayed = advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
+        from graphmem.jobs.series import catch_up_game
+
+        catch_up_game(self.driver, self.database, game, self.params, batch_size=batch_size)
+        return decayed
 
     # -- recall and working memory --------------------------------------------------------------------------------
 

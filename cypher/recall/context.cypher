@@ -32,7 +32,7 @@
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
-// @returns decayed_to, curve, now, incarnation, players, found, fresh, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
@@ -105,7 +105,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
-RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, players, p IS NOT NULL AS found,
+RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
        fresh, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
        thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores

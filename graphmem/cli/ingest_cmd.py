@@ -20,10 +20,13 @@ from graphmem.cli import memory_service
 @click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Rows per write transaction.")
+@click.option("--series", metavar="NAME", default=None,
+              help="Every game joins this series of games (same people, memories carried from game to game), in the "
+                   "order the logs are read, after the series' stored games.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
 def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: bool, batch_size: int,
-           as_json: bool) -> None:
+           series: str | None, as_json: bool) -> None:
     """Ingest game logs: files, or folders of them (every game inside, in sub-folders too: a folder of plomp games,
     the Avalon corpus, a folder of LLMafia games).
 
@@ -31,6 +34,9 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     Ingesting the same log again changes nothing. A keyword an importer read as a near spelling of a known one
     (CONTINUE_PLAYINGNG as CONTINUE_PLAYING) is listed as "guessed: FILE: WHERE: read ... as ..." (and under
     "guesses" with --json).
+
+    With --series NAME (or a "series" in a log's header) the games form a series of games played by the same people:
+    a player remembers their earlier games, fading across the gap between games (docs/model.md#series-of-games).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -51,7 +57,7 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
             bar.advance(task, rows)
 
         summary = memory.ingest(*paths, fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size,
-                                progress=progress, on_stage=on_stage)
+                                progress=progress, on_stage=on_stage, series=series)
     if as_json:
         data = asdict(summary)
         data["memories_ingested"] = summary.memories_ingested
@@ -62,6 +68,9 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         click.echo(f"rejected: {line}", err=True)
     for line in summary.guesses:
         click.echo(f"guessed: {line}", err=True)
+    for name in dict.fromkeys(g.series for g in summary.per_game if g.series is not None):
+        positions = sorted(g.series_position or 0 for g in summary.per_game if g.series == name)
+        click.echo(f"series {name}: {len(positions)} games at positions {_ranges(positions)}")
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
         click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")
@@ -72,6 +81,17 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
                f"{summary.players} players; created {summary.nodes_created} nodes and "
                f"{summary.relationships_created} relationships in {summary.seconds:.1f} s "
                f"({rate}embedding {summary.texts_embedded} texts took {summary.embedding_seconds:.1f} s)")
+
+
+def _ranges(numbers: list[int]) -> str:
+    """1, 2, 3, 5 -> "1-3, 5"."""
+    out: list[str] = []
+    for n in numbers:
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
 
 
 @click.command("delete")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import neo4j
+from pydantic import ValidationError
 
 from graphmem.embedding import Embedder
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, UsageProblem
@@ -33,10 +34,12 @@ from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import GameLog
+from graphmem.logs.schema import SeriesSpec
 from graphmem.logs.writer import log_sha256
 from graphmem.model import Parameters
 from graphmem.store.queries import cypher
 from graphmem.store.schema import ensure_schema
+from graphmem.store.series import join_series, placed
 from graphmem.store.writer import Progress, WriteCounts, write_game_rows
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,10 @@ class GameSummary:
     line N)"), see :mod:`graphmem.importers.keywords`."""
     decay_to: int | None = None
     """The phase the decay job must bring the game to before it is complete (None: no decay needed)."""
+    series: str | None = None
+    """The series of games it belongs to (docs/model.md#series-of-games), None when none."""
+    series_position: int | None = None
+    """Its position in that series (1-based), None when in none."""
 
 
 @dataclass
@@ -153,13 +160,19 @@ def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple
 
 def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], params: Parameters,
            embedder: Embedder, *, fmt: str = "auto", skip_invalid: bool = False, batch_size: int = 1000,
-           progress: Progress | None = None, on_stage: Callable[[str, int], None] | None = None) -> IngestSummary:
+           progress: Progress | None = None, on_stage: Callable[[str, int], None] | None = None,
+           series: str | None = None) -> IngestSummary:
     """Validate, encode, embed and write every game log under ``paths`` (see the module docstring); the caller
-    decays each game to its ``decay_to`` and marks it complete.
+    decays each game to its ``decay_to``, marks it complete, and brings the series it joined to their present
+    (:func:`graphmem.jobs.series.catch_up`).
 
+    series : the series every game joins (docs/model.md#series-of-games), in the order the logs are read, after the
+        series' stored games (a header's own ``series`` gives its name and may give the position; a log that names
+        another series is refused). None: only the games whose header names a series join one.
     progress(stage, rows) is called after each written batch; on_stage(description, total_rows) before writing.
-    Raises InvalidGameLog (nothing written), UsageProblem (also for ``batch_size`` < 1), EmbeddingError, or the
-    driver's errors.
+    Raises InvalidGameLog (nothing written), UsageProblem (also for ``batch_size`` < 1), GameConflict (a different
+    log under a stored id; a game already in another series or at another position, or a position taken: nothing
+    written), EmbeddingError, or the driver's errors.
     """
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be at least 1, not {batch_size}")
@@ -182,6 +195,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                          routing_=neo4j.RoutingControl.READ)
     stored = {r["game"]: r for r in records}
     unchanged = refuse_changed_logs(stored, [(path, game_log, hashes[game_log.game]) for path, _, game_log in loaded])
+    placements = place_in_series(driver, database, [game_log for _, _, game_log in loaded], series)
     lap("validate")
     encoded = [encode_game(game_log, params) for _, _, game_log in loaded]
     to_write = [game for game in encoded if game.game.uid not in unchanged]
@@ -200,9 +214,15 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     for (path, chosen, game_log), game in zip(loaded, encoded):
         rejected = [f"{path}: {p}" for p in game_log.rejected]
         guesses = [f"{path}: {g}" for g in game_log.guesses]
+        placement = placements.get(game.game.uid)
         if game.game.uid in unchanged:
+            if placement is not None:  # a stored game may join a series later
+                join_series(driver, database, placement[0], game.game.uid, [p.name for p in game_log.header.players],
+                            placement[1], params.series.gap)
             summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                    len(game.players), 0, 0, rejected, unchanged=True, guesses=guesses))
+                                    len(game.players), 0, 0, rejected, unchanged=True, guesses=guesses,
+                                    series=placement[0] if placement else None,
+                                    series_position=placement[1] if placement else None))
             continue
         derived = link_rumours(game, by_uid, params.similarity.rumour_chain)
         lap("link")
@@ -210,6 +230,9 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         counts: WriteCounts = write_game_rows(driver, database, game, embeddings, derived,
                                                  batch_size=batch_size, progress=progress,
                                                  log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
+        if placement is not None:
+            join_series(driver, database, placement[0], game.game.uid, [p.name for p in game_log.header.players],
+                        placement[1], params.series.gap)
         lap("write")
         known = stored.get(game.game.uid)
         decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
@@ -218,11 +241,41 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                     else decayed_to if counts.nodes_created else None)
         summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
                                 len(game.players), counts.relationships_created, counts.nodes_created, rejected,
-                                decay_to=decay_to, guesses=guesses))
+                                decay_to=decay_to, guesses=guesses,
+                                series=placement[0] if placement else None,
+                                series_position=placement[1] if placement else None))
     summary.seconds = time.perf_counter() - started
     summary.stages = stages
     log.info("ingested %d games (%d memories) in %.1f s", summary.games, summary.memories, summary.seconds)
     return summary
+
+
+def place_in_series(driver: neo4j.Driver, database: str | None, logs: Sequence[GameLog],
+                    series: str | None) -> dict[str, tuple[str, int]]:
+    """{game id: (series, position)} of each log that joins a series: its header's ``series`` or ``series`` given,
+    positions checked against the stored series and each other (:func:`graphmem.store.series.placed`) before
+    anything is written. Raises UsageProblem for a log whose header names another series than ``series``;
+    GameConflict as :func:`~graphmem.store.series.placed`."""
+    if series is not None:
+        try:
+            SeriesSpec(name=series)
+        except ValidationError as e:
+            raise UsageProblem(f"series name {series!r}: {e.errors()[0]['msg']}") from None
+    out: dict[str, tuple[str, int]] = {}
+    joining: dict[str, dict[int, str]] = {}
+    for game_log in logs:
+        spec = game_log.header.series
+        if series is not None and spec is not None and spec.name != series:
+            raise UsageProblem(f"{game_log.source}: game '{game_log.game}' names series '{spec.name}' in its header, "
+                               f"not '{series}'")
+        name = spec.name if spec is not None else series
+        if name is None:
+            continue
+        also = joining.setdefault(name, {})
+        position = placed(driver, database, name, game_log.game, spec.position if spec else None, also)
+        also[position] = game_log.game
+        out[game_log.game] = (name, position)
+    return out
 
 
 def refuse_changed_logs(stored: Mapping[str, Mapping[str, Any]],

@@ -183,7 +183,7 @@ def refresh_working_memory(driver: neo4j.Driver, database: str | None, game: str
 
 
 def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int | None, params: Parameters, *,
-            batch_size: int = 10_000) -> DecayReport:
+            batch_size: int = 10_000, past_end: int | None = PHASES_PAST_END) -> DecayReport:
     """Decay a game's memories and working memory to ``to_phase`` and record it as ``Game.decayed_to``.
 
     driver : the caller's driver; database : the database name or None for the server's default
@@ -191,6 +191,8 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
     to_phase : int >= ``Game.decayed_to``, the phase to decay to; None advances by one phase
     params : the model parameters (lifecycle band, source ``unknown_below``, default curve and profile)
     batch_size : int >= 1, memories per write transaction
+    past_end : int or None, how far past its last phase the game may go (None: no bound, for the series job, which
+        takes an earlier game of a series as far as the later ones have gone: :mod:`graphmem.jobs.series`)
 
     Memories in state active, warm or archived with ``t_enc <= to_phase`` get ``strength``,
     ``source_confidence``, ``source_belief``, ``state`` and ``decayed_to`` (docs/model.md#forgetting,
@@ -201,7 +203,7 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
 
     Returns a :class:`DecayReport`.
     Raises NotFound (listing the stored game ids) for an unknown game; UsageProblem for ``to_phase`` below the
-    game's current phase (naming it) or more than :data:`PHASES_PAST_END` past its last phase, a ``batch_size`` < 1,
+    game's current phase (naming it) or more than ``past_end`` past its last phase, a ``batch_size`` < 1,
     or a stored curve that is not known.
     """
     started = time.perf_counter()
@@ -209,10 +211,10 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
         raise UsageProblem(f"batch_size must be >= 1, got {batch_size!r}")
     state = _decay_progress(driver, database, game, params)
     to = state.decayed_to + 1 if to_phase is None else int(to_phase)
-    if to > max(state.last_phase, state.decayed_to) + PHASES_PAST_END:
+    if past_end is not None and to > max(state.last_phase, state.decayed_to) + past_end:
         raise UsageProblem(f"game {game!r} ends at phase {state.last_phase}; phase {to} is more than "
-                           f"{PHASES_PAST_END} phases past its end (decay cannot be undone: ask for phase "
-                           f"{state.last_phase + PHASES_PAST_END} or earlier)")
+                           f"{past_end} phases past its end (decay cannot be undone: ask for phase "
+                           f"{state.last_phase + past_end} or earlier)")
     if to < state.decayed_to:
         raise UsageProblem(f"game {game!r} is at phase {state.decayed_to}; cannot decay backwards to phase {to} "
                            f"(decay only moves forward: ask for phase {state.decayed_to} or later)")

@@ -282,6 +282,19 @@ class SideNames(_Model):
         return self
 
 
+class SeriesSpec(_Model):
+    """The series of games a game belongs to (docs/log-format.md#series-of-games, docs/model.md#series-of-games):
+    the same people playing again, each game with its own players and roles.
+
+    name : str, the series id (letters, digits and ``. _ : -``, like a game id: it prefixes the series' node uids)
+    position : int >= 1 or None, the game's place in the series (None: after the series' last stored game, so games
+        ingested one after another join in that order)
+    """
+
+    name: GameId
+    position: Annotated[int, Strict(), Field(ge=1)] | None = None
+
+
 class GameHeader(_Model):
     """Line 1 of a canonical log.
 
@@ -299,6 +312,7 @@ class GameHeader(_Model):
     licence : str or None, the licence of the log
     imported_from : str or None, the importer that produced it (None: written natively)
     metadata : JSON object, anything else worth keeping (models per player, prize split, ...)
+    series : SeriesSpec or None, the series of games this game belongs to (None: none)
     """
 
     kind: Literal["game"]
@@ -312,6 +326,7 @@ class GameHeader(_Model):
     licence: Text | None = None
     imported_from: Text | None = None
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    series: SeriesSpec | None = None
 
     @field_validator("players")
     @classmethod

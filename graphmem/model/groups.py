@@ -135,6 +135,15 @@ class WorkingMemoryParams:
 
 
 @dataclass(frozen=True)
+class SeriesParams:
+    """docs/model.md#series-of-games: ``gap`` (int phases >= 0), the time between the end of one game of a series and
+    the start of the next, over which the memories of the earlier games go on fading. A series keeps the gap it was
+    created with (``Series.gap``), so its games' clocks never move back."""
+
+    gap: int = field(metadata=spec(Num(0, integer=True)))
+
+
+@dataclass(frozen=True)
 class SimilarityParams:
     """Cosine thresholds in [0, 1]: rumour chains (docs/perception.md#rumour-chains), contradiction pairs (9), detail
     import (6), and the cosine at which another account lends a detail with its full chance (same_account,

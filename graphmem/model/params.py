@@ -50,6 +50,7 @@ from graphmem.model.groups import (
     RecallParams,
     ReconsolidationParams,
     SalienceParams,
+    SeriesParams,
     SimilarityParams,
     SourceParams,
     WorkingMemoryParams,
@@ -58,8 +59,8 @@ from graphmem.model.vocabulary import SITUATIONS
 
 __all__ = ["AppraisalRow", "ClarityParams", "ConsolidationParams", "EncodingParams", "FlashbulbParams",
            "LifecycleParams", "Parameters", "Profile", "RecallParams", "ReconsolidationParams", "SalienceParams",
-           "SimilarityParams", "SourceParams", "WorkingMemoryParams", "default_parameters", "load_parameters",
-           "load_parameters_file", "resolve"]
+           "SeriesParams", "SimilarityParams", "SourceParams", "WorkingMemoryParams", "default_parameters",
+           "load_parameters", "load_parameters_file", "resolve"]
 
 CURVES = ("exponential", "power")
 BASE_PROFILE = "balanced"
@@ -126,6 +127,7 @@ class Parameters:
     similarity: SimilarityParams = field(metadata=spec(Table(SimilarityParams)))
     consolidation: ConsolidationParams = field(metadata=spec(Table(ConsolidationParams)))
     recall: RecallParams = field(metadata=spec(Table(RecallParams)))
+    series: SeriesParams = field(metadata=spec(Table(SeriesParams)))
     profiles: Mapping[str, Profile] = field(default_factory=lambda: MappingProxyType({}))
 
     def profile(self, name: str) -> Profile:

@@ -64,6 +64,7 @@ class Context:
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
     lexical: npt.NDArray[np.float64]
+    series: str | None = None
 
     @property
     def count(self) -> int:
@@ -131,7 +132,8 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None), version=held.version,
         uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
-        thresholds=held.thresholds, lexical=_lexical(held.ids, row["hit_ids"] or [], row["hit_scores"] or []))
+        thresholds=held.thresholds, lexical=_lexical(held.ids, row["hit_ids"] or [], row["hit_scores"] or []),
+        series=row["series"])
 
 
 def held_key(database: str | None, game: str, player: str, at: int | None, params: Parameters) -> tuple[object, ...]:

@@ -21,6 +21,7 @@ afterwards) and add only noise to the scores. A topic made of such words alone i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = ["CONTEXT_BOOST", "LUCENE_SPECIAL", "MAX_TERMS", "STOP", "escape_lucene", "lucene_query", "topic_terms"]
 
@@ -73,15 +74,16 @@ def topic_terms(topic: str, limit: int = MAX_TERMS) -> list[str]:
     return [escape_lucene(w) for _, w in sorted(chosen)]
 
 
-def lucene_query(topic: str | None, scope: str | None = None) -> str | None:
+def lucene_query(topic: str | None, scope: str | Sequence[str] | None = None) -> str | None:
     """The query to run for ``topic``, or None when there is nothing to search (no topic, or no word character in
     it: an empty query scores every memory 0, so the index is not asked at all). Stop words are left out (``STOP``)
     unless nothing else is left; at most :data:`MAX_TERMS` words are searched (:func:`topic_terms`), so a topic of
     any length makes a query Lucene accepts.
 
-    scope : the owner's scope token (a letter and hex digits, :func:`graphmem.ingest.records.scope_token`) or
-    None; with it the query is ``(words) AND scope:TOKEN^0``. Raises ValueError for a token that is not a single
-    Lucene-safe word.
+    scope : the owner's scope token (a letter and hex digits, :func:`graphmem.store.keys.scope_token`), several of
+    them (the owners a person was in the games of a series: any of them matches), or None; with it the query is
+    ``(words) AND scope:TOKEN^0`` (``scope:(T1 T2 ...)^0``). Raises ValueError for a token that is not a single
+    Lucene-safe word, or an empty list of them.
     """
     if topic is None or not _WORD.search(topic):
         return None
@@ -89,6 +91,10 @@ def lucene_query(topic: str | None, scope: str | None = None) -> str | None:
     query = " ".join(f"{field}:({words})" for field in FIELDS) + f" context:({words})^{CONTEXT_BOOST}"
     if scope is None:
         return query
-    if not _TOKEN.fullmatch(scope):
-        raise ValueError(f"not a scope token: {scope!r}")
-    return f"({query}) AND scope:{scope}^0"
+    tokens = [scope] if isinstance(scope, str) else list(scope)
+    if not tokens:
+        raise ValueError("no scope token")
+    for token in tokens:
+        if not _TOKEN.fullmatch(token):
+            raise ValueError(f"not a scope token: {token!r}")
+    return f"({query}) AND scope:{tokens[0] if len(tokens) == 1 else '(' + ' '.join(tokens) + ')'}^0"

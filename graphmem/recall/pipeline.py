@@ -7,7 +7,7 @@ import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import neo4j
@@ -28,6 +28,7 @@ from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
 from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
+from graphmem.recall.series import read_earlier
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
@@ -204,6 +205,38 @@ def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: froze
     return out
 
 
+@dataclass(frozen=True)
+class Segment:
+    """The candidates of one game a recall reads: the recall's own game (``position`` None) or an earlier game of
+    its series (docs/model.md#series-of-games), with the player the owner was there, the game's incarnation, the
+    phase that is now in it, its curve, and the candidates' parallel arrays (as :class:`Context`'s)."""
+
+    game: str
+    player: str
+    position: int | None
+    incarnation: str | None
+    now: int
+    curve: str
+    uids: tuple[str, ...]
+    ns: tuple[int, ...]
+    strengths: npt.NDArray[np.float64]
+    flashbulbs: npt.NDArray[np.bool_]
+    thresholds: npt.NDArray[np.float64]
+    lexical: npt.NDArray[np.float64]
+
+
+def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                                  npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(uids, strengths, flashbulbs, thresholds, lexical) of every segment's candidates, one after another (the
+    arrays of the only segment as they are)."""
+    if len(segments) == 1:
+        s = segments[0]
+        return s.uids, s.strengths, s.flashbulbs, s.thresholds, s.lexical
+    return (tuple(u for s in segments for u in s.uids), np.concatenate([s.strengths for s in segments]),
+            np.concatenate([s.flashbulbs for s in segments]), np.concatenate([s.thresholds for s in segments]),
+            np.concatenate([s.lexical for s in segments]))
+
+
 def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
@@ -238,31 +271,52 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     elif request.has_topic and embedder is not None:
         vector = embedder.encode_one(request.topic or "")
     lap("embed")  # the embedding's time beyond the read's
-    n = context.count
     p = _curve(context, params)
     now = context.now
+    # the owner's own game first, then the earlier games of its series (docs/model.md#series-of-games; a look into
+    # the past with ``at`` shows the owner's own game only)
+    earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
+               if context.series and request.at is None else [])
+    segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.uids,
+                        context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical),
+                *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held.uids,
+                          e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical)
+                  for e in earlier)]
+    lap("read earlier games")
+    uids, strengths, flashbulbs, thresholds, lexical = joined(segments)
+    n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
     source: npt.NDArray[np.float64] | None = None
     about = np.zeros(n, dtype=bool)
     if n and (vector is not None or request.participants):
-        vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, context.uids, context.ns)
-        dense = dense_scores(vectors, rows, vector)
         named = named_in(request.topic, context.players)
-        if named:
-            source = source_values(vectors, rows, named, now, p.curve, p.source.unknown_below)
-        if request.participants:
-            about = about_flags(vectors, rows, request.participants)
+        parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
+        for seg in segments:
+            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, seg.uids, seg.ns)
+            parts.append((dense_scores(vectors, rows, vector),
+                          source_values(vectors, rows, named, seg.now, seg.curve, p.source.unknown_below)
+                          if named else None,
+                          about_flags(vectors, rows, request.participants) if request.participants
+                          else np.zeros(len(rows), dtype=bool)))
+        dense = None if vector is None else np.concatenate([d for d, _, _ in parts if d is not None])
+        source = None if not named else np.concatenate([v for _, v, _ in parts if v is not None])
+        about = np.concatenate([a for _, _, a in parts]) if parts else about
     lap("dense")
 
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
-    scores = score_candidates(context.strengths, context.flashbulbs, context.thresholds, dense, context.lexical,
-                              about, p, source=source)
-    ranked = top_k(context.uids, context.strengths, context.flashbulbs, context.thresholds, scores, k, p)
+    scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source)
+    ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p)
+    segment_of = {uid: seg for seg in segments for uid in seg.uids} if len(segments) > 1 else {}
+    own_segment = segments[0]
+
+    def seg_of(uid: str) -> Segment:
+        return segment_of.get(uid, own_segment)
+
     lap("rank")
     chosen = read_memories(driver, database, request.player, [r.uid for r in ranked])
     index = {r.uid: r.position for r in ranked}
-    candidates = [Candidate.from_row({**row, "lexical": float(context.lexical[index[row["uid"]]]),
+    candidates = [Candidate.from_row({**row, "lexical": float(lexical[index[row["uid"]]]),
                                       "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
                                      threshold) for row in chosen]
     by_uid = {c.uid: c for c in candidates}
@@ -270,16 +324,22 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     lap("memories")
 
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
-    states = {r.uid: memory_state(by_uid[r.uid], now) for r in recalled}
-    # the donors of details and tellers: the other memories recalled with each one (docs/model.md#reconsolidation), by
-    # the cosine of their text embeddings (kept by the cache; read now for a recall that needed none)
-    together = [r.uid for r in recalled]
-    vectors, rows = kept.fetch(driver, database, request.game, context.incarnation, together,
-                               [by_uid[u].n for u in together])
-    pairs = similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import)
-    donors = recalled_together([replace(by_uid[u], similar=pairs[u]) for u in together])
+    # each memory at the phase of its own game now (an earlier game of the series is far past its end)
+    states = {r.uid: memory_state(by_uid[r.uid], seg_of(r.uid).now) for r in recalled}
+    # the donors of details and tellers: the other memories of the same game recalled with each one
+    # (docs/model.md#reconsolidation), by the cosine of their text embeddings (kept by the cache; read now for a
+    # recall that needed none)
+    pairs: dict[str, tuple[tuple[str, float], ...]] = {}
+    for seg in segments:
+        together = [r.uid for r in recalled if seg_of(r.uid) is seg]
+        if together:
+            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, together,
+                                       [by_uid[u].n for u in together])
+            pairs.update(similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import))
+    donors = recalled_together([replace(by_uid[r.uid], similar=pairs[r.uid]) for r in recalled])
     lap("similar")
-    results = {uid: reconsolidate(states[uid], now, emotion_now, donors.get(uid, ()), profile, p, request.seed)
+    results = {uid: reconsolidate(states[uid], seg_of(uid).now, emotion_now, donors.get(uid, ()), profile, p,
+                                  request.seed)
                for uid in states}
     lap("reconsolidate")
 
@@ -287,32 +347,39 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     writable = not request.dry_run and request.at is None
     written = 0
     if writable:
-        updates = [update_row(by_uid[uid], results[uid], now, p) for uid in states]
-        written, first, second = write_updates(driver, database, request.game, request.player, updates)
-        # the owner's next recall uses the candidates the process holds, brought up to date with this write
-        keep_written(kept, database, request.game, request.player, params, context, (first, second),
-                     {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
-                                                     by_uid[u["uid"]].floor)) for u in updates})
-        kept.rewritten(database, request.game, context.incarnation,
-                       [(u["uid"], u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
-                        for u in updates])
+        for seg in segments:
+            updates = [update_row(by_uid[uid], results[uid], seg.now, p) for uid in states if seg_of(uid) is seg]
+            if not updates:
+                continue
+            done, first, second = write_updates(driver, database, seg.game, seg.player, updates)
+            written += done
+            if seg is own_segment:
+                # the owner's next recall uses the candidates the process holds, brought up to date with this write
+                keep_written(kept, database, request.game, request.player, params, context, (first, second),
+                             {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
+                                                             by_uid[u["uid"]].floor)) for u in updates})
+            kept.rewritten(database, seg.game, seg.incarnation,
+                           [(u["uid"], u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
+                            for u in updates])
     lap("write")
 
     conflicts = _conflicts(context, by_uid)
     memories = display_order(
-        recalled_memory(by_uid[r.uid], r, results[r.uid],
-                        belief_at(by_uid[r.uid], now, p, results[r.uid].misattributed),
-                        *conflicts.get(r.uid, ((), ())))
+        replace(recalled_memory(by_uid[r.uid], r, results[r.uid],
+                                belief_at(by_uid[r.uid], seg_of(r.uid).now, p, results[r.uid].misattributed),
+                                *conflicts.get(r.uid, ((), ()))),
+                game=seg_of(r.uid).game if seg_of(r.uid).position is not None else None,
+                series_game=seg_of(r.uid).position)
         for r in recalled)
-    flashbulbs = [m for m in memories if m.marker is Marker.FLASHBULB]
-    vivid = min(flashbulbs, key=lambda m: (-m.relevance, -m.score, m.uid)) if flashbulbs else None
+    vivid_ones = [m for m in memories if m.marker is Marker.FLASHBULB]
+    vivid = min(vivid_ones, key=lambda m: (-m.relevance, -m.score, m.uid)) if vivid_ones else None
     capacity = context.wm_capacity or profile.working_memory_capacity
     thoughts = active_thoughts(context.thoughts, now, capacity, already_active=now == context.decayed_to)
     timings["total"] = time.perf_counter() - started
     log.info("recall %s/%s at phase %d: %d of %d candidates, %d written, %.1f ms", request.game, request.player,
-             now, len(memories), context.count, written, 1000 * timings["total"])
+             now, len(memories), n, written, 1000 * timings["total"])
     return RecallResult(
         game=request.game, player=request.player, phase=now, decayed_to=context.decayed_to, topic=request.topic,
         participants=request.participants, k=k, seed=request.seed, dry_run=not writable, written=written,
-        candidates=context.count, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
+        candidates=n, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
         timings=MappingProxyType(timings))

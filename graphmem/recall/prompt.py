@@ -131,9 +131,11 @@ def full_text(memory: RecalledMemory) -> str:
     return _capitalised(shorten(memory.text))
 
 
-def day_label(day: int | None) -> str:
-    """``[Day N]``, or "" when the day is not remembered."""
-    return "" if day is None else f"[Day {day}]"
+def day_label(day: int | None, series_game: int | None = None) -> str:
+    """``[Day N]``, or "" when the day is not remembered; for a memory of an earlier game of the series
+    (docs/model.md#series-of-games) ``[Game G, Day N]``, or ``[Game G]``."""
+    when = ([f"Game {series_game}"] if series_game is not None else []) + ([f"Day {day}"] if day is not None else [])
+    return f"[{', '.join(when)}]" if when else ""
 
 
 def source_label(memory: RecalledMemory) -> str:
@@ -199,8 +201,8 @@ def memory_text(memory: RecalledMemory, owner: str | None = None) -> str:
 
 def _labels(memory: RecalledMemory) -> list[str]:
     labels = [f"[{memory.marker}]"]
-    if memory.day is not None:
-        labels.append(day_label(memory.day))
+    if memory.day is not None or memory.series_game is not None:
+        labels.append(day_label(memory.day, memory.series_game))
     if not (memory.marker is Marker.FLASHBULB and memory.source_belief == SourceType.FIRST_HAND) \
             and source_label(memory):
         labels.append(source_label(memory))
@@ -235,7 +237,8 @@ def display_order(memories: Iterable[RecalledMemory]) -> list[RecalledMemory]:
 
 def vivid_lines(memory: RecalledMemory) -> list[str]:
     """The VIVID MEMORY section's body: the header line, the sensory details and the emotional state."""
-    when = [f"Day {memory.day}"] if memory.day is not None else []
+    when = [f"Game {memory.series_game}"] if memory.series_game is not None else []
+    when += [f"Day {memory.day}"] if memory.day is not None else []
     if memory.phase_name:
         when.append(memory.phase_name.replace("_", " ").capitalize())
     header = " ".join([f"[{Marker.FLASHBULB}]", *([f"[{', '.join(when)}]"] if when else []),
@@ -299,11 +302,11 @@ def render_block(result: Recollection) -> str:
 
 
 _MEMORY_LINE = re.compile(
-    r"^(?P<n>\d+)\. \[(?P<marker>FLASHBULB|CLEAR|FUZZY|VAGUE)\](?P<day> \[Day \d+\])?"
+    r"^(?P<n>\d+)\. \[(?P<marker>FLASHBULB|CLEAR|FUZZY|VAGUE)\](?P<day> \[(?:Game \d+, )?Day \d+\]| \[Game \d+\])?"
     r"(?P<source> \[(?:You witnessed|[A-Z][^\[\]]* told you|You overheard [^\[\]]+|"
     r"Said at the round table by [^\[\]]+|You worked it out|Source unclear)\])? (?P<text>\S.*)$")
 _CONFLICT_LINE = re.compile(r"^\([A-Z][^()]*\.\)$")
-_VIVID_HEADER = re.compile(r"^\[FLASHBULB\](?: \[(?:Day \d+(?:, [A-Z][^\[\]]*)?|[A-Z][^\[\]]*)\])? \S.*$")
+_VIVID_HEADER = re.compile(r"^\[FLASHBULB\](?: \[(?:(?:Game \d+, )?Day \d+(?:, [A-Z][^\[\]]*)?|[A-Z][^\[\]]*)\])? \S.*$")
 _VIVID_DETAIL = re.compile(r'^(?:Where: .+\.|Who was there: .+\.|Exact words: ".*"|'
                            r"Your emotional state at the time: [A-Z][\w ]* \(\d\.\d\d\)(?:, [A-Z][\w ]* \(\d\.\d\d\))*)$")
 _SECTIONS = {"=== ACTIVE THOUGHTS ===": "=== END ACTIVE THOUGHTS ===", "=== VIVID MEMORY ===": "=== END VIVID MEMORY ===",

@@ -17,7 +17,8 @@ __all__ = ["RecallResult"]
 def _memory_dict(memory: RecalledMemory, number: int, owner: str) -> dict[str, Any]:
     return {
         "number": number, "uid": memory.uid, "event": memory.event, "kind": memory.kind,
-        "marker": str(memory.marker), "day": memory.day, "true_day": memory.true_day,
+        "marker": str(memory.marker), "game": memory.game, "series_game": memory.series_game,
+        "day": memory.day, "true_day": memory.true_day,
         "phase_name": memory.phase_name, "source": memory.source_belief,
         "source_label": prompt.source_label(memory), "teller": memory.teller, "text": memory.text,
         "line": prompt.memory_text(memory, owner), "about": list(memory.about),

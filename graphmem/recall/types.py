@@ -174,7 +174,8 @@ class RecalledMemory:
     words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one
     "You have conflicting memories about NAME."; source_route : float in [0, 1], how strongly the topic reached the
     memory through its remembered source (:func:`graphmem.recall.ranking.source_route`; 0 when the topic names nobody
-    it came from).
+    it came from); game, series_game : for a memory of an earlier game of the series (docs/model.md#series-of-games),
+    that game's id and position in the series (int >= 1); None for a memory of the recall's own game.
     """
 
     uid: str
@@ -208,6 +209,8 @@ class RecalledMemory:
     own: bool = False
     conflict_lines: tuple[tuple[str, str], ...] = ()
     source_route: float = 0.0
+    game: str | None = None
+    series_game: int | None = None
 
     def detail(self, kind: DetailKind) -> Detail | None:
         """The first detail of ``kind``, or None."""

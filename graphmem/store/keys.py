@@ -9,12 +9,29 @@ the event. Summaries and conflicts derive theirs from their sorted member uids, 
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 
 
 def game_uid(game: str) -> str:
     """``{game}``."""
     return game
+
+
+def series_uid(series: str) -> str:
+    """``series/{name}`` (no game id holds a "/", so no Game shares it)."""
+    return f"series/{series}"
+
+
+def person_key(name: str) -> str:
+    """How a series matches a person across its games: the player name in Unicode NFC, case-folded ("Charlie" and
+    "charlie" are one person; a game's names already differ ignoring case)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def person_uid(series: str, name: str) -> str:
+    """``series/{series}/person/{person_key(name)}``: one per person of a series."""
+    return f"series/{series}/person/{person_key(name)}"
 
 
 def player_uid(game: str, name: str) -> str:

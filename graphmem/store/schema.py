@@ -26,12 +26,15 @@ from graphmem.store.versions import raise_memory_versions
 log = logging.getLogger(__name__)
 
 UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken",
-              "MemoryVersion")
-"""Every label with a ``uid`` (a uniqueness constraint each; all but Game also carry ``game``, range-indexed).
-LogBatch holds a live game's accepted events, PlayerToken the hash of a player token (docs/service.md),
-MemoryVersion an owner's memory version (:mod:`graphmem.store.versions`)."""
+              "MemoryVersion", "Series", "Person")
+"""Every label with a ``uid`` (a uniqueness constraint each; all but Game, Series and Person also carry ``game``,
+range-indexed). LogBatch holds a live game's accepted events, PlayerToken the hash of a player token
+(docs/service.md), MemoryVersion an owner's memory version (:mod:`graphmem.store.versions`), Series and Person a
+series of games and its people (:mod:`graphmem.store.series`)."""
+SERIES_LABELS = ("Game", "Series", "Person")
+"""The labels whose nodes belong to no single game (a Game is its own)."""
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
-    *((label, "game") for label in UID_LABELS if label != "Game"),
+    *((label, "game") for label in UID_LABELS if label not in SERIES_LABELS),
     ("Memory", "state"),
     ("Memory", "owner"),
     ("Event", "kind"),

@@ -1,0 +1,50 @@
+// What a recall reads of the owner's earlier selves in a series of games (docs/model.md#series-of-games): for each
+// player the owner's person was in an earlier game, the game's incarnation, phase (`now`: Game.decayed_to, which the
+// series job keeps at the series' present, graphmem.jobs.series) and curve, the player's memory version, and that
+// player's candidate memories at `now`, chosen and computed exactly as `recall/context` chooses and computes the
+// owner's own (read from the composite index memory_recall; not read again when the caller holds them as they are:
+// `fresh`); and the full-text hits of $lucene, whose scope clause names every earlier self's scope token.
+// @param selves: LIST<MAP>  {game, player, player_uid, known (null, or {incarnation, version, now, decayed_to} of the candidates the caller holds)}
+// @param lucene: STRING = null  the escaped Lucene query of the topic over the earlier selves' scopes (null: none)
+// @param curve: STRING  the forgetting curve when a game has none stored
+// @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
+// @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
+// @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor)
+// @returns selves, hit_ids, hit_scores
+CALL () {
+  UNWIND $selves AS self
+  MATCH (g:Game {uid: self.game})
+  OPTIONAL MATCH (v:MemoryVersion {uid: self.player_uid})
+  WITH self, g, coalesce(g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve, coalesce(max(v.version), 0) AS version
+  WITH self, g, now, curve, version,
+       coalesce(self.known IS NOT NULL AND g.incarnation = self.known.incarnation AND version = self.known.version
+                AND now = self.known.now AND coalesce(g.decayed_to, 0) = self.known.decayed_to, false) AS fresh
+  CALL (self, now, curve, fresh) {
+    WITH self, now, curve, CASE WHEN fresh THEN 2.0 ELSE $lowest_cue_floor - 1e-9 END AS lowest
+    MATCH (m:Memory {game: self.game, owner: self.player})
+    USING INDEX m:Memory(game, owner, strength, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
+    WHERE m.strength >= lowest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
+      AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
+      AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
+    WITH m, now, curve, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
+         m.t_ref AS t_ref, toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
+    WITH m, n, flashbulb, threshold, floor,
+         e_ref * CASE curve WHEN 'power'
+           THEN (1.0 + 3.0 * toFloat(now - t_ref) / (s * log(2.0))) ^ (-0.5)
+           ELSE exp(-toFloat(now - t_ref) / s) END AS raw
+    WITH m, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
+    WHERE flashbulb
+       OR strength >= CASE WHEN threshold > $vague_floor THEN threshold ELSE $vague_floor END * (1.0 - $cue_support)
+    RETURN collect(id(m)) AS ids, collect(n) AS ns, collect(strength) AS strengths, collect(flashbulb) AS flashbulbs,
+           collect(threshold) AS thresholds
+  }
+  RETURN collect({game: self.game, player: self.player, incarnation: g.incarnation, decayed_to: g.decayed_to,
+                  now: now, curve: curve, version: version, fresh: fresh, ids: ids, ns: ns, strengths: strengths,
+                  flashbulbs: flashbulbs, thresholds: thresholds}) AS selves
+}
+CALL () {
+  WITH 1 AS one WHERE $lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
+  RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
+}
+RETURN selves, hit_ids, hit_scores

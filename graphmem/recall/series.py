@@ -1,0 +1,91 @@
+"""Recall across a series of games (docs/model.md#series-of-games): the memories the owner's person formed as other
+players in the earlier games of the series join the owner's own as candidates.
+
+:func:`read_earlier` reads, in one read transaction, which players the owner was in the earlier games
+(``series/earlier_selves``) and then their candidates and full-text hits in one query (``recall/earlier_context``),
+chosen and scored as the owner's own in ``recall/context``, at each game's own phase now (its ``decayed_to``, which
+:mod:`graphmem.jobs.series` keeps at the series' present). Candidates are held between recalls per earlier self
+exactly as the owner's own (:class:`graphmem.recall.vectors.HeldCandidates`, under the key a recall in that game
+would use), so a later game's recalls do not read the earlier games' candidates again until one of them changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.model.params import Parameters
+from graphmem.model.retrieval import cue_floor
+from graphmem.recall.candidates import _candidates, _lexical, held_key
+from graphmem.recall.lucene import lucene_query
+from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
+from graphmem.store.keys import player_uid, scope_token
+from graphmem.store.queries import cypher
+from graphmem.store.series import EarlierSelf, earlier_selves
+
+__all__ = ["EarlierCandidates", "read_earlier"]
+
+
+@dataclass(frozen=True)
+class EarlierCandidates:
+    """The candidates of one earlier self: ``self`` (game, position, player), ``now`` (the phase of that game now),
+    ``curve`` (its forgetting curve), ``held`` (the candidates, as :class:`HeldCandidates`) and ``lexical`` (each
+    candidate's full-text score, shape (count,))."""
+
+    self: EarlierSelf
+    now: int
+    curve: str
+    held: HeldCandidates
+    lexical: npt.NDArray[np.float64]
+
+
+def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: str, topic: str | None,
+                 params: Parameters, cache: EmbeddingCache) -> list[EarlierCandidates]:
+    """The candidates of the players the person who is ``player`` in ``game`` was in the earlier games of its
+    series, in position order ([] for a game in no series or a person new to it). See the module docstring."""
+    values: dict[str, Any] = {"curve": params.curve, "vague_floor": params.clarity.vague_floor,
+                              "cue_support": params.recall.cue_support, "lowest_cue_floor": cue_floor(0.0, params)}
+
+    def work(tx: neo4j.ManagedTransaction) -> list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None,
+                                                         Mapping[int, float]]]:
+        selves = earlier_selves(tx, database, game, player)
+        if not selves:
+            return []
+        rows = [{"game": s.game, "player": s.player, "player_uid": player_uid(s.game, s.player),
+                 "known": _known(cache, database, s, params)} for s in selves]
+        lucene = lucene_query(topic, [scope_token(s.game, s.player) for s in selves])
+        record = tx.run(cypher("recall/earlier_context"), values, selves=rows, lucene=lucene).single(strict=True)
+        hits = dict(zip(record["hit_ids"] or [], record["hit_scores"] or []))
+        out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None, Mapping[int, float]]] = []
+        for s, row in zip(selves, record["selves"]):
+            uids = None if row["fresh"] else cache.uids(tx, database, s.game, row["incarnation"], row["ids"])
+            out.append((s, row, uids, hits))
+        return out
+
+    with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
+                        notifications_min_severity="OFF") as session:
+        read = session.execute_read(work)
+    found = []
+    for s, row, uids, hits in read:
+        key = held_key(database, s.game, s.player, None, params)
+        if uids is None:
+            held = cache.held_candidates(key)
+            assert held is not None  # fresh only against what was held
+            cache.candidates_reused += 1
+        else:
+            held = _candidates(row, uids)
+            if held.incarnation:
+                cache.keep_candidates(key, held)
+        found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held,
+                                       _lexical(held.ids, list(hits), list(hits.values()))))
+    return found
+
+
+def _known(cache: EmbeddingCache, database: str | None, s: EarlierSelf, params: Parameters) -> dict[str, object] | None:
+    held = cache.held_candidates(held_key(database, s.game, s.player, None, params))
+    return None if held is None else held.known
