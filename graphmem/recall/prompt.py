@@ -34,7 +34,8 @@ Decisions the design (docs/prompt.md) leaves open, fixed here:
   no section at all (every section is empty, and empty sections are omitted). Otherwise the block ends with a
   newline.
 - **Day labels**: ``[Day N]`` from the day the owner believes (a fabricated day shows the fabricated day); none
-  when the ``when`` detail is lost. The vivid header adds the phase name: ``[Day 3, Roundtable]``.
+  when the ``when`` detail is lost. The vivid header adds the phase name: ``[Day 3, Roundtable]``. A memory of an
+  earlier game of the series: ``[Game G, Day N]`` (``[Game G]`` without the day).
 - **Source labels** come from the owner's belief (``source_belief`` at the recall phase and ``believed_teller``),
   never from the provenance. A lost ``who`` turns the teller into "someone" (``[Someone told you]``). A flashbulb
   line carries no label when the owner believes they witnessed it (as in docs/prompt.md's example: the vivid first-hand

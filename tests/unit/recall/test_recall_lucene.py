@@ -57,3 +57,15 @@ def test_scope_tokens_are_one_lucene_word_per_owner() -> None:
     for token in (a, b, scope_token("game with spaces/and-slashes", "Zoë (the doctor)")):
         assert len(token) == 21 and token[0] == "s" and token.isalnum() and token == token.lower()
         assert escape_lucene(token) == token
+
+
+def test_a_series_recall_searches_every_earlier_self_of_the_owner_at_once() -> None:
+    # docs/model.md#series-of-games: one full-text query over the owner's scopes in every game of the series
+    tokens = [scope_token("g-1", "Alice"), scope_token("g-2", "alice")]
+    query = lucene_query("Charlie lied", tokens)
+    assert query is not None and query.endswith(f"AND scope:({tokens[0]} {tokens[1]})^0")
+    assert lucene_query("Charlie lied", tokens[:1]) == lucene_query("Charlie lied", tokens[0])
+    with pytest.raises(ValueError, match="no scope token"):
+        lucene_query("Charlie", [])
+    with pytest.raises(ValueError, match="not a scope token"):
+        lucene_query("Charlie", [tokens[0], "a b"])

@@ -261,3 +261,22 @@ def test_a_conflict_shows_once_in_a_players_words_after_the_first_memory_that_ho
     assert check_block(block) == []
     as_json = result((first, second, old)).as_dict()["memories"]
     assert as_json[1]["conflicts"] == [words] and as_json[2]["conflicts"] == ["You have conflicting memories about Dan."]
+
+
+def test_a_memory_of_an_earlier_game_of_the_series_names_its_game() -> None:
+    # docs/prompt.md#day-labels: [Game G, Day D], [Game G] once the day is lost; the vivid header too
+    from dataclasses import replace
+
+    from graphmem.recall.prompt import vivid_lines
+
+    earlier_told = replace(TOLD, game="g-3", series_game=3)
+    earlier_vague = replace(VAGUE, game="g-3", series_game=3)
+    earlier_flash = replace(FLASH, game="g-1", series_game=1)
+    assert memory_lines(earlier_told, 1) == ["1. [FUZZY] [Game 3, Day 2] [Eleanor told you] Marcus has medical "
+                                             "training.", "(You have conflicting memories about Marcus.)"]
+    assert memory_lines(earlier_vague, 2)[0].startswith("2. [VAGUE] [Game 3] [Source unclear] There was something")
+    assert vivid_lines(earlier_flash)[0] == ('[FLASHBULB] [Game 1, Day 3, Roundtable] Thomas voted to banish you: '
+                                             '"I saw you sneaking around"')
+    block = render_block(result(tuple(display_order([earlier_vague, TOLD, earlier_told, CLEAR, earlier_flash])),
+                                vivid=earlier_flash))
+    assert "[Game 3, Day 2]" in block and check_block(block) == []
