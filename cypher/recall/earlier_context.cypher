@@ -4,13 +4,21 @@
 // player's candidate memories at `now`, chosen and computed exactly as `recall/context` chooses and computes the
 // owner's own (read from the composite index memory_recall; not read again when the caller holds them as they are:
 // `fresh`); and the full-text hits of $lucene, whose scope clause names every earlier self's scope token.
+// @param player_uid: STRING  the owner's Player uid: `now_selves` lists the games of its earlier selves as stored now, so
+//   that the caller, which names the selves it knew of, sees when a game joined or left the series since
 // @param selves: LIST<MAP>  {game, player, player_uid, known (null, or {incarnation, version, now, decayed_to} of the candidates the caller holds)}
 // @param lucene: STRING = null  the escaped Lucene query of the topic over the earlier selves' scopes (null: none)
 // @param curve: STRING  the forgetting curve when a game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor)
-// @returns selves, hit_ids, hit_scores
+// @returns now_selves, selves, hit_ids, hit_scores
+CALL () {
+  OPTIONAL MATCH (:Player {uid: $player_uid})<-[mine:PLAYED_AS]-(:Person)-[other:PLAYED_AS]->(:Player)
+  WHERE other.position < mine.position
+  WITH other ORDER BY other.position
+  RETURN collect(other.game) AS now_selves
+}
 CALL () {
   UNWIND $selves AS self
   MATCH (g:Game {uid: self.game})
@@ -47,4 +55,4 @@ CALL () {
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
-RETURN selves, hit_ids, hit_scores
+RETURN now_selves, selves, hit_ids, hit_scores

@@ -18,4 +18,4 @@ UNWIND coalesce($owners, every) AS o
 MERGE (v:MemoryVersion {uid: o.uid})
 ON CREATE SET v.game = o.game, v.owner = o.owner
 SET v.version = coalesce(v.version, 0) + 1
-RETURN collect({owner: v.owner, version: v.version}) AS versions
+RETURN collect({game: v.game, owner: v.owner, version: v.version}) AS versions

@@ -347,20 +347,21 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     writable = not request.dry_run and request.at is None
     written = 0
     if writable:
+        # one transaction for every game the recalled memories come from, each at its own game's phase
+        updates = {uid: update_row(by_uid[uid], results[uid], seg_of(uid).now, p) for uid in states}
+        own = [u for uid, u in updates.items() if seg_of(uid) is own_segment]
+        also = sorted({(seg_of(uid).game, seg_of(uid).player) for uid in updates if seg_of(uid) is not own_segment})
+        written, first, second = write_updates(driver, database, request.game, request.player,
+                                               list(updates.values()), also)
+        # the owner's next recall uses the candidates the process holds, brought up to date with this write (the
+        # earlier selves' written are read again: their versions moved)
+        keep_written(kept, database, request.game, request.player, params, context, (first, second),
+                     {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
+                                                     by_uid[u["uid"]].floor)) for u in own})
         for seg in segments:
-            updates = [update_row(by_uid[uid], results[uid], seg.now, p) for uid in states if seg_of(uid) is seg]
-            if not updates:
-                continue
-            done, first, second = write_updates(driver, database, seg.game, seg.player, updates)
-            written += done
-            if seg is own_segment:
-                # the owner's next recall uses the candidates the process holds, brought up to date with this write
-                keep_written(kept, database, request.game, request.player, params, context, (first, second),
-                             {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
-                                                             by_uid[u["uid"]].floor)) for u in updates})
             kept.rewritten(database, seg.game, seg.incarnation,
-                           [(u["uid"], u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
-                            for u in updates])
+                           [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
+                            for uid, u in updates.items() if seg_of(uid) is seg])
     lap("write")
 
     conflicts = _conflicts(context, by_uid)

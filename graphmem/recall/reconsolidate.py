@@ -126,11 +126,13 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
 
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
-                  rows: Sequence[Mapping[str, Any]]) -> tuple[int, int | None, int | None]:
-    """Write every row (memories of ``owner`` in ``game``) in one managed write transaction (one UNWIND statement),
-    through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written, the owner's
-    memory version after the raise in the transaction, after the raise that follows it; None when there was
-    nothing to write or that raise failed).
+                  rows: Sequence[Mapping[str, Any]],
+                  also: Sequence[tuple[str, str]] = ()) -> tuple[int, int | None, int | None]:
+    """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, (game, name) of the owner's
+    earlier selves in a series: docs/model.md#series-of-games) in one managed write transaction (one UNWIND
+    statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written, the
+    owner's memory version after the raise in the transaction, after the raise that follows it; None when there was
+    nothing of the owner's to write or that raise failed).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
@@ -146,5 +148,5 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
         return written
 
     with driver.session(database=database) as session:
-        written, first, second = write_raising_versions(session, game, [owner], work)
+        written, first, second = write_raising_versions(session, game, [owner], work, also)
     return written, first.get(owner), second.get(owner)

@@ -11,6 +11,7 @@ would use), so a later game's recalls do not read the earlier games' candidates 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,15 @@ from graphmem.store.queries import cypher
 from graphmem.store.series import EarlierSelf, earlier_selves
 
 __all__ = ["EarlierCandidates", "read_earlier"]
+
+_SELVES: weakref.WeakKeyDictionary[EmbeddingCache, dict[tuple[str | None, str, str], list[EarlierSelf]]] = (
+    weakref.WeakKeyDictionary())
+"""The earlier selves each cache's recalls have met, by (database, game, player): a person's earlier games change only
+when a game joins or leaves the series, which ``recall/earlier_context`` reports."""
+
+
+class _SeriesMoved(Exception):
+    """The earlier selves held are no longer the stored ones: read them again."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +61,26 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
     values: dict[str, Any] = {"curve": params.curve, "vague_floor": params.clarity.vague_floor,
                               "cue_support": params.recall.cue_support, "lowest_cue_floor": cue_floor(0.0, params)}
 
+    key = (database, game, player)
+    known_selves = _SELVES.setdefault(cache, {})
+
     def work(tx: neo4j.ManagedTransaction) -> list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None,
                                                          Mapping[int, float]]]:
-        selves = earlier_selves(tx, database, game, player)
+        # the earlier selves met before, checked by the same query that reads them (one round trip); read again
+        # when a game joined or left the series since
+        selves = known_selves.get(key)
+        if selves is None:
+            selves = known_selves[key] = earlier_selves(tx, database, game, player)
         if not selves:
             return []
         rows = [{"game": s.game, "player": s.player, "player_uid": player_uid(s.game, s.player),
                  "known": _known(cache, database, s, params)} for s in selves]
         lucene = lucene_query(topic, [scope_token(s.game, s.player) for s in selves])
-        record = tx.run(cypher("recall/earlier_context"), values, selves=rows, lucene=lucene).single(strict=True)
+        record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player), selves=rows,
+                        lucene=lucene).single(strict=True)
+        if list(record["now_selves"]) != [s.game for s in selves]:
+            known_selves.pop(key, None)
+            raise _SeriesMoved
         hits = dict(zip(record["hit_ids"] or [], record["hit_scores"] or []))
         out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None, Mapping[int, float]]] = []
         for s, row in zip(selves, record["selves"]):
@@ -69,18 +90,21 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
 
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
                         notifications_min_severity="OFF") as session:
-        read = session.execute_read(work)
+        try:
+            read = session.execute_read(work)
+        except _SeriesMoved:
+            read = session.execute_read(work)
     found = []
     for s, row, uids, hits in read:
-        key = held_key(database, s.game, s.player, None, params)
+        held_at = held_key(database, s.game, s.player, None, params)
         if uids is None:
-            held = cache.held_candidates(key)
+            held = cache.held_candidates(held_at)
             assert held is not None  # fresh only against what was held
             cache.candidates_reused += 1
         else:
             held = _candidates(row, uids)
             if held.incarnation:
-                cache.keep_candidates(key, held)
+                cache.keep_candidates(held_at, held)
         found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held,
                                        _lexical(held.ids, list(hits), list(hits.values()))))
     return found

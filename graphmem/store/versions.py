@@ -44,44 +44,52 @@ T = TypeVar("T")
 
 
 def raise_memory_versions(tx: neo4j.ManagedTransaction, game: str | None,
-                          owners: Iterable[str] | None = None) -> dict[str, int]:
+                          owners: Iterable[str] | None = None, also: Iterable[tuple[str, str]] = ()) -> dict[str, int]:
     """Raise the memory version of ``owners`` (player names; None: every player) of ``game`` (None, with ``owners``
-    None: of every game) in the caller's transaction ``tx`` (``recall/raise_versions``). Call it before the
-    transaction changes any Memory node. Returns {owner: the version now} (with ``game`` None, owners of several
-    games share names: only the count is meaningful). Raises ValueError for ``owners`` without a ``game``."""
+    None: of every game), and of the players ``also`` ((game, name) of other games: a recall in a series writes the
+    memories of the owner's earlier selves), in the caller's transaction ``tx`` (``recall/raise_versions``), all in
+    uid order. Call it before the transaction changes any Memory node. Returns {owner: the version now} for the
+    owners of ``game`` (with ``game`` None, owners of several games share names: only the count is meaningful).
+    Raises ValueError for ``owners`` without a ``game``."""
     if owners is None:
         rows = None
     else:
         if game is None:
             raise ValueError("owners are named within one game: give the game")
-        rows = [{"uid": player_uid(game, owner), "game": game, "owner": owner} for owner in sorted(set(owners))]
+        pairs = {(game, owner) for owner in owners} | set(also)
+        rows = sorted(({"uid": player_uid(g, owner), "game": g, "owner": owner} for g, owner in pairs),
+                      key=lambda r: r["uid"])
         if not rows:
             return {}
     record = tx.run(cypher("recall/raise_versions"), owners=rows, game=game).single()
-    return {} if record is None else {str(v["owner"]): int(v["version"]) for v in record["versions"]}
+    return {} if record is None else {str(v["owner"]): int(v["version"]) for v in record["versions"]
+                                      if v["game"] == game or game is None}
 
 
 def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str],
-                           work: Callable[[neo4j.ManagedTransaction], T]) -> tuple[T, dict[str, int], dict[str, int]]:
+                           work: Callable[[neo4j.ManagedTransaction], T],
+                           also: Iterable[tuple[str, str]] = ()) -> tuple[T, dict[str, int], dict[str, int]]:
     """Run ``work(tx)`` in one managed write transaction of ``session`` that first raises the memory versions of
-    ``owners`` (player names) of ``game``; once it has committed, raise them again in a transaction of its own (see
-    the module docstring for why twice).
+    ``owners`` (player names) of ``game`` and of ``also`` ((game, name) of players of other games); once it has
+    committed, raise them again in a transaction of its own (see the module docstring for why twice). The versions
+    returned are those of ``owners``.
 
     Returns (what ``work`` returned, {owner: version after the first raise}, {owner: version after the second}).
     A second raise that fails is logged and gives {}: the write stands (raising would make a caller retry it).
     Errors of the write itself propagate as ``session.execute_write`` raises them.
     """
     names = sorted(set(owners))
+    others = sorted(set(also))
 
     def raising(tx: neo4j.ManagedTransaction) -> tuple[T, dict[str, int]]:
-        first = raise_memory_versions(tx, game, names)
+        first = raise_memory_versions(tx, game, names, others)
         return work(tx), first
 
     result, first = session.execute_write(raising)
-    if not names:
+    if not names and not others:
         return result, first, {}
     try:
-        second = session.execute_write(raise_memory_versions, game, names)
+        second = session.execute_write(raise_memory_versions, game, names, others)
     except (Neo4jError, DriverError) as e:
         log.warning("the memories of %s in game %s were written, but their versions were not raised after the "
                     "commit (%s): a process that read them during the commit may hold them stale until the next "

@@ -128,3 +128,16 @@ def test_positions_are_kept_and_a_game_belongs_to_one_series(
            RETURN p.name AS name, collect(r.position) AS positions ORDER BY name""", s=series).records
     assert [(r["name"], sorted(r["positions"])) for r in people] == [
         (name, [2, 3]) for name in ("Alice", "Bob", "Chen", "Dana", "Emil")]
+
+
+def test_a_game_that_joins_between_two_stored_ones_is_remembered_by_a_process_that_recalled_before(
+        memory: Any, tmp_path: Path, games: Callable[[str], str]) -> None:
+    series = f"series-{uuid.uuid4().hex[:8]}"
+    first, middle, last = games("j1"), games("j2"), games("j3")
+    memory.ingest(series_log(tmp_path, first, series={"name": series, "position": 1}),
+                  series_log(tmp_path, last, series={"name": series, "position": 3}))
+    before = memory.recall(last, "Alice", "Chen's team was rejected", k=30, dry_run=True)
+    assert {m.series_game for m in before.memories} == {None, 1}
+    memory.ingest(series_log(tmp_path, middle, series={"name": series, "position": 2}))
+    after = memory.recall(last, "Alice", "Chen's team was rejected", k=30, dry_run=True)
+    assert {m.series_game for m in after.memories} == {None, 1, 2}

@@ -1,0 +1,176 @@
+"""A series of games (docs/model.md#series-of-games): the 50 Avalon games of `1_cross_game_learning_50g`, played one
+after another by the same five players, ingested as one series; then what each player recalls about each other
+player after game 50, and how fast.
+
+    .venv/bin/python -m bench.bench_series [FOLDER] [--profiles balanced,perfect] [--games 50] [--out F.json]
+
+For each profile the games are converted (the avalon-llm importer), every player given that profile, and ingested
+as one series of their own into the benchmarks' throw-away Neo4j (or ``$NEO4J_URI``); it prints:
+
+- the ingest's wall time (the whole series, the decay of the earlier games across the gaps included);
+- after the last game, each player's recall (k = 10, a dry run) with each other player's name as the topic and that
+  player in the conversation: how many different earlier games the memories come from, and the share of the
+  memories of earlier games that come from the first ten games and from the last ten earlier ones (games 1-10 and
+  41-50 of 50: the last game itself is not an earlier game; with fewer games, the first and last fifth);
+- recall latency for one owner holding every game of the series, in-process (median and p95 ms): dry runs
+  (candidates held), writing recalls, and dry runs right after a write of the same owner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphmem.embedding import Embedder
+from graphmem.importers import load_game_log
+from graphmem.logs.writer import game_log_lines
+from graphmem.service import MemoryService
+
+DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "data" / "avalon-llm" / "1_cross_game_learning_50g"
+TOPICS = ("who failed the quests", "{name} was on the evil side", "did {name} lie about the team",
+          "Merlin was assassinated", "which team should we approve", "{name} blends in early")
+
+
+def series_logs(folder: Path, games: int, profile: str, out: Path) -> tuple[str, list[Path]]:
+    """The first ``games`` games of ``folder`` as canonical logs in ``out``, each player on ``profile``, under fresh
+    game ids in a fresh series (its name, the files in series order)."""
+    series = f"bench-{profile}-{uuid.uuid4().hex[:6]}"
+    files = sorted((folder / "individual_games").glob("game_*.json"))[:games]
+    paths = []
+    for position, path in enumerate(files, start=1):
+        lines = list(game_log_lines(load_game_log(path, "avalon-llm")))
+        header = json.loads(lines[0])
+        header["game"] = f"{series}-{position:02d}"
+        header["series"] = {"name": series, "position": position}
+        for player in header["players"]:
+            player["profile"] = profile
+        target = out / f"{header['game']}.jsonl"
+        target.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+        paths.append(target)
+    return series, paths
+
+
+def ms(values: Sequence[float]) -> dict[str, float]:
+    """median and p95 in ms of timings in seconds."""
+    ordered = sorted(values)
+    return {"median": round(1000 * statistics.median(ordered), 1),
+            "p95": round(1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 1)}
+
+
+def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int) -> dict[str, Any]:
+    """Ingest the series on ``profile`` and measure (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        series, paths = series_logs(folder, games, profile, Path(tmp))
+        started = time.perf_counter()
+        summary = memory.ingest(*paths)
+        ingest_seconds = time.perf_counter() - started
+    last = f"{series}-{games:02d}"
+    people = _players(memory, last)
+    tenth = max(1, games // 5) if games < 50 else 10
+    first, final = range(1, tenth + 1), range(games - tenth, games)
+    per_pair = []
+    for owner in people:
+        for other in people:
+            if other == owner:
+                continue
+            result = memory.recall(last, owner, other, participants=[other], k=10, dry_run=True)
+            earlier = [m.series_game for m in result.memories if m.series_game is not None]
+            per_pair.append({"owner": owner, "about": other, "memories": len(result.memories),
+                             "earlier": len(earlier), "games": len(set(earlier)),
+                             "first": sum(1 for g in earlier if g in first),
+                             "last": sum(1 for g in earlier if g in final)})
+    earlier_total = sum(r["earlier"] for r in per_pair)
+    owner = people[0]
+    topics = [t.format(name=n) for t in TOPICS for n in people if n != owner][:24]
+    memory.recall(last, owner, topics[0], dry_run=True)  # the owner's first recall reads every game once
+    held = [_timed(memory, last, owner, topics[i % len(topics)], True) for i in range(repeats)]
+    writing, after = [], []
+    for i in range(repeats):
+        writing.append(_timed(memory, last, owner, topics[i % len(topics)], False))
+        after.append(_timed(memory, last, owner, topics[(i + 1) % len(topics)], True))
+    return {
+        "profile": profile, "series": series, "games": games, "memories": summary.memories,
+        "ingest_seconds": round(ingest_seconds, 1),
+        "pairs": len(per_pair), "min_games_per_pair": min(r["games"] for r in per_pair),
+        "pairs_with_3_games": sum(1 for r in per_pair if r["games"] >= 3),
+        "mean_games_per_pair": round(statistics.mean(r["games"] for r in per_pair), 2),
+        "earlier_share": round(earlier_total / max(1, sum(r["memories"] for r in per_pair)), 3),
+        "share_first": round(sum(r["first"] for r in per_pair) / max(1, earlier_total), 3),
+        "share_last": round(sum(r["last"] for r in per_pair) / max(1, earlier_total), 3),
+        "first_games": f"{first.start}-{first.stop - 1}", "last_games": f"{final.start}-{final.stop - 1}",
+        "latency_owner": owner, "latency_candidates": memory.recall(last, owner, topics[0], dry_run=True).candidates,
+        "held_ms": ms(held), "writing_ms": ms(writing), "after_write_ms": ms(after), "per_pair": per_pair,
+    }
+
+
+def _players(memory: MemoryService, game: str) -> list[str]:
+    records, _, _ = memory.driver.execute_query("MATCH (:Game {uid: $g})-[:HAS_PLAYER]->(p:Player) RETURN p.name "
+                                                "AS name ORDER BY name", g=game)
+    return [str(r["name"]) for r in records]
+
+
+def _timed(memory: MemoryService, game: str, owner: str, topic: str, dry_run: bool) -> float:
+    started = time.perf_counter()
+    memory.recall(game, owner, topic, dry_run=dry_run)
+    return time.perf_counter() - started
+
+
+def table(reports: Sequence[dict[str, Any]]) -> str:
+    """The markdown table of the figures of each profile."""
+    lines = ["| profile | games | memories | ingest | pairs with >= 3 earlier games | earlier games per pair (mean) | "
+             "share of recalled from earlier games | from first 10 | from last 10 | recall held p95 (median) | "
+             "writing | after a write |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in reports:
+        lines.append(
+            f"| {r['profile']} | {r['games']} | {r['memories']:,} | {r['ingest_seconds']} s | "
+            f"{r['pairs_with_3_games']} of {r['pairs']} | {r['mean_games_per_pair']} | {r['earlier_share']} | "
+            f"{r['share_first']} ({r['first_games']}) | {r['share_last']} ({r['last_games']}) | "
+            f"{r['held_ms']['p95']} ms ({r['held_ms']['median']}) | {r['writing_ms']['p95']} ms "
+            f"({r['writing_ms']['median']}) | {r['after_write_ms']['p95']} ms ({r['after_write_ms']['median']}) |")
+    notes = [f"{r['profile']}: latency of {r['latency_owner']}'s recalls in the last game, {r['latency_candidates']:,} "
+             "candidates over the series" for r in reports]
+    return "\n".join([*lines, "", *notes])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_series", description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT_FOLDER,
+                        help="a folder with individual_games/game_NN.json (default: the 50-game series)")
+    parser.add_argument("--profiles", default="balanced,perfect", help="comma-separated profiles")
+    parser.add_argument("--games", type=int, default=50, help="the first N games of the series (default 50)")
+    parser.add_argument("--repeats", type=int, default=40, help="recalls per latency figure (default 40)")
+    parser.add_argument("--out", type=Path, help="write the JSON report here")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    if not (args.folder / "individual_games").is_dir():
+        parser.error(f"no individual_games/ in {args.folder}")
+    from bench.run import neo4j_uri  # the benchmarks' throw-away Neo4j, or $NEO4J_URI
+
+    reports = []
+    with neo4j_uri() as uri:
+        auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
+        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+            memory = MemoryService(driver, embedder=Embedder())
+            for profile in [p for p in args.profiles.split(",") if p]:
+                reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats))
+                print(table(reports[-1:]), flush=True)
+    print(table(reports))
+    if args.out:
+        args.out.write_text(json.dumps(reports, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
