@@ -80,7 +80,7 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
     people = _players(memory, last)
     tenth = max(1, games // 5) if games < 50 else 10
     first, final = range(1, tenth + 1), range(games - tenth, games)
-    per_pair = []
+    per_pair: list[dict[str, Any]] = []
     for owner in people:
         for other in people:
             if other == owner:
