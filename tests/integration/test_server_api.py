@@ -310,3 +310,30 @@ def test_a_recall_topic_of_any_length_is_answered(server: Server, engine: httpx.
         assert answer.json()["memories"], "the words that mean something still find memories"
     tool = mcp_call(server, token, "recall", {"topic": f"{filler} Thomas", "dry_run": True})
     assert not tool.is_error, tool.content
+
+
+def test_a_live_game_of_a_series_started_over_http_remembers_the_earlier_game(server: Server,
+                                                                              engine: httpx.Client) -> None:
+    # docs/model.md#series-of-games: the header's series joins the game; a player's token reaches the memories of
+    # that person's earlier game, labelled with it, and nobody else's
+    series = fresh("http-series")
+    first, log = small_game(fresh("srv-s1"))
+    first["series"] = {"name": series, "position": 1}
+    assert engine.post("/games", json=first).status_code == 201
+    answer = engine.post(f"/games/{first['game']}/events", json={"events": log, "after": 0})
+    assert answer.status_code == 200, answer.text
+    second, _ = small_game(fresh("srv-s2"))
+    second["series"] = {"name": series}
+    assert engine.post("/games", json=second).status_code == 201
+    topic = {"topic": "Eleanor said Marcus has medical training", "k": 20, "dry_run": True}
+    with server.client(mint(engine, second["game"], "Marcus")) as marcus:
+        seen = marcus.post(f"/games/{second['game']}/players/Marcus/recall", json=topic)
+    assert seen.status_code == 200, seen.text
+    earlier = [m for m in seen.json()["memories"] if m["series_game"] == 1]
+    assert earlier and {m["game"] for m in earlier} == {first["game"]}
+    assert "[Game 1" in seen.json()["prompt"]
+    with server.client(mint(engine, second["game"], "Thomas")) as thomas:
+        other = thomas.post(f"/games/{second['game']}/players/Thomas/recall", json=topic)
+    assert other.status_code == 200, other.text
+    # Eleanor told Marcus alone: Thomas never heard it, in either game
+    assert not any("medical training" in m["text"] for m in other.json()["memories"])
