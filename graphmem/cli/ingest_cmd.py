@@ -130,8 +130,9 @@ def games(ctx: click.Context, as_json: bool) -> None:
             state = "live (fed through MemoryService), ended" if r["complete"] else "live (fed through MemoryService)"
         else:
             state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
+        series = f", game {r['series_position']} of series {r['series']}" if r.get("series") else ""
         click.echo(f"{r['game']}  {r['players']} players, phases 0-{r['last_phase']}, decayed to "
-                   f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}  ({r['title']})")
+                   f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}{series}  ({r['title']})")
 
 
 @click.command("stats")

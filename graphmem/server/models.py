@@ -136,6 +136,8 @@ class GameRow(_Answer):
     live: bool
     winner: str | None
     ingested_at: str | None
+    series: str | None = Field(default=None, description="the series of games it belongs to (docs/model.md#series-of-games)")
+    series_position: int | None = Field(default=None, description="its position in that series (1-based)")
 
 
 class DroppedName(_Answer):
