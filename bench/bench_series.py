@@ -103,6 +103,7 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
     return {
         "profile": profile, "series": series, "games": games, "memories": summary.memories,
         "ingest_seconds": round(ingest_seconds, 1),
+        "ingest_stages": {k: round(v, 1) for k, v in summary.stages.items()},
         "pairs": len(per_pair), "min_games_per_pair": min(r["games"] for r in per_pair),
         "pairs_with_3_games": sum(1 for r in per_pair if r["games"] >= 3),
         "mean_games_per_pair": round(statistics.mean(r["games"] for r in per_pair), 2),

@@ -281,7 +281,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                         context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical),
                 *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held.uids,
                           e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical)
-                  for e in earlier)]
+                  for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
     lap("read earlier games")
     uids, strengths, flashbulbs, thresholds, lexical = joined(segments)
     n = len(uids)
