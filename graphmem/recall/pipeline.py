@@ -3,12 +3,14 @@ result."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import overload
 
 import neo4j
 import numpy as np
@@ -237,6 +239,36 @@ def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], npt.NDArray[np
             np.concatenate([s.lexical for s in segments]))
 
 
+class TieOrder(Sequence[str]):
+    """The order of candidates of equal score over a series of games, by candidate index, computed only for the
+    candidates asked (the ranking asks for the best k and their ties): the own game's memories first (by uid), then
+    the earlier games' by a hash of their uid, which favours no game. On ``perfect`` the same remark heard in many
+    games scores the same in each, and neither the first games (their uids sort first) nor the last may take every
+    tie (docs/model.md#series-of-games)."""
+
+    def __init__(self, uids: Sequence[str], own: int) -> None:
+        self.uids, self.own = uids, own
+
+    def __len__(self) -> int:
+        return len(self.uids)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        uid = self.uids[i]
+        return "0" + uid if i < self.own else "1" + hashlib.sha1(uid.encode()).hexdigest()[:12]
+
+
+def tie_order(segments: Sequence[Segment], uids: Sequence[str]) -> TieOrder | None:
+    """:class:`TieOrder` of the candidates ``uids`` of ``segments`` (the own game's first); None for one game."""
+    return None if len(segments) == 1 else TieOrder(uids, len(segments[0].uids))
+
+
 def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
@@ -306,7 +338,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
     scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source)
-    ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p)
+    ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p, ties=tie_order(segments, uids))
     segment_of = {uid: seg for seg in segments for uid in seg.uids} if len(segments) > 1 else {}
     own_segment = segments[0]
 

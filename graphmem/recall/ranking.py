@@ -238,10 +238,13 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
 
 
 def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
-          thresholds: Sequence[float] | Floats, scores: Scores, k: int, params: Parameters) -> list[Ranked]:
-    """The best ``k`` retrievable candidates, best first (ties by uid), as :class:`Ranked`.
+          thresholds: Sequence[float] | Floats, scores: Scores, k: int, params: Parameters,
+          ties: Sequence[str] | None = None) -> list[Ranked]:
+    """The best ``k`` retrievable candidates, best first (ties by ``ties``, default the uids), as :class:`Ranked`.
 
-    uids, strengths, flashbulbs, thresholds : the sequences given to :func:`score_candidates`; scores : its result.
+    uids, strengths, flashbulbs, thresholds : the sequences given to :func:`score_candidates`; scores : its result;
+    ties : what orders candidates of equal score (a recall over a series of games: the own game first, then the
+    earlier games' memories in an order that favours no game, :func:`graphmem.recall.pipeline.tie_order`).
     Cost: a partition of the scores, then a sort of the best k (and their ties) only.
     """
     idx = np.flatnonzero(scores.retrievable)
@@ -249,7 +252,8 @@ def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: 
         values = scores.score[idx]
         kth = np.partition(values, idx.size - k)[idx.size - k]
         idx = idx[values >= kth]
-    order = sorted((int(i) for i in idx), key=lambda i: (-float(scores.score[i]), uids[i]))[:k]
+    order = sorted((int(i) for i in idx),
+                   key=lambda i: (-float(scores.score[i]), uids[i] if ties is None else ties[i]))[:k]
     return [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in order]
 
 
