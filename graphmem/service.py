@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from graphmem.jobs.consolidation import ConsolidationReport
     from graphmem.jobs.contradictions import ContradictionReport
     from graphmem.jobs.forget import ForgetResult
+    from graphmem.jobs.series_consolidation import SeriesConsolidationReport
     from graphmem.recall import RecallResult
     from graphmem.recall.vectors import EmbeddingCache
     from graphmem.store.tokens import PlayerGrant
@@ -234,6 +235,24 @@ class MemoryService:
         from graphmem.store.games import require_game
 
         require_game(self.driver, self.database, game)
+
+    def series(self) -> list[dict[str, Any]]:
+        """Every stored series of games: [{series, games}], by name."""
+        return self._read("stats/series_names")
+
+    def require_series(self, series: str) -> None:
+        """Return when the series of games ``series`` is stored; raise NotFound naming the stored series (or the
+        closest names) otherwise."""
+        from graphmem.errors import closest
+
+        names = [str(r["series"]) for r in self.series()]
+        if series in names:
+            return
+        if not names:
+            raise NotFound(f"no series '{series}' is stored (no series is: `graphmem ingest --series NAME PATH...` "
+                           "makes one)")
+        shown = ", ".join(names) if len(names) <= 12 else ", ".join(closest(series, names, n=5) or names[:5])
+        raise NotFound(f"no series '{series}' is stored (stored series: {shown})")
 
     def stats(self, game: str) -> dict[str, dict[str, int]]:
         """Counts of one stored game: {"nodes": {label: n}, "relationships": {type: n}, "memories_by_source": ...,
@@ -570,6 +589,19 @@ class MemoryService:
         return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
                            progress=progress)
 
+    def consolidate_series(self, series: str, player: str | None = None, *, dry_run: bool = False,
+                           min_games: int = 2,
+                           progress: Callable[[str, int], None] | None = None) -> SeriesConsolidationReport:
+        """Summarise what each player of the series' latest game remembers of each other player over their games
+        together ("Charlie was on the evil side in 5 of your 8 games together; ..."), as Summary memories of the
+        latest game (docs/jobs.md#consolidation-across-a-series); progress(owner, n) after each owner. Raises NotFound
+        for an unknown series or a player the latest game does not have."""
+        from graphmem.jobs.series_consolidation import consolidate_series
+
+        self.require_series(series)
+        return consolidate_series(self.driver, self.database, series, self.params, self.embedder.encode,
+                                  player=player, dry_run=dry_run, min_games=min_games, progress=progress)
+
     def contradictions(self, game: str, player: str | None = None, *, dry_run: bool = False,
                        progress: Callable[[str, int], None] | None = None) -> ContradictionReport:
         """Detect and store conflicting memories (docs/jobs.md#contradictions); identity conflicts resolve once the
@@ -591,7 +623,7 @@ class MemoryService:
         """Run the analysis query ``name`` (``cypher/analysis/NAME.cypher``) in a read transaction.
 
         params : {parameter: value as text}, typed by the query's header (its defaults fill the rest).
-        Raises UnknownQuery or UsageProblem for a bad name or value, NotFound for an unknown ``game``.
+        Raises UnknownQuery or UsageProblem for a bad name or value, NotFound for an unknown ``game`` or ``series``.
         """
         from graphmem.analysis import analysis_query, bind_params, run_read
 
@@ -599,6 +631,8 @@ class MemoryService:
         bound = bind_params(chosen, params)
         if isinstance(bound.get("game"), str):
             self.require_game(bound["game"])
+        if isinstance(bound.get("series"), str):
+            self.require_series(bound["series"])
         return run_read(self.driver, self.database, chosen, bound)
 
     def told_graph(self, game: str, day: int | None = None) -> nx.MultiDiGraph:
@@ -610,6 +644,15 @@ class MemoryService:
         if day is not None:
             check_day(self.driver, self.database, game, day)
         return fetch_told_graph(self.driver, self.database, game, day)
+
+    def trust_graph(self, series: str) -> nx.MultiDiGraph:
+        """Who trusts whom over the series of games ``series`` as a networkx multigraph: people as nodes, an edge
+        observer -> observed with the ``series_reputation`` counts, accuracy and trust share (see
+        :mod:`graphmem.viz.trust`). Raises NotFound for an unknown series."""
+        from graphmem.viz.trust import fetch_trust_graph
+
+        self.require_series(series)
+        return fetch_trust_graph(self.driver, self.database, series)
 
     def decay_chart(self, game: str, player: str) -> DecayChart:
         """Each memory of ``player`` in ``game``: its strength over the phases (see :mod:`graphmem.viz.decay`)."""

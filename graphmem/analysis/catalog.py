@@ -14,9 +14,23 @@ from graphmem.store.queries import Query, load, query_names
 PREFIX = "analysis/"
 
 
-def analysis_query_names() -> tuple[str, ...]:
-    """The names of the analysis queries, sorted (``accusation_network``, ..., ``who_told_whom``)."""
-    return tuple(name[len(PREFIX):] for name in query_names() if name.startswith(PREFIX))
+SCOPES = ("game", "series")
+"""What an analysis query is about, named by its one required scope parameter: one game (``-p game=G``), or a series
+of games (``-p series=NAME``, docs/queries.md#series-of-games)."""
+
+
+def analysis_query_names(scope: str | None = None) -> tuple[str, ...]:
+    """The names of the analysis queries, sorted (``accusation_network``, ..., ``who_told_whom``); with ``scope``
+    ("game" or "series", :data:`SCOPES`) only those that take that parameter."""
+    names = tuple(name[len(PREFIX):] for name in query_names() if name.startswith(PREFIX))
+    if scope is None:
+        return names
+    return tuple(name for name in names if query_scope(load(PREFIX + name)) == scope)
+
+
+def query_scope(query: Query) -> str:
+    """"series" for a query that takes ``$series`` (a series of games), else "game"."""
+    return "series" if any(param.name == "series" for param in query.params) else "game"
 
 
 def suggestions(name: str, n: int = 3) -> list[str]:

@@ -52,19 +52,35 @@ def _short(text: str, width: int = 110) -> str:
 
 
 @click.command("consolidate")
-@click.option("--game", required=True, help="The game id.")
+@click.option("--game", default=None, help="The game id.")
+@click.option("--series", default=None, metavar="NAME",
+              help="Instead of a game: summarise each person across the games of this series, in its latest game.")
 @click.option("--player", default=None, help="Only this player's memories (default: every player's).")
+@click.option("--min-games", type=click.IntRange(min=1), default=2, show_default=True,
+              help="With --series: summarise a person only when the player remembers them from this many games.")
 @click.option("--dry-run", is_flag=True, help="Report the summaries that would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool, as_json: bool) -> None:
+def consolidate(ctx: click.Context, game: str | None, series: str | None, player: str | None, min_games: int,
+                dry_run: bool, as_json: bool) -> None:
     """Merge clusters of similar memories of each player into Summary memories (docs/jobs.md#consolidation).
 
     Live memories (active, warm, archived; not flashbulbs, not summaries, not in an open conflict) are clustered
     by embedding (average linkage, cosine distance below parameters.consolidation.distance_threshold); every
     cluster of min_cluster_size or more becomes one Summary, and its members become "consolidated".
     Running it again adds nothing.
+
+    With --series NAME: for each player of the series' latest game and each other player there, what the player
+    remembers of them over their games together (the roles revealed to them, their own reflections) becomes one
+    Summary of the latest game: "Charlie was on the evil side in 5 of your 8 games together; ..."
+    (docs/jobs.md#consolidation-across-a-series).
     """
+    if (game is None) == (series is None):
+        raise click.UsageError("give --game GAME or --series NAME (one of them)")
+    if series is not None:
+        _consolidate_series(ctx, series, player, min_games, dry_run, as_json)
+        return
+    assert game is not None
     with _job(ctx, "consolidating", None, as_json) as (memory, progress):
         report = memory.consolidate(game, player, dry_run=dry_run, progress=progress)
     if as_json:
@@ -79,6 +95,24 @@ def consolidate(ctx: click.Context, game: str, player: str | None, dry_run: bool
                + f" in {report.seconds:.1f} s")
     for item in report.planned[:SHOWN]:
         click.echo(f"  {item['owner']}: {_short(item['text'])}")
+    if len(report.planned) > SHOWN:
+        click.echo(f"  ... and {len(report.planned) - SHOWN} more (--json lists them all)")
+
+
+def _consolidate_series(ctx: click.Context, series: str, player: str | None, min_games: int, dry_run: bool,
+                        as_json: bool) -> None:
+    with _job(ctx, "summarising", None, as_json) as (memory, progress):
+        report = memory.consolidate_series(series, player, dry_run=dry_run, min_games=min_games, progress=progress)
+    if as_json:
+        click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
+        return
+    verb = "would write" if dry_run else "wrote"
+    click.echo(f"series {series}, latest game {report.game} (phase {report.phase}): {verb} "
+               f"{_count(report.summaries, 'summary', 'summaries')} of {_count(report.pairs, 'pair', 'pairs')}"
+               + ("" if dry_run else f"; {_count(report.created, 'summary', 'summaries')} created")
+               + f", {report.superseded} older {'would be ' if dry_run else ''}superseded, in {report.seconds:.1f} s")
+    for item in report.planned[:SHOWN]:
+        click.echo(f"  {item['owner']} about {item['observed']}: {_short(item['text'], 140)}")
     if len(report.planned) > SHOWN:
         click.echo(f"  ... and {len(report.planned) - SHOWN} more (--json lists them all)")
 

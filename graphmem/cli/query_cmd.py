@@ -2,7 +2,7 @@
 
 ``graphmem query --list`` prints every query with its documentation; ``graphmem query NAME -p game=G -p day=2
 --format table|json|csv`` runs one. Parameters are typed from the query's header (exit 2 for a missing or ill-typed
-one, or an unknown query name, with suggestions); an unknown game exits 1. Queries run in a READ transaction, so
+one, or an unknown query name, with suggestions); an unknown game or series exits 1. Queries run in a READ transaction, so
 Neo4j refuses any write.
 """
 
@@ -100,7 +100,8 @@ def _list_queries() -> None:
     from graphmem.analysis import analysis_query, analysis_query_names, describe
 
     names = analysis_query_names()
-    click.echo(f"{len(names)} analysis queries (run one with `graphmem query NAME -p game=GAME`):\n")
+    click.echo(f"{len(names)} analysis queries (run one with `graphmem query NAME -p game=GAME`, or -p series=NAME "
+               "for those of a series of games):\n")
     click.echo("\n\n".join(describe(analysis_query(name)) for name in names))
 
 
@@ -116,7 +117,8 @@ def _list_queries() -> None:
 def query(ctx: click.Context, name: str | None, list_queries: bool, assignments: tuple[str, ...], fmt: str) -> None:
     """Run the analysis query NAME (a file of cypher/analysis/) read-only and print what it returns.
 
-    Every query takes -p game=GAME; `graphmem query --list` shows each query's parameters, their types and
+    Every query takes -p game=GAME, or -p series=NAME for those about a series of games (series_games,
+    series_reputation); `graphmem query --list` shows each query's parameters, their types and
     defaults, and the columns it returns.
     """
     from graphmem.analysis import analysis_query, bind_params, parse_assignments

@@ -1,4 +1,4 @@
-"""``graphmem viz told`` and ``graphmem viz decay``: pictures of a stored game.
+"""``graphmem viz told``, ``graphmem viz decay`` and ``graphmem viz trust``: pictures of a stored game or series.
 
 The output kind follows the extension of ``--out``; the path is checked before anything else is done (exit 2 for
 an unknown extension, a missing directory or one that cannot be written), and the file is written atomically.
@@ -18,7 +18,7 @@ OUT_HELP = "Output file; its extension chooses the kind: {kinds}."
 
 @click.group("viz")
 def viz() -> None:
-    """Pictures of a game: who told whom, and how a player's memories fade."""
+    """Pictures: who told whom in a game, how a player's memories fade, who trusts whom over a series."""
 
 
 @viz.command("told")
@@ -55,6 +55,41 @@ def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
         write_atomically(out, lambda tmp: write_graph(graph, tmp, kind))
     click.echo(f"wrote {out} ({kind}): {graph.number_of_nodes()} players, {graph.number_of_edges()} edges, "
                f"{graph.graph.get('messages', 0)} messages")
+
+
+@viz.command("trust")
+@click.option("--series", required=True, help="The series of games (its name).")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help=OUT_HELP.format(kinds=".html (offline, with the table of pairs), .png, .svg, .graphml, .gexf"))
+@click.pass_context
+def trust(ctx: click.Context, series: str, out: Path) -> None:
+    """Who trusts whom over the games of SERIES: people filled by how often they were on the hidden side, an arrow
+    from each observer to each person they judged, as wide as their judgements, coloured by how often they trusted
+    them and labelled with how often they were right (the series_reputation query, docs/queries.md)."""
+    from graphmem.viz.outputs import TRUST_KINDS, check_output, write_atomically
+
+    kind = check_output(out, TRUST_KINDS)
+    with memory_service(ctx) as memory:
+        graph = memory.trust_graph(series)
+    if kind == "html":
+        from graphmem.viz.trust import render_trust_html
+
+        page = render_trust_html(graph)
+
+        def write_page(tmp: Path) -> None:
+            tmp.write_text(page, encoding="utf-8")
+
+        write_atomically(out, write_page)
+    elif kind in ("png", "svg"):
+        from graphmem.viz.trust import draw_trust
+
+        write_atomically(out, lambda tmp: draw_trust(graph, tmp))
+    else:
+        from graphmem.viz.export import write_graph
+
+        write_atomically(out, lambda tmp: write_graph(graph, tmp, kind))
+    click.echo(f"wrote {out} ({kind}): {graph.number_of_nodes()} people, {graph.number_of_edges()} pairs, "
+               f"{graph.graph.get('judgements', 0)} judgements over {graph.graph.get('games', 0)} games")
 
 
 @viz.command("decay")

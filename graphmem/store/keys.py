@@ -101,6 +101,14 @@ def summary_uid(game: str, owner: str, member_uids: Iterable[str]) -> str:
     return f"{game}/summary/{owner}/{_members_digest(member_uids)}"
 
 
+def series_summary_uid(game: str, owner: str, member_uids: Iterable[str]) -> str:
+    """``{game}/summary/{owner}/series-{sha1(sorted member uids joined by newlines)[:16]}``: a summary of one person
+    across the games of a series (docs/jobs.md#consolidation-across-a-series), owned by ``owner`` of ``game`` (the
+    series' latest game); its members are memories of several games, so it never shares a uid with a game's own
+    summaries."""
+    return f"{game}/summary/{owner}/series-{_members_digest(member_uids)}"
+
+
 def conflict_uid(game: str, owner: str, memory_uids: Iterable[str]) -> str:
     """``{game}/conflict/{owner}/{sha1(sorted memory uids joined by newlines)[:16]}``."""
     return f"{game}/conflict/{owner}/{_members_digest(memory_uids)}"

@@ -21,6 +21,9 @@ TOLD_KINDS = ("html", "png", "svg", "graphml", "gexf")
 DECAY_KINDS = ("png", "svg")
 """Output kinds of ``graphmem viz decay``."""
 
+TRUST_KINDS = ("html", "png", "svg", "graphml", "gexf")
+"""Output kinds of ``graphmem viz trust``."""
+
 
 def output_kind(path: Path, allowed: Iterable[str]) -> str:
     """The kind of picture ``path`` asks for: its extension, lower-cased, without the dot.

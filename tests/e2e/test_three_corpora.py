@@ -92,7 +92,7 @@ def test_the_converted_logs_are_the_ingested_games(converted: tuple[dict[str, An
 
 def test_every_analysis_query_runs_on_the_new_games(driver: neo4j.Driver, three_corpora: IngestSummary) -> None:
     games = games_of(three_corpora, "avalon-llm")[:3] + games_of(three_corpora, "llmafia")[:3]
-    for name in analysis_query_names():
+    for name in analysis_query_names("game"):
         query = analysis_query(name)
         for game in games:
             given = {"game": game}

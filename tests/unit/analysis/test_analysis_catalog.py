@@ -7,7 +7,7 @@ import re
 import pytest
 
 from graphmem.analysis import analysis_query, analysis_query_names, describe
-from graphmem.analysis.catalog import suggestions
+from graphmem.analysis.catalog import query_scope, suggestions
 from graphmem.analysis.params import default_value
 from graphmem.errors import UnknownQuery, UsageProblem
 from graphmem.store.queries import PARAM_TYPES
@@ -16,7 +16,8 @@ from graphmem.store.queries import PARAM_TYPES
 REQUIRED = {"who_told_whom", "rumour_reach", "rumour_origin", "false_memories", "forgotten_events", "flashbulbs",
             "open_conflicts", "source_amnesia", "strength_by_profile", "accusation_network", "information_boundary",
             "traitor_lies", "most_remembered_events", "memory_summary", "profile_summary", "banishments",
-            "game_overview", "players", "phases", "player_memories", "lies_and_reversals"}
+            "game_overview", "players", "phases", "player_memories", "lies_and_reversals",
+            "series_games", "series_reputation"}
 
 NAMES = analysis_query_names()
 
@@ -31,12 +32,15 @@ def code_lines(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_query_is_documented_typed_and_takes_the_game(name: str) -> None:
+def test_every_query_is_documented_typed_and_takes_the_game_or_the_series(name: str) -> None:
     query = analysis_query(name)
     assert len(query.purpose) > 40, "a purpose of at least a sentence"
     assert query.returns and len(set(query.returns)) == len(query.returns)
     params = {p.name: p for p in query.params}
-    assert params["game"].type == "STRING" and params["game"].required
+    scope = "series" if name.startswith("series_") else "game"
+    assert query_scope(query) == scope and name in analysis_query_names(scope)
+    assert params[scope].type == "STRING" and params[scope].required
+    assert ({"game", "series"} - {scope}).isdisjoint(params), "one scope: a game or a series, never both"
     for param in query.params:
         assert param.type in PARAM_TYPES
         assert param.doc, f"@param {param.name} has no documentation"
@@ -47,9 +51,12 @@ def test_every_query_is_documented_typed_and_takes_the_game(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_query_starts_from_a_game_scoped_index_and_never_writes(name: str) -> None:
+def test_every_query_starts_from_a_game_scoped_index_or_its_series_and_never_writes(name: str) -> None:
     code = code_lines(analysis_query(name).text)
-    assert re.search(r"\{(game|uid): \$game", code), "reads through a label + game (or uid) index"
+    if name.startswith("series_"):
+        assert code.startswith("MATCH (s:Series {name: $series})"), "starts from its series (few Series nodes)"
+    else:
+        assert re.search(r"\{(game|uid): \$game", code), "reads through a label + game (or uid) index"
     for clause in ("CREATE", "MERGE", "SET", "DELETE", "REMOVE", "DETACH", "LOAD CSV", "CALL db.", "CALL dbms."):
         assert not re.search(rf"\b{clause}\b", code, re.IGNORECASE), f"{clause} in an analysis query"
 

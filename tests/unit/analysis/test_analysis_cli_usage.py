@@ -27,7 +27,8 @@ def test_list_prints_every_query_with_its_documentation() -> None:
     blocks = out.strip().split("\n\n")[1:]
     assert [b.splitlines()[0] for b in blocks] == list(analysis_query_names())
     for block in blocks:
-        assert "-p game=<STRING>  (required)" in block and "returns: " in block
+        scope = "series" if block.startswith("series_") else "game"
+        assert f"-p {scope}=<STRING>  (required)" in block and "returns: " in block
     assert "-p day=<INTEGER>  (default null)" in out
     assert "-p include_murder_votes=<BOOLEAN>  (default false)" in out
 
