@@ -39,6 +39,7 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Memory", "owner"),
     ("Event", "kind"),
     ("Player", "name"),
+    ("Series", "name"),
 )
 PAIR_INDEXES: tuple[tuple[str, str, str], ...] = (("Memory", "game", "owner"),)
 RELATIONSHIP_INDEXES: tuple[tuple[str, str], ...] = (("TOLD", "event"),)
