@@ -146,5 +146,6 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
         return written
 
     with driver.session(database=database) as session:
-        written, first, second = write_raising_versions(session, game, [owner], work)
+        written, first, second = write_raising_versions(session, game, [owner], work,
+                                                        changed={owner: [str(r["uid"]) for r in rows]})
     return written, first.get(owner), second.get(owner)
