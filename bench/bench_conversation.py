@@ -9,20 +9,22 @@ speaker remembers every turn: N turns make two owners of N memories each):
   validate, encode, embed, link, write, decay). The embedding model is loaded before and its text cache emptied
   before each game, so ``embed`` is the model's work. ``growth`` is the exponent b of time ~ turns^b of each stage
   between the shortest and the longest conversation (1 = linear, 2 = quadratic).
-- **recall latency** (:func:`run_recall`): an owner of 1,000 and of 10,000 memories (a conversation of that many
-  turns over turns/20 sessions, decayed to its end), ``calls`` recalls in-process through one
+- **recall latency** (:func:`run_recall`): an owner of 1,000 and of 10,000 memories (a conversation of that many turns
+  over turns/20 sessions, decayed to its end), ``calls`` recalls in-process through one
   :class:`graphmem.recall.vectors.EmbeddingCache`, as :class:`graphmem.MemoryService` makes them, **the topic
-  embedding included** (every call asks about a different topic, so the model runs each time); dry runs, so every
-  call sees the same memories. The first recall of each owner (the cache empty: every candidate's embedding read)
-  is reported apart. Nothing is written between these recalls, so each after the first uses the candidates the
-  process holds (an agent asking several questions in a turn); ``reread`` times ``calls / 2`` more recalls, each
-  after the owner's memory version was raised (untimed), as after any write to the owner's memories: every one
-  reads its candidates again; ``writing`` times ``calls / 2`` writing recalls after those (the two owners in
-  turn), each of which brings what the process holds up to date with its own write, as an agent's recall in a
-  game does. For each profile asked (the default, whose old memories are forgotten, and ``perfect``, which
-  forgets nothing, the worst case: every memory a candidate). References in the same session: a bare vector-index
-  top-10 (``db.index.vector.queryNodes``) and the cosine of the topic with every memory of the owner computed in
-  Cypher, which is what recall did before it kept embeddings (its dense half alone).
+  embedding included** (every call asks about a different topic, so the model runs each time); dry runs, so every call
+  sees the same memories. The first recall of each owner (the cache empty: every candidate's embedding read) is
+  reported apart. Nothing is written between these recalls, so each after the first uses the candidates the process
+  holds (an agent asking several questions in a turn); ``other`` times ``calls / 2`` more recalls, each after a
+  writing recall of the same owner by another process (another :class:`EmbeddingCache`, untimed), which logs the
+  memories it changed: each reads those again (:mod:`graphmem.store.versions`, the change log); ``reread`` times
+  ``calls / 2`` recalls each after the owner's memory version was raised without saying what changed (untimed), as
+  after a job or a file ingest: every one reads all its candidates again; ``writing`` times ``calls / 2`` writing
+  recalls after those (the two owners in turn), each of which brings what the process holds up to date with its own
+  write, as an agent's recall in a game does. For each profile asked (the default, whose old memories are forgotten,
+  and ``perfect``, which forgets nothing, the worst case: every memory a candidate). References in the same session: a
+  bare vector-index top-10 (``db.index.vector.queryNodes``) and the cosine of the topic with every memory of the owner
+  computed in Cypher, which is what recall did before it kept embeddings (its dense half alone).
 
 Run: ``python -m bench.bench_conversation URI`` (both), ``... URI --ingest`` or ``... URI --recall``.
 """
@@ -154,13 +156,15 @@ def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, e
     """Time recall for an owner of each size in ``owners`` (memories), for each profile (None: the default).
 
     Returns one dict per (size, profile): memories (per owner), profile, candidates (mean per recall), cold_ms (the
-    first recall of each owner, embedding cache empty, mean of the two owners), median_ms / p95_ms (every call,
-    topic embedding included), reread_median_ms / reread_p95_ms (each call after a write: the candidates read
-    again), writing_median_ms / writing_p95_ms (writing recalls in a row, each owner's after its own last write,
-    which brought what the process holds up to date), embed_median_ms (the topic's embedding beyond the read, which
-    it overlaps), read_median_ms (the candidates' query), cypher_dense_median_ms / cypher_dense_p95_ms (reference:
-    the cosine with every memory of the owner in Cypher), vector_median_ms / vector_p95_ms (reference: bare
-    vector-index top 10). Each game is deleted afterwards unless ``keep``.
+    first recall of each owner, embedding cache empty, mean of the two owners), median_ms / p95_ms (every call, topic
+    embedding included), other_median_ms / other_p95_ms (each call after another process's writing recall of the
+    owner: the memories it logged read again), reread_median_ms / reread_p95_ms (each call after a write that did not
+    say what it changed: the candidates read again), writing_median_ms / writing_p95_ms (writing recalls in a row,
+    each owner's after its own last write, which brought what the process holds up to date), embed_median_ms (the
+    topic's embedding beyond the read, which it overlaps), read_median_ms (the candidates' query),
+    cypher_dense_median_ms / cypher_dense_p95_ms (reference: the cosine with every memory of the owner in Cypher),
+    vector_median_ms / vector_p95_ms (reference: bare vector-index top 10). Each game is deleted afterwards unless
+    ``keep``.
     """
     rows: list[dict[str, Any]] = []
     embedder.encode_one("warm the model up")
@@ -206,12 +210,22 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         candidates.append(result.candidates)
     reread = []
     for i in range(calls // 2):
-        with driver.session(database=database) as session:  # as any write to the owner's memories does
+        with driver.session(database=database) as session:  # as a write that does not say what it changed
             session.execute_write(raise_memory_versions, game)
         t0 = time.perf_counter()
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " again", params=params,
                embedder=embedder, dry_run=True, cache=cache)
         reread.append(time.perf_counter() - t0)
+    other, elsewhere = [], EmbeddingCache()
+    for i in range(calls // 2):
+        # another process's writing recall of the same owner (a second server worker): it logs the memories it
+        # changed, which this process reads again
+        recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " elsewhere", params=params,
+               embedder=embedder, cache=elsewhere)
+        t0 = time.perf_counter()
+        recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " after that", params=params,
+               embedder=embedder, dry_run=True, cache=cache)
+        other.append(time.perf_counter() - t0)
     writing = []
     for i in range(calls // 2):
         t0 = time.perf_counter()
@@ -232,6 +246,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
     return {"memories": size, "profile": profile or params.default_profile, "candidates": statistics.mean(candidates),
             "cold_ms": 1000 * statistics.mean(cold), "median_ms": median, "p95_ms": p95,
             "reread_median_ms": _stats(reread)[0], "reread_p95_ms": _stats(reread)[1],
+            "other_median_ms": _stats(other)[0], "other_p95_ms": _stats(other)[1],
             "writing_median_ms": _stats(writing)[0], "writing_p95_ms": _stats(writing)[1],
             "embed_median_ms": _stats(embeds)[0], "read_median_ms": _stats(reads)[0],
             "cypher_dense_median_ms": _stats(dense)[0], "cypher_dense_p95_ms": _stats(dense)[1],
@@ -269,7 +284,8 @@ def main(argv: Sequence[str]) -> None:
                 print(f"owner of {r['memories']:,} memories, {r['profile']} ({r['candidates']:.0f} candidates): "
                       f"recall median {r['median_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms (read "
                       f"{r['read_median_ms']:.1f} ms, embedding beyond it {r['embed_median_ms']:.1f} ms; first "
-                      f"recall {r['cold_ms']:.0f} ms); after a write {r['reread_median_ms']:.1f}/"
+                      f"recall {r['cold_ms']:.0f} ms); after another's write {r['other_median_ms']:.1f}/"
+                      f"{r['other_p95_ms']:.1f} ms; after an unlogged write {r['reread_median_ms']:.1f}/"
                       f"{r['reread_p95_ms']:.1f} ms; writing recalls {r['writing_median_ms']:.1f}/"
                       f"{r['writing_p95_ms']:.1f} ms | cosine of every memory in Cypher {r['cypher_dense_median_ms']:.1f}/"
                       f"{r['cypher_dense_p95_ms']:.1f} ms | vector top-10 {r['vector_median_ms']:.1f}/"

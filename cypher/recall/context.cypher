@@ -32,7 +32,7 @@
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
-// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
@@ -49,15 +49,22 @@ OPTIONAL MATCH (p:Player {uid: $player_uid})
 // the game's incarnation and decayed_to, the recall phase and the owner's memory version), so they are not read
 // again. Every write that changes the owner's memories raises the version in its transaction and again once it has
 // committed (graphmem.store.versions): this read may see part of a transaction that is committing (the version
-// before the index entries), but the second raise comes after the whole write, so the next recall reads again.
+// before the index entries), but the second raise comes after the whole write, so the next recall reads again
+// (patched: only what the change log names, below, when it covers the version held).
 // (max: in a database not yet given the MemoryVersion uniqueness constraint by `graphmem init` or an ingest, two
 // first raises at once can create two nodes, which every later raise then sets alike)
 OPTIONAL MATCH (v:MemoryVersion {uid: $player_uid})
-WITH g, now, curve, weakest, players, p, coalesce(max(v.version), 0) AS version
-WITH g, now, curve, weakest, players, p, version,
+WITH g, now, curve, weakest, players, p, coalesce(max(v.version), 0) AS version, collect(v) AS vs
+WITH g, now, curve, weakest, players, p, version, vs,
      coalesce($known IS NOT NULL AND p IS NOT NULL AND g.incarnation = $known.incarnation
-              AND version = $known.version AND now = $known.now AND coalesce(g.decayed_to, 0) = $known.decayed_to,
-              false) AS fresh
+              AND now = $known.now AND coalesce(g.decayed_to, 0) = $known.decayed_to, false) AS same
+// patched: the caller holds the candidates at an older version that the owner's change log still covers
+// (graphmem.store.versions): only the memories logged at that version or later are read again, by uid, and the
+// caller replaces those of its rows (a memory logged may have become a candidate or stopped being one)
+WITH g, now, curve, weakest, players, p, version, same AND version = $known.version AS fresh,
+     CASE WHEN same AND version > $known.version AND size(vs) = 1 AND vs[0].changes_from <= $known.version
+          THEN [i IN range(0, size(vs[0].changed_at) - 1) WHERE vs[0].changed_at[i] >= $known.version
+                | vs[0].changed_uids[i]] END AS changed
 CALL (p, g, now) {
   OPTIONAL MATCH (p)-[:THINKS]->(t:Thought)
   WHERE t.pushed_phase <= now AND (now <> g.decayed_to OR t.active) AND t.forgotten IS NULL
@@ -72,17 +79,31 @@ CALL (now) {
   RETURN collect(CASE WHEN c IS NULL THEN null ELSE {uid: c.uid, subject: c.subject, kind: c.kind, text: c.text,
                                                       memory: cm.uid} END) AS conflicts
 }
-// a fresh read seeks from strength 2, above every memory: the planner would read the index before a filter
-CALL (now, curve, weakest, fresh) {
-  WITH now, curve, CASE WHEN fresh THEN 2.0 ELSE weakest END AS lowest
-  MATCH (m:Memory {game: $game, owner: $player})
-  USING INDEX m:Memory(game, owner, strength, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
-  WHERE m.strength >= lowest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
-    AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
-    AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
-  // the index's values, bound once: inside CASE branches the planner would read them from the store
-  WITH m, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
-       m.t_ref AS t_ref, toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
+// a fresh or patched read seeks from strength 2, above every memory: the planner would read the index before a
+// filter; a patched one reads the memories logged instead, by uid (their values from the store: a few rows)
+CALL (now, curve, weakest, fresh, changed) {
+  CALL (now, weakest, fresh, changed) {
+    WITH CASE WHEN fresh OR changed IS NOT NULL THEN 2.0 ELSE weakest END AS lowest
+    MATCH (m:Memory {game: $game, owner: $player})
+    USING INDEX m:Memory(game, owner, strength, state, t_enc, t_ref, e_ref, s, floor, threshold, flashbulb, n, uid)
+    WHERE m.strength >= lowest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
+      AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
+      AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
+    // the index's values, bound here: after the seek, and inside CASE branches, the planner would read the store
+    RETURN m, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor, m.t_ref AS t_ref,
+           toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
+    UNION ALL
+    WITH weakest, changed WHERE changed IS NOT NULL
+    UNWIND changed AS uid
+    WITH DISTINCT weakest, uid
+    MATCH (m:Memory {uid: uid})
+    WHERE m.game = $game AND m.owner = $player
+      AND m.strength >= weakest AND m.state IN ['active', 'warm', 'candidate', 'archived'] AND m.t_enc <= now
+      AND m.t_ref IS NOT NULL AND m.e_ref IS NOT NULL AND m.s IS NOT NULL AND m.floor IS NOT NULL
+      AND m.threshold IS NOT NULL AND m.flashbulb IS NOT NULL AND m.n IS NOT NULL AND m.uid IS NOT NULL
+    RETURN m, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor, m.t_ref AS t_ref,
+           toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
+  }
   WITH m, n, flashbulb, threshold, floor,
        CASE WHEN t_ref > now THEN
             toFloat(m.e0) * CASE curve WHEN 'power'
@@ -106,6 +127,6 @@ CALL () {
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
-       fresh, version,
+       fresh, changed, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
        thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores

@@ -678,7 +678,12 @@ class LiveGames:
                 return counts
 
             with self.driver.session(database=self.database) as session:
-                counts = write_raising_versions(session, state.game, {m.owner for m in rows.memories}, work)[0]
+                # the batch creates these memories and changes no other: a process holding an owner's candidates
+                # reads only these again (graphmem.store.versions, the change log)
+                created: dict[str, list[str]] = {}
+                for m in rows.memories:
+                    created.setdefault(m.owner, []).append(m.uid)
+                counts = write_raising_versions(session, state.game, created, work, changed=created)[0]
         except BaseException:
             slot.state = None  # the state went ahead of the store: rebuild it next time
             raise

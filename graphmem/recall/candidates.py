@@ -89,7 +89,9 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     candidates' uids come from the node ids ``cache`` has met, the others are read in the same transaction
     (:meth:`EmbeddingCache.uids`). A candidate whose node is gone by then (its game being deleted) is left out.
     The owner's candidates are not read again while ``cache`` holds them as the query would read them
-    (:class:`graphmem.recall.vectors.HeldCandidates`); the full-text hits are read every time.
+    (:class:`graphmem.recall.vectors.HeldCandidates`), and only the memories the owner's change log names when it
+    holds them at an older version the log covers (:mod:`graphmem.store.versions`); the full-text hits are read
+    every time.
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
@@ -120,6 +122,11 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     if uids is None:
         assert held is not None  # the query found the candidates fresh only against what was held
         cache.candidates_reused += 1
+    elif row["changed"] is not None:
+        assert held is not None  # the query patches only what was held
+        held = held.patched(int(row["version"]), row["changed"], _candidates(row, uids))
+        cache.candidates_patched += 1
+        cache.keep_candidates(key, held)
     else:
         held = _candidates(row, uids)
         if held.incarnation:

@@ -382,7 +382,10 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         # one transaction for every game the recalled memories come from, each at its own game's phase
         updates = {uid: update_row(by_uid[uid], results[uid], seg_of(uid).now, p) for uid in states}
         own = [u for uid, u in updates.items() if seg_of(uid) is own_segment]
-        also = sorted({(seg_of(uid).game, seg_of(uid).player) for uid in updates if seg_of(uid) is not own_segment})
+        also: dict[tuple[str, str], list[str]] = {}
+        for uid in updates:
+            if seg_of(uid) is not own_segment:
+                also.setdefault((seg_of(uid).game, seg_of(uid).player), []).append(uid)
         written, first, second = write_updates(driver, database, request.game, request.player,
                                                list(updates.values()), also)
         # the owner's next recall uses the candidates the process holds, brought up to date with this write (the

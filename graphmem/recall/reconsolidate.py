@@ -127,9 +127,10 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
                   rows: Sequence[Mapping[str, Any]],
-                  also: Sequence[tuple[str, str]] = ()) -> tuple[int, int | None, int | None]:
-    """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, (game, name) of the owner's
-    earlier selves in a series: docs/model.md#series-of-games) in one managed write transaction (one UNWIND
+                  also: Mapping[tuple[str, str], Sequence[str]] | None = None) -> tuple[int, int | None, int | None]:
+    """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
+    their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
+    managed write transaction (one UNWIND
     statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written, the
     owner's memory version after the raise in the transaction, after the raise that follows it; None when there was
     nothing of the owner's to write or that raise failed).
@@ -147,6 +148,9 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
                                  "being recalled (a concurrent recall?); nothing was written: recall again")
         return written
 
+    elsewhere = {uid for uids in (also or {}).values() for uid in uids}
     with driver.session(database=database) as session:
-        written, first, second = write_raising_versions(session, game, [owner], work, also)
+        mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
+        written, first, second = write_raising_versions(session, game, [owner], work, changed={owner: mine},
+                                                        also=also)
     return written, first.get(owner), second.get(owner)

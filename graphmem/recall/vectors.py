@@ -41,7 +41,8 @@ the read of its index entries once, not per question (the ``perfect`` profile's 
 time per read, bench/README.md). A writing recall raises its owner's version and, when its two raises follow the
 version it read the candidates at (no other write came between, in any process), brings what its process holds up to
 date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
-again either; every other process reads them again.
+again either. Every other process reads them again: only the memories the owner's change log names when the write
+logged them (a writing recall, a live batch; :meth:`HeldCandidates.patched`), all of them otherwise.
 
 The first recall of an owner in a process therefore reads every candidate's embedding and source cue (on a real
 game, ~50 memories: a few milliseconds); ``graphmem recall`` on the command
@@ -61,7 +62,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import neo4j
@@ -216,6 +217,21 @@ class HeldCandidates:
             strengths[row] = strength
         return replace(self, version=version, ns=tuple(ns), strengths=strengths)
 
+    def patched(self, version: int, changed: Collection[str], read: HeldCandidates) -> HeldCandidates:
+        """These candidates brought to the owner's ``version`` by reading again only the memories ``changed`` (uids,
+        from the owner's change log, :mod:`graphmem.store.versions`): every row of ``changed`` is dropped and the
+        rows of ``read`` (those of ``changed`` that are candidates now, as ``recall/context`` read them) are
+        appended. The order of the rows changes; the ranking never depends on it."""
+        gone = set(changed)
+        keep = np.fromiter((u not in gone for u in self.uids), dtype=bool, count=len(self.uids))
+        uids = self.uids if keep.all() else tuple(u for u, k in zip(self.uids, keep) if k)
+        ns = self.ns if keep.all() else tuple(n for n, k in zip(self.ns, keep) if k)
+        return replace(
+            self, version=version, ids=np.concatenate([self.ids[keep], read.ids]), uids=uids + read.uids,
+            ns=ns + read.ns, strengths=np.concatenate([self.strengths[keep], read.strengths]),
+            flashbulbs=np.concatenate([self.flashbulbs[keep], read.flashbulbs]),
+            thresholds=np.concatenate([self.thresholds[keep], read.thresholds]))
+
     @property
     def known(self) -> dict[str, object]:
         """What ``recall/context`` compares (its ``$known`` parameter)."""
@@ -240,6 +256,8 @@ class EmbeddingCache:
         """Memories read from Neo4j so far (cache misses)."""
         self.candidates_reused = 0
         """Recalls whose candidates were not read again (held, and still what the store says)."""
+        self.candidates_patched = 0
+        """Recalls that read again only the memories the owner's change log names (:mod:`graphmem.store.versions`)."""
 
     def __len__(self) -> int:
         return sum(v.held for v in self._games.values())

@@ -28,6 +28,7 @@ from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
+from graphmem.store.versions import LOG_SIZE, raise_memory_versions
 
 pytestmark = pytest.mark.neo4j
 LIVE = ("active", "warm", "candidate", "archived")
@@ -163,9 +164,11 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
     try:
         check("first read")
         assert check("nothing written")  # the second recall used what it held
+        patched = held.candidates_patched
         memory.add_events(game, [{"kind": "say", "speaker": "Priya", "to": ["Marcus"], "channel": "private",
                                   "text": "Thomas is lying to everyone about the kitchen."}])
-        assert not check("a live event")  # read again
+        assert not check("a live event")  # not used as held: the memories the batch logged were read again
+        assert held.candidates_patched > patched
         assert any("lying" in m.text for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
                                                        embedder=embedder, dry_run=True, cache=held).memories)
         assert memory.recall(game, "Marcus", topic).written > 0
@@ -219,6 +222,76 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         assert kept is not None and kept.version == v + 2
         row = kept.uids.index(uid)
         assert (kept.ns[row], float(kept.strengths[row])) == change[uid]
+    finally:
+        delete_game(driver, None, game)
+
+
+def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recalls_as_a_fresh_read(
+        driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
+    # another process's writing recall logs the memories it changed with the owner's version
+    # (graphmem.store.versions): a process holding the owner's candidates reads only those again, and must recall
+    # exactly what a process holding nothing recalls; a write that does not say what it changed, or a log that no
+    # longer reaches back to the version held, makes it read everything
+    game = f"held-patched-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    held, elsewhere = EmbeddingCache(), EmbeddingCache()
+    topic = "what did Priya say about Thomas?"
+
+    def how(step: str) -> str:
+        """How the recall through ``held`` got its candidates ("held", "patched" or "read"), after checking that it
+        recalls what a fresh read recalls and holds what Neo4j says."""
+        reused, patched = held.candidates_reused, held.candidates_patched
+        kept = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=held)
+        cold = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
+                      cache=EmbeddingCache(0))
+        assert same(kept) == same(cold), step
+        ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
+        fresh = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0))
+        assert ours is not None and ours.version == fresh.version, step
+        assert ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
+                 zip(ours.uids, ours.ns, ours.strengths, ours.flashbulbs, ours.thresholds, strict=True)} ==
+                {u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
+                 zip(fresh.uids, fresh.ns, fresh.strengths, fresh.flashbulbs, fresh.thresholds, strict=True)}), step
+        return ("held" if held.candidates_reused > reused else
+                "patched" if held.candidates_patched > patched else "read")
+
+    def write(cypher_text: str, changed: dict[str, list[str]] | None, **values: Any) -> None:
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            raise_memory_versions(tx, game, ["Marcus"] if changed is not None else None, changed)
+            tx.run(cypher_text, values).consume()
+        with driver.session() as session:
+            session.execute_write(work)
+            session.execute_write(raise_memory_versions, game, ["Marcus"], {"Marcus": []})
+
+    try:
+        assert how("first read") == "read"
+        assert how("nothing written") == "held"
+        for i in range(3):  # another process's writing recalls (raising the access counts of what they recall)
+            assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
+                          cache=elsewhere, seed=i).written > 0
+            assert how(f"another process's writing recall {i}") == "patched"
+        # a logged memory that stops being a candidate (consolidated) leaves the candidates; back, it returns
+        gone = held.held_candidates(held_key(None, game, "Marcus", None, params))
+        assert gone is not None
+        uid = gone.uids[0]
+        write("MATCH (m:Memory {uid: $uid}) SET m.state = 'consolidated'", {"Marcus": [uid]}, uid=uid)
+        assert how("a memory consolidated") == "patched"
+        assert uid not in recall(driver, None, game, "Marcus", topic=None, k=1000, params=params,
+                                 embedder=embedder, dry_run=True, cache=held).to_json()
+        write("MATCH (m:Memory {uid: $uid}) SET m.state = 'active'", {"Marcus": [uid]}, uid=uid)
+        assert how("the memory back") == "patched"
+        # a write that does not say what it changed: everything read again
+        write("MATCH (m:Memory {uid: $uid}) SET m.state = 'consolidated'", None, uid=uid)
+        assert how("an unlogged write") == "read"
+        # more changes logged since the version held than the log keeps: everything read again
+        write("MATCH (m:Memory {uid: $uid}) SET m.state = 'active'", {"Marcus": [uid]}, uid=uid)
+        for _ in range(LOG_SIZE // 100 + 1):
+            write("RETURN 1", {"Marcus": [f"{game}/elsewhere/{j}" for j in range(100)]})
+        assert how("a log cut since") == "read"
+        assert how("nothing written since") == "held"
     finally:
         delete_game(driver, None, game)
 
