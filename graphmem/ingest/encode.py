@@ -171,9 +171,11 @@ class Encoder:
 
     def wording(self, event: Event, owner: str | None, day: int) -> texts.Wording:
         """How ``owner`` (None: the ground truth) words ``event``, in this game's state (the team last proposed,
-        the game's roles, the name of the side that murders): :func:`graphmem.ingest.texts.wording`."""
+        the game's roles, the name of the side that murders, whether the game has ended):
+        :func:`graphmem.ingest.texts.wording`."""
         team = self.state.proposal[1] if self.state.proposal is not None else ()
-        return texts.wording(event, owner, day, team=team, roles=self.roles, killers=self.killers)
+        return texts.wording(event, owner, day, team=team, roles=self.roles, killers=self.killers,
+                             ended=self.state.ended is not None)
 
     # -- memories -------------------------------------------------------------------------------------------------
 

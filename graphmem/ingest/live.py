@@ -533,8 +533,8 @@ class LiveGames:
             stored)
 
         Raises NotFound for a game that is not stored; GameConflict, nothing written, for a game stored from a file,
-        an ended game, or a batch that does not follow the stored events (``after``); InvalidGameLog, nothing
-        written, for any invalid event.
+        an ended game (unless the batch holds reflections alone: they may follow the end), or a batch that does not
+        follow the stored events (``after``); InvalidGameLog, nothing written, for any invalid event.
         """
         with self._slot(game) as slot:
             deadline = time.monotonic() + CLAIM_SECONDS
@@ -549,9 +549,9 @@ class LiveGames:
                     raise GameConflict(file_game_refusal(game))
                 state = self._state(slot, game, status)
                 batch, already = self._after(state, status, events, after)
-                if status.complete and batch:
+                if status.complete and any(e.get("kind") != "reflect" for e in batch):
                     raise GameConflict(f"game '{game}' has ended (its end event is stored): nothing was written; "
-                                       "no event may follow the end")
+                                       "no event but a reflection may follow the end")
                 if not batch:
                     return BatchReport(0, 0, 0, 0, state.phase, state.events, len(already), (), state.ended,
                                        status.decayed_to, tuple(already))

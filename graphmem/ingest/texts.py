@@ -11,7 +11,8 @@ prompt ("[Eleanor told you]") carries the teller; the speaker remembers "You tol
 Roles read "a traitor", "an assassin", and bare when capitalised (a named character: "Diana is Merlin") or when the
 word is a side's name rather than a role ("Charlie is evil"). Mission games: "Charlie proposed a team of Alice and
 Bob, leaving you off", "You voted to approve the team of Alice and Charlie", "You played a fail card on the quest
-with Alice", and an outcome's own words (unquoted: they are the game's, not a player's).
+with Alice", and an outcome's own words (unquoted: they are the game's, not a player's). A reflection keeps the
+player's words: "You concluded about Charlie after the game: "Charlie blended in well ..."".
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from graphmem.logs.schema import (
     OutcomeEvent,
     ProposeEvent,
     RecruitEvent,
+    ReflectEvent,
     RevealEvent,
     SayEvent,
     VoteEvent,
@@ -192,8 +194,19 @@ def _propose(event: ProposeEvent, owner: str | None, day: int) -> Wording:
     return Wording(base + reason, details_for(day, who, others, None, event.text, what))
 
 
+def _reflect(event: ReflectEvent, owner: str | None, day: int, ended: bool) -> Wording:
+    """A reflection in the player's own words: "You concluded about Charlie after the game: "..."", "You concluded
+    about yourself after the game: "..."" (before the game's end without "after the game")."""
+    subject, who = ("You", None) if owner == event.player else ("{who}", event.player)
+    whom = "{whom}" if event.about is not None else "yourself" if who is None else "themselves"
+    after = " after the game" if ended else ""
+    return Wording(f"{subject} concluded about {whom}{after}: {{content}}",
+                   details_for(day, who, [event.about] if event.about is not None else None, None, event.text,
+                               gist(event.text)))
+
+
 def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = (),
-            roles: Collection[str] | None = None, killers: str = "traitors") -> Wording:
+            roles: Collection[str] | None = None, killers: str = "traitors", ended: bool = False) -> Wording:
     """The template and details of ``event`` as ``owner`` encodes it (``owner=None``: the objective account
     stored on the Event node as ground truth).
 
@@ -201,7 +214,7 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
     ``team`` or ``quest`` vote is about, :attr:`graphmem.logs.state.GameState.proposal`); roles : the game's roles
     (a revealed word that is none of them is a side's name, read bare: "Charlie is evil"); killers : who murders
     ("traitors"; "mafia" in a Mafia game: "Brook was murdered by the mafia"; their meetings are
-    :func:`place`).
+    :func:`place`); ended : the game has ended (a reflection then reads "after the game").
     """
     if isinstance(event, SayEvent):
         return _say(event, owner, day, killers)
@@ -240,6 +253,8 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
         extra = " {content}" if event.text else ""
         return Wording(f"The game ended: the {event.winner} won.{extra}",
                        details_for(day, quote=event.text, what=gist(event.text) if event.text else None))
+    if isinstance(event, ReflectEvent):
+        return _reflect(event, owner, day, ended)
     raise ValueError(f"no wording for a {event.kind} event")
 
 

@@ -17,6 +17,9 @@ Mission games (Avalon and its kin, docs/log-format.md) add ``propose`` (a leader
 became public: a vote tally, a quest's result), and yes/no ``vote`` ballots with a ``choice`` and, for what only the
 voter sees (a quest card), ``secret``.
 
+A ``reflect`` (docs/log-format.md#reflections) is a player's own conclusion after the game, about another player
+(``about``, one name) or about themselves; reflections may follow the ``end`` event.
+
 Player names, in the header and in every one of those fields, are normalised to Unicode NFC when read, so a name
 written with a combining accent ("Chloe\u0301", NFD) and the precomposed one ("Chlo\u00e9", NFC) are the same
 player. Texts that must say something (``say``, ``observe`` and ``thought`` texts) need a visible character:
@@ -195,6 +198,13 @@ def _recruiter(value: Any) -> Any:
     if isinstance(value, list):
         raise ValueError('must be one player name (a string, e.g. "Sarah"), not a list: a recruitment has one '
                          "recruiter")
+    return value
+
+
+def _one_observed(value: Any) -> Any:
+    if isinstance(value, list):
+        raise ValueError('must be one player name (a string, e.g. "Charlie"), not a list: a reflection is about one '
+                         "player (write one reflection per player)")
     return value
 
 
@@ -580,6 +590,29 @@ class EndEvent(_Perceived):
     text: Text | None = None
 
 
+class ReflectEvent(_Perceived):
+    """A player's reflection (docs/log-format.md#reflections): their own conclusion about ``about`` (a player, not
+    themselves), or without ``about`` a self-assessment, in their own words (``text``, not blank). It is perceived by
+    its player alone: ``witnesses``, if given, and the keys of ``emotion`` may name nobody else. Reflections may
+    follow the ``end`` event (the only events that may), and after the end an eliminated player may reflect too."""
+
+    kind: Literal["reflect"]
+    player: Name
+    about: Annotated[Name | None, BeforeValidator(_one_observed)] = None
+    text: Speech
+
+    @model_validator(mode="after")
+    def _the_players_own(self) -> ReflectEvent:
+        if self.about is not None and self.about == self.player:
+            raise ValueError(f"a reflection of {self.player} about {self.player} is a self-assessment: leave out "
+                             "about")
+        others = [w for w in dict.fromkeys([*(self.witnesses or ()), *(self.emotion or {})]) if w != self.player]
+        if others:
+            raise ValueError(f"a reflection is perceived by its player alone ({self.player}), but witnesses or "
+                             f"emotion also names {', '.join(others)}")
+        return self
+
+
 Event = Annotated[
     Union[
         PhaseEvent,
@@ -595,6 +628,7 @@ Event = Annotated[
         EndEvent,
         ProposeEvent,
         OutcomeEvent,
+        ReflectEvent,
     ],
     Field(discriminator="kind"),
 ]
@@ -614,8 +648,9 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "end": EndEvent,
     "propose": ProposeEvent,
     "outcome": OutcomeEvent,
+    "reflect": ReflectEvent,
 }
-"""The model of each event kind (docs/log-format.md's order, then the mission-game kinds)."""
+"""The model of each event kind (docs/log-format.md's order, then the mission-game kinds, then reflections)."""
 
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_MODELS)
 """The known event kinds, in the order of docs/log-format.md."""
@@ -638,7 +673,9 @@ def player_references(event: _EventBase) -> list[tuple[str, str]]:
         refs.extend((f"by[{i}]", name) for i, name in enumerate(by))
     for field in ("to", "witnesses", "observers", "about", "team"):
         value = getattr(event, field, None)
-        if isinstance(value, tuple):
+        if isinstance(value, str) and field == "about":  # a reflection is about one player
+            refs.append((field, value))
+        elif isinstance(value, tuple):
             refs.extend((f"{field}[{i}]", name) for i, name in enumerate(value))
     emotion = getattr(event, "emotion", None)
     if isinstance(emotion, dict):

@@ -9,12 +9,14 @@ ended. Validation (:class:`graphmem.logs.reader.GameLogValidator`) asks it which
 on the traitor side and who voted for whom, to decide who witnesses an event. Both call :meth:`GameState.apply` after
 each accepted event. The validation rules:
 
-- Nothing follows the ``end`` event.
+- Nothing follows the ``end`` event but reflections (``reflect``: what each player concluded after the game), and
+  after the end every player may reflect, an eliminated one too.
 - An eliminated player does nothing and perceives nothing afterwards: they do not speak (``say.speaker``), are not
   spoken to (``say.to``), do not vote or receive votes (``vote.voter``, ``vote.target``), observe nothing
   (``observe.observers``), are not murdered, banished or recruited again (``murder.victim``, ``banish.player``,
   ``recruit.player``), murder or recruit nobody (``murder.by``, ``recruit.by``), have no thoughts or emotion state
-  (``thought.player``, ``emotion.player``), and witness nothing (``witnesses``, the keys of ``emotion``).
+  (``thought.player``, ``emotion.player``), do not reflect before the game's end (``reflect.player``), and
+  witness nothing (``witnesses``, the keys of ``emotion``).
 - Legitimate after an elimination: being talked or thought about (``about``, claims, ``observe.subject``), a
   ``reveal`` of the eliminated player's role, and the ``end`` event's ``witnesses`` and ``emotion`` (everyone may
   learn who won).
@@ -52,6 +54,7 @@ from graphmem.logs.schema import (
     OutcomeEvent,
     ProposeEvent,
     RecruitEvent,
+    ReflectEvent,
     RevealEvent,
     SayEvent,
     ThoughtEvent,
@@ -117,6 +120,8 @@ def _acting(event: Event) -> list[tuple[str, str, str]]:
         refs.append(("player", event.player, "have thoughts"))
     elif isinstance(event, EmotionEvent):
         refs.append(("player", event.player, "have an emotion state"))
+    elif isinstance(event, ReflectEvent):
+        refs.append(("player", event.player, "reflect before the game's end"))
     if not isinstance(event, EndEvent):
         refs.extend((f"witnesses[{i}]", name, "witness anything")
                     for i, name in enumerate(getattr(event, "witnesses", None) or ()))
@@ -214,9 +219,11 @@ class GameState:
         """Every rule of the module docstring that ``event`` on ``line`` breaks (names not in ``roles`` are
         skipped: the reader reports them as unknown players)."""
         if self.ended is not None:
+            if isinstance(event, ReflectEvent):
+                return []  # after the game every player reflects, an eliminated one too
             end_line, winner = self.ended
             return [LogProblem(line, "kind", f"the game ended at {self.place(end_line)} (winner {winner!r}): no event "
-                                             "may follow the end event")]
+                                             "may follow the end event but a reflection")]
         problems = [LogProblem(line, where, f"{gone.describe(name, self.place)}: an eliminated player cannot {what}")
                     for where, name, what in _acting(event) if (gone := self.eliminated.get(name)) is not None]
         problems.extend(LogProblem(line, where, self._not_traitor_side(name, what))

@@ -73,10 +73,10 @@ def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
     return c0 * math.pow(retention(t - t_enc, s_enc, curve), k)
 
 
-OWN_KINDS = ("say", "vote", "recruit")
+OWN_KINDS = ("say", "vote", "recruit", "reflect")
 """The event kinds whose actor's memory is the owner's own statement or action (the speaker's memory of saying it,
-the voter's of voting, the recruiter's of recruiting): with the owner as the event's actor, such a memory is
-``own`` and keeps its source (docs/model.md#source-memory)."""
+the voter's of voting, the recruiter's of recruiting, the player's of their reflection after the game): with the
+owner as the event's actor, such a memory is ``own`` and keeps its source (docs/model.md#source-memory)."""
 
 
 def keeps_source(own: bool, flashbulb: bool, misattributed: bool = False) -> bool:

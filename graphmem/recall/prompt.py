@@ -44,7 +44,8 @@ Decisions the design (docs/prompt.md) leaves open, fixed here:
   no source label: the line itself says it, "You said ...", "You voted ..." (docs/model.md#source-memory), never
   "[Source unclear]" nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said
   something about "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish
-  Riley...``.
+  Riley...``. A reflection (``reflect``, the owner's conclusion after a game) reads ``You concluded about Charlie
+  after the game: "..."``, and at [VAGUE] ``You concluded something about "<first six words>"...``.
 - **[FUZZY] with a lost who** ends with ``(You cannot remember who.)``.
 - **[VAGUE] lines** keep only a fragment: ``There was something about "<first six words of the gist>"... you think
   it involved A, B and C.`` (the kept who/whom names and the players the memory is about, the owner excluded, at
@@ -178,6 +179,8 @@ def vague_text(memory: RecalledMemory, owner: str | None = None) -> str:
     fragment = " ".join(words[:VAGUE_WORDS]).rstrip(" ,;:.!?-") or "something"
     if memory.own and memory.kind == "say":
         text = f'You said something about "{fragment}"...'
+    elif memory.own and memory.kind == "reflect":
+        text = f'You concluded something about "{fragment}"...'
     elif memory.own and fragment.startswith("You "):
         text = f"{fragment}..."
     else:

@@ -5,6 +5,12 @@ Input: one game's JSON file (``individual_games/game_NN.json``; the game id is i
 or the corpus folder, is searched by ``graphmem ingest``/``convert`` (``all_games.json``, ``player_memories.json``
 and the summaries are not games and are skipped).
 
+Series: a game file in an ``individual_games/`` folder whose parent holds ``player_memories.json`` (the source
+engine ran those games as one series, the same people carrying memory from game to game) gets the header's
+``series``: its name the file's ``session_id`` (characters outside the game-id set become "-"), its position the
+game's number (``game_NN.json``, else the reflections' ``game_number``). The 50 games of ``1_cross_game_learning_50g``
+are one series; each tournament folder of ``2_tournaments_by_player_count`` another.
+
 Header: the players and their roles, the named characters capitalised ("Merlin", "Percival", "Morgana", "Mordred",
 "Oberon"), "assassin", and the source's "good" and "evil" as "loyal servant" and "minion" (``metadata.source_roles``
 keeps the source's words); ``traitor_roles`` the evil roles of the game; ``side_names`` {"traitor": "evil",
@@ -32,7 +38,11 @@ missions[].mission_result          outcome {ballot quest, what, result success|f
 assassin_phase.evil_discussion[]   say {channel traitors}: the evil players alone                   last assassination
 assassin_phase.guess               vote {voter: assassin, ballot assassinate, target, text:         last assassination
                                    reasoning} (public), then outcome {result right|wrong}
+each player's role, at the end      reveal {player, role}, seen by every other player (the engine    (unchanged)
+                                   shows the roles when the game is over), before the end
 winner                             end {winner: "good side"|"evil side", text: why}                 (unchanged)
+post_game_reflections[]            after the end: self_assessment as reflect {player, text};        (unchanged)
+                                   each player_observations entry as reflect {player, about, text}
 =================================  ===============================================================  ==============
 
 Team votes: the log holds every player's vote, but the source engine showed the players only the tally. So each
@@ -46,8 +56,13 @@ claims ("I am good", "Charlie is evil"); stances (``suspects``/``trusts``) every
 the assassin's reasoning, where the evil side picks its target and "Diana is the one" is no suspicion. With no
 banish ballot in Avalon, a vote claim of intent names the current mission's day as its round.
 
-Lost: ``post_game_reflections`` (written after the game), ``player_memories.json`` (the source engine's memory
-carried from game to game: graphmem's games never see each other), ``thinking_time``, the empty
+Reflections: an observation keyed by a role instead of a player ("Assassin") is read as the one player who held it
+(the assassin: ``assassin_phase.assassin``), a guess; an observation of oneself (the engine asked about the others,
+and the answers read "N/A") is left out and noted. Reflections carry no claims.
+
+Lost: ``player_memories.json`` itself (the source engine's copy of the reflections, shown word for word in every
+later game: graphmem remembers each game's reflections in the series instead), the reflections' ``role_played``
+and ``game_result`` (the reveals at the end and the ``end`` say them), ``thinking_time``, the empty
 ``reasoning_content``, and the source's turn counters (the order is kept).
 
 Tolerance: roles, votes, cards, results, the winner, the discussion phases, player names and JSON keys are read as

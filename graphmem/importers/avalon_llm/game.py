@@ -9,14 +9,15 @@ that cannot be read is reported with its JSON path and left out.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from graphmem.claims.extract import ClaimExtractor
-from graphmem.errors import LogProblem
-from graphmem.importers.base import ConversionBuilder, Unconvertible
+from graphmem.errors import InvalidGameLog, LogProblem
+from graphmem.importers.base import ConversionBuilder, Unconvertible, load_json
 from graphmem.importers.keywords import read_keyword
 from graphmem.logs.ballots import BallotRounds
 from graphmem.logs.schema import FORMAT, has_visible_text
@@ -44,6 +45,32 @@ CARDS = ("success", "fail")
 VOTE_RESULTS = ("approved", "rejected")
 SEES_EVIL = ("Merlin", *EVIL_ROLES)
 """Roles whose special knowledge is a list of evil players (Merlin, and each evil player of the others)."""
+
+
+SERIES_FILE = "player_memories.json"
+"""The source engine's memory carried from game to game, beside a series' ``individual_games/`` folder: its
+``session_id`` names the series."""
+_GAME_FILE = re.compile(r"game_(\d+)\.json", re.IGNORECASE)
+_NOT_ID = re.compile(r"[^A-Za-z0-9._:-]+")
+
+
+@functools.lru_cache(maxsize=16)
+def _session_id(path: str, mtime_ns: int) -> str | None:
+    """The ``session_id`` of a ``player_memories.json`` (read once per file and version), or None when it has none
+    or cannot be read (then the game is in no series)."""
+    try:
+        data = load_json(Path(path), path)
+    except InvalidGameLog:
+        return None
+    session = data.get("session_id") if isinstance(data, dict) else None
+    return session if isinstance(session, str) else None
+
+
+def series_name(session: str) -> str | None:
+    """A ``session_id`` in the game-id charset (letters, digits and ``. _ : -``, starting with a letter or digit, at
+    most 200 characters): every other run of characters becomes "-"; None when nothing is left."""
+    name = _NOT_ID.sub("-", session).lstrip("._:-")[:200]
+    return name or None
 
 
 def _plural(n: int, word: str) -> str:
@@ -148,7 +175,11 @@ class AvalonGame:
         assassination = self.get(self.data, "assassin_phase", "", dict, required=False)
         if assassination is not None:
             self.out.part(self.assassination, assassination)
+        self.out.part(self.roles_revealed)
         self.out.part(self.end, missions, assassination)
+        reflections = self.out.part(self.get, self.data, "post_game_reflections", "", list, False) or []
+        for j, reflection in enumerate(reflections):
+            self.out.part(self.reflection, j, reflection)
         return self.out
 
     def header(self) -> dict[str, Any]:
@@ -181,6 +212,7 @@ class AvalonGame:
         metadata: dict[str, Any] = {"source_file": self.source_file(),
                                     "source_roles": {r: w for r, w in source_roles.items() if r != w}}
         metadata["config"] = {k: v for k, v in config.items() if isinstance(v, (str, int, float, bool, list))}
+        series = self.series()
         return {
             "kind": "game", "format": FORMAT, "game": game_id, "title": title + ")",
             "players": [{"name": p, "role": self.roles[p]} for p in self.players],
@@ -190,7 +222,33 @@ class AvalonGame:
             "licence": f"{LICENCE} ({SOURCE_REPOSITORY})",
             "imported_from": NAME,
             "metadata": metadata,
+            **({"series": series} if series is not None else {}),
         }
+
+    def series(self) -> dict[str, Any] | None:
+        """The header's ``series`` (docs/log-format.md#series-of-games) when the game file sits in an
+        ``individual_games/`` folder whose parent holds ``player_memories.json`` (the source engine ran the games as
+        one series): its ``session_id`` as the name, and as the position the number of the file (``game_NN.json``)
+        or else the reflections' ``game_number``. None otherwise."""
+        folder = self.path.parent
+        memories = folder.parent / SERIES_FILE
+        if folder.name != "individual_games" or not memories.is_file():
+            return None
+        session = _session_id(str(memories), memories.stat().st_mtime_ns)
+        name = series_name(session) if session is not None else None
+        if name is None:
+            self.out.note(SERIES_FILE, session or "", "no session_id: the game is in no series")
+            return None
+        spec: dict[str, Any] = {"name": name}
+        numbered = _GAME_FILE.fullmatch(self.path.name)
+        reflections = self.data.get("post_game_reflections")
+        numbers = {r.get("game_number") for r in reflections if isinstance(r, dict)} \
+            if isinstance(reflections, list) else set()
+        if numbered is not None and int(numbered.group(1)) >= 1:
+            spec["position"] = int(numbered.group(1))
+        elif len(numbers) == 1 and isinstance(n := next(iter(numbers)), int) and not isinstance(n, bool) and n >= 1:
+            spec["position"] = n
+        return spec
 
     def source_file(self) -> str:
         """The file's path in the source repository's layout (from the corpus folder down), else its name."""
@@ -384,6 +442,60 @@ class AvalonGame:
         self.out.emit({"kind": "outcome", "id": "a-result", "ballot": "assassinate", "result": verdict,
                        "what": f"{assassin}, the assassin, named {guess} as Merlin, and was {verdict}.",
                        "about": [assassin, guess]}, f"{where}.correct")
+
+    def roles_revealed(self) -> None:
+        """At the end every player learns every other player's role (the source engine shows them: the players'
+        reflections discuss everyone's roles): a ``reveal`` of each player's role, seen by all the others."""
+        for i, player in enumerate(self.players):
+            others = [p for p in self.players if p != player]
+            self.out.emit({"kind": "reveal", "id": f"end-role-{i}", "player": player, "role": self.roles[player],
+                           "witnesses": others}, f"players[{i}].role")
+
+    def reflection(self, j: int, entry: Any) -> None:
+        """One player's reflection after the game: the ``self_assessment`` as a ``reflect`` without ``about``, each
+        ``player_observations`` entry as a ``reflect`` about that player. An observation of oneself (the engine asked
+        about the others; the answers read "N/A") is left out and noted; a key naming a role rather than a player
+        ("Assassin") is read as the player who held it, a guess."""
+        where = f"post_game_reflections[{j}]"
+        player = self.name(self.get(entry, "player_name", where), f"{where}.player_name")
+        assessment = self.get(entry, "self_assessment", where, str, required=False)
+        text = self.text(assessment, f"{where}.self_assessment") if assessment is not None else None
+        if text is not None:
+            self.out.emit({"kind": "reflect", "id": f"r{j}-self", "player": player, "text": text},
+                          f"{where}.self_assessment")
+        observations = self.get(entry, "player_observations", where, dict, required=False) or {}
+        for k, (key, said) in enumerate(observations.items()):
+            self.out.part(self.observation, j, k, player, key, said, f"{where}.player_observations.{key}")
+
+    def observation(self, j: int, k: int, player: str, key: str, said: Any, where: str) -> None:
+        text = self.text(said, where)
+        about = self.observed(key, where)
+        if about == player:
+            self.out.note(where, f"{key}: {said!r:.60}", "an observation of oneself (the engine asked about the "
+                                                         "others), left out")
+            return
+        if text is None:
+            return
+        self.out.emit({"kind": "reflect", "id": f"r{j}-o{k}", "player": player, "about": about, "text": text}, where)
+
+    def observed(self, key: str, where: str) -> str:
+        """The player an observation is about: its key read as a player name, or else as a role some one player held
+        ("Assassin": the player who named Merlin, or held the assassin's role), a guess."""
+        try:
+            return self.name(key, where)
+        except Unconvertible as refused:
+            word = read_keyword(key, list(ROLES)).keyword
+            if word is None:
+                raise
+            role = ROLES[word]
+            holders = [p for p in self.players if self.roles[p] == role]
+            phase = self.data.get("assassin_phase")
+            if role == "assassin" and isinstance(phase, dict) and isinstance(phase.get("assassin"), str):
+                holders = [self.name(phase["assassin"], "assassin_phase.assassin")]
+            if len(holders) != 1:
+                raise refused from None
+            self.out.guess(where, key, holders[0])
+            return holders[0]
 
     def end(self, missions: list[Any], assassination: dict[str, Any] | None) -> None:
         word = self.out.keyword(self.get(self.data, "winner", "", str), list(WINNERS), "winner", "the winner")

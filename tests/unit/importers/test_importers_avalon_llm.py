@@ -13,7 +13,16 @@ import pytest
 from graphmem.errors import InvalidGameLog
 from graphmem.importers import detect_format, discover, get_importer, import_game_log
 from graphmem.logs import GameLog
-from graphmem.logs.schema import EndEvent, ObserveEvent, OutcomeEvent, ProposeEvent, RevealEvent, SayEvent, VoteEvent
+from graphmem.logs.schema import (
+    EndEvent,
+    ObserveEvent,
+    OutcomeEvent,
+    ProposeEvent,
+    ReflectEvent,
+    RevealEvent,
+    SayEvent,
+    VoteEvent,
+)
 from tests.conftest import ConvertedGame
 from tests.unit.logs.logs_helpers import EXAMPLES
 
@@ -42,12 +51,29 @@ def test_every_real_game_converts_with_no_problem_and_no_guess(avalon_corpus: tu
     assert len(games) in (110, 2)  # the shared corpus, or the two games of examples/ in a bare checkout
     assert {g.format for g in games} == {"avalon-llm"}
     kinds: collections.Counter[str] = collections.Counter()
-    for log in (g.log for g in games):
-        assert log.rejected == () and log.guesses == ()
-        kinds.update(e.kind for e in log.events)
+    readings: set[tuple[str, str, str, str]] = set()
+    for g in games:
+        assert g.log.rejected == ()
+        kinds.update(e.kind for e in g.log.events)
+        readings.update((g.path.parent.parent.name, g.path.name, r.where.split(".")[-1], r.taken_as.split(" (")[0])
+                        for r in g.log.guesses)
+    # the only readings: observations of oneself after the game ("N/A", "placeholder": the engine asked about the
+    # others), left out, and an observation keyed "Assassin", read as the assassin
+    oneself = "an observation of oneself"
+    expected = {("7p", "game_01.json", "Frank", oneself)}
     if len(games) == 110:
-        assert dict(kinds) == {"reveal": 1260, "phase": 1435, "say": 3076, "propose": 624, "vote": 5327,
-                               "outcome": 1141, "end": 110, "observe": 50}
+        expected |= {("10p", "game_09.json", "Jack", oneself), ("5p", "game_05.json", "Bob", oneself),
+                     ("6p", "game_08.json", "Charlie", oneself), ("6p", "game_10.json", "Frank", oneself),
+                     ("8p", "game_04.json", "Grace", oneself), ("8p", "game_09.json", "Grace", oneself),
+                     ("9p", "game_02.json", "Henry", oneself), ("9p", "game_04.json", "Henry", oneself),
+                     ("9p", "game_09.json", "Iris", oneself), ("5p", "game_10.json", "Assassin", "Eve"),
+                     ("6p", "game_02.json", "Assassin", "Frank")}
+    assert readings == expected
+    if len(games) == 110:
+        # reveals: 1,260 at the start and one per player at the end (700 players); 700 self-assessments and one
+        # observation per other player, less the 10 of oneself and with the 2 keyed "Assassin"
+        assert dict(kinds) == {"reveal": 1960, "phase": 1435, "say": 3076, "propose": 624, "vote": 5327,
+                               "outcome": 1141, "end": 110, "observe": 50, "reflect": 4801}
 
 
 def test_detection_skips_the_corpus_files_that_are_not_one_game(tmp_path: Path) -> None:
@@ -113,8 +139,11 @@ def test_the_assassination_and_the_end() -> None:
     assert (guess.voter, guess.ballot, guess.target, guess.secret) == ("Eve", "assassinate", "Diana", False)
     result = next(e.event for e in last if isinstance(e.event, OutcomeEvent))
     assert result.what == "Eve, the assassin, named Diana as Merlin, and was right."
-    end = log.events[-1].event
+    [at] = [i for i, e in enumerate(log.events) if e.kind == "end"]
+    end = log.events[at].event
     assert isinstance(end, EndEvent) and (end.winner, end.text) == ("evil side", "The assassin named Merlin.")
+    # only the players' reflections follow the end: 5 self-assessments and 5 x 4 observations
+    assert [e.kind for e in log.events[at + 1:]] == ["reflect"] * 25
 
 
 def test_claims_use_the_games_roles_and_sides() -> None:
@@ -149,7 +178,7 @@ def test_misspelt_keywords_are_read_and_reported_with_their_json_path(tmp_path: 
     lines = {g.where: g.line for g in log.guesses}
     assert log.events[lines["missions[0].quest_actions[1].action"] - 2].event == VoteEvent(
         id="m1-q1", kind="vote", voter="Charlie", ballot="quest", choice="success", secret=True, claims=())
-    assert lines["winner"] == len(log.events) + 1  # the end, the last line
+    assert log.events[lines["winner"] - 2].kind == "end"  # the end, before the reflections
     converted = convert(FIVE)
     assert [e.event for e in log.events] == [e.event for e in converted.events]
 
@@ -188,3 +217,77 @@ def test_not_a_game(tmp_path: Path) -> None:
         convert(bad)
     shutil.copy(FIVE, tmp_path / "copy.json")
     assert convert(tmp_path / "copy.json").header.metadata["source_file"] == "copy.json"
+
+
+def in_series(tmp_path: Path, session: Any, name: str = "game_01.json", edit: Any = None) -> Path:
+    """The 5-player example game in a series folder of its own: ``individual_games/NAME`` beside a
+    ``player_memories.json`` whose ``session_id`` is ``session``."""
+    folder = tmp_path / "series"
+    (folder / "individual_games").mkdir(parents=True)
+    (folder / "player_memories.json").write_text(json.dumps({"session_id": session, "num_games": 50,
+                                                             "player_memories": {}}), encoding="utf-8")
+    data = json.loads(FIVE.read_text(encoding="utf-8"))
+    if edit is not None:
+        edit(data)
+    target = folder / "individual_games" / name
+    target.write_text(json.dumps(data), encoding="utf-8")
+    return target
+
+
+def test_game_one_of_the_series_ends_with_every_role_revealed_and_each_players_reflections(tmp_path: Path) -> None:
+    log = convert(in_series(tmp_path, "avalon_tournament_20251130_234947"))
+    assert log.header.series is not None
+    assert (log.header.series.name, log.header.series.position) == ("avalon_tournament_20251130_234947", 1)
+    assert log.guesses == () and log.rejected == ()
+    [at] = [i for i, e in enumerate(log.events) if e.kind == "end"]
+    # before the end: each player's role, seen by every other player
+    reveals = [e.event for e in log.events[at - 5:at]]
+    assert [(r.player, r.role, r.witnesses) for r in reveals if isinstance(r, RevealEvent)] == [
+        ("Alice", "loyal servant", ("Bob", "Charlie", "Diana", "Eve")),
+        ("Bob", "loyal servant", ("Alice", "Charlie", "Diana", "Eve")),
+        ("Charlie", "minion", ("Alice", "Bob", "Diana", "Eve")),
+        ("Diana", "Merlin", ("Alice", "Bob", "Charlie", "Eve")),
+        ("Eve", "assassin", ("Alice", "Bob", "Charlie", "Diana"))]
+    # after the end: per player a self-assessment, then one observation of each other player, in the source's words
+    reflections = [e.event for e in log.events[at + 1:]]
+    assert all(isinstance(r, ReflectEvent) for r in reflections)
+    seen = [(r.player, r.about) for r in reflections if isinstance(r, ReflectEvent)]
+    assert seen[:5] == [("Alice", None), ("Alice", "Bob"), ("Alice", "Charlie"), ("Alice", "Diana"), ("Alice", "Eve")]
+    assert len(seen) == 25 and {p for p, _ in seen} == set(log.header.player_names)
+    about_charlie = next(r for r in reflections if isinstance(r, ReflectEvent) and (r.player, r.about) == (
+        "Alice", "Charlie"))
+    assert about_charlie.text.startswith("Charlie blended in well by anchoring early teams")
+    assert about_charlie.witnesses is None and about_charlie.claims == ()
+    # without player_memories.json beside its folder the game is in no series
+    assert convert(FIVE).header.series is None
+
+
+def test_the_series_name_is_the_session_id_in_game_id_characters_and_the_position_the_games_number(
+        tmp_path: Path) -> None:
+    def renumber(data: dict[str, Any]) -> None:
+        for r in data["post_game_reflections"]:
+            r["game_number"] = 7
+    log = convert(in_series(tmp_path, "my session/2025 #1", name="first.json", edit=renumber))
+    assert log.header.series is not None
+    # a file not named game_NN.json takes the reflections' game_number
+    assert (log.header.series.name, log.header.series.position) == ("my-session-2025-1", 7)
+    # a session_id that is no string names no series, and says so
+    log = convert(in_series(tmp_path / "b", 42, name="game_03.json"))
+    assert log.header.series is None
+    assert [(g.where, g.taken_as) for g in log.guesses] == [
+        ("player_memories.json", "no session_id: the game is in no series")]
+
+
+def test_an_observation_keyed_by_a_role_is_read_as_its_player_and_one_of_oneself_is_left_out(tmp_path: Path) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        observations = data["post_game_reflections"][2]["player_observations"]  # Charlie's
+        observations["Assasin"] = observations.pop("Eve")
+        observations["Charlie"] = "N/A"
+    log = convert(edited(tmp_path, FIVE, edit))
+    readings = {(g.where, g.read, g.taken_as.split(" (")[0]) for g in log.guesses}
+    assert readings == {
+        ("post_game_reflections[2].player_observations.Assasin", "Assasin", "Eve"),
+        ("post_game_reflections[2].player_observations.Charlie", "Charlie: 'N/A'", "an observation of oneself")}
+    charlie = [(r.about, r.text[:20]) for r in (e.event for e in log.events)
+               if isinstance(r, ReflectEvent) and r.player == "Charlie"]
+    assert [about for about, _ in charlie] == [None, "Alice", "Bob", "Diana", "Eve"]

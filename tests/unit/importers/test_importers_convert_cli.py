@@ -140,7 +140,12 @@ def test_json_without_output_checks_and_writes_nothing(tmp_path: Path) -> None:
     assert code == 0, err
     report = json.loads(out)
     assert [g["game"] for g in report["games"]] == ["avalon_20251130_234947", "avalon_20251130_193733"]
-    assert all(g["output"] is None and g["guesses"] == [] for g in report["games"])
+    assert all(g["output"] is None for g in report["games"])
+    # the one reading of the two games: Frank's observation of himself after the 7-player game ("N/A"), left out
+    assert report["games"][0]["guesses"] == []
+    [note] = report["games"][1]["guesses"]
+    assert (note["where"], note["read"], note["line"]) == (
+        "post_game_reflections[5].player_observations.Frank", "Frank: 'N/A'", 0)
 
 
 def test_guesses_are_listed_on_standard_error(tmp_path: Path) -> None:

@@ -169,8 +169,14 @@ def test_avalon_a_loyal_servant_holds_no_other_players_card_nor_the_evil_discuss
         for player in evil - {p for p, r in roles.items() if r == "Oberon"}:
             seen = {p for o, p in knows if o == player}
             assert seen == evil - {player} - {p for p, r in roles.items() if r == "Oberon"}, (log.game, player)
+        # a loyal servant learns nobody's role before the end; at the end every other player's
         servants = [p for p, r in roles.items() if r == "loyal servant"]
-        assert not any(m.owner in servants and m.kind == "reveal" and m.about for m in game.memories)
+        at_end = {e.uid for e in game.events if e.kind == "reveal" and e.id.startswith("end-role-")}
+        assert not any(m.owner in servants and m.kind == "reveal" and m.about and m.event_uid not in at_end
+                       for m in game.memories)
+        for servant in servants:
+            learnt = {(m.about[0], m.text) for m in game.memories if m.owner == servant and m.event_uid in at_end}
+            assert {name for name, _ in learnt} == set(roles) - {servant}, (log.game, servant)
     assert merlins == len(games) >= 2
 
 

@@ -76,7 +76,7 @@ STORY: list[dict[str, Any]] = [
 def test_every_state_problem_is_reported_with_line_field_and_where_the_player_left() -> None:
     murdered = "Dmitri was murdered at line 3 (day 1, night): an eliminated player cannot"
     banished = "Eleanor was banished at line 9 (day 2, roundtable): an eliminated player cannot"
-    ended = "the game ended at line 17 (winner 'traitors'): no event may follow the end event"
+    ended = "the game ended at line 17 (winner 'traitors'): no event may follow the end event but a reflection"
     assert problems(*STORY) == [
         f"line 5, field 'speaker': {murdered} speak",
         f"line 6, field 'voter': {murdered} vote",
@@ -270,7 +270,7 @@ def test_a_bad_game_id_is_explained_in_words() -> None:
 def test_the_format_documentation_has_every_event_kind_and_the_messages_it_quotes() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "log-format.md").read_text(encoding="utf-8")
     assert all(f"\n| `{kind}` |" in doc for kind in EVENT_KINDS)
-    assert "the game ended at line 17 (winner 'traitors'): no event\n  may follow the end event" in doc
+    assert "the game ended at line 17 (winner 'traitors'): no event\n  may follow the end event but a reflection" in doc
     assert "`pregame`, day 0" in doc and '"by": ["Sarah"]' in doc and '"by": "Sarah"' in doc and '"votes": 5' in doc
 
 

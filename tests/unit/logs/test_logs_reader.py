@@ -30,7 +30,9 @@ def problems_of(path: Path, **kwargs: Any) -> list[LogProblem]:
     return info.value.problems
 
 
-MISSION_KINDS = {"propose", "outcome"}
+MISSION_KINDS = {"propose", "outcome", "reflect"}
+"""The kinds the mission example shows and the Traitors example does not (the players' reflections after the game
+included)."""
 
 
 def test_small_mission_game_uses_the_mission_kinds_side_names_and_secret_votes() -> None:
