@@ -100,8 +100,23 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
     for i in range(repeats):
         writing.append(_timed(memory, last, owner, topics[i % len(topics)], False))
         after.append(_timed(memory, last, owner, topics[(i + 1) % len(topics)], True))
+    # a live game joins the series next: what opening it and each of its phase events cost (every earlier game is
+    # decayed on to the series' present each time)
+    header = json.loads((Path(folder) / "individual_games").joinpath("game_01.json").read_text(encoding="utf-8"))
+    live = f"{series}-live"
+    names = [str(p["name"]) for p in header["players"]]
+    started = time.perf_counter()
+    memory.start_game({"kind": "game", "format": "graphmem/1", "game": live, "series": {"name": series},
+                       "players": [{"name": n, "role": "good", "profile": profile} for n in names]})
+    open_seconds = time.perf_counter() - started
+    phase_seconds = []
+    for day in (1, 2):
+        started = time.perf_counter()
+        memory.add_events(live, [{"kind": "phase", "day": day, "name": "discussion"}])
+        phase_seconds.append(time.perf_counter() - started)
     return {
         "profile": profile, "series": series, "games": games, "memories": summary.memories,
+        "live_open_seconds": round(open_seconds, 2), "live_phase_seconds": [round(x, 2) for x in phase_seconds],
         "ingest_seconds": round(ingest_seconds, 1),
         "ingest_stages": {k: round(v, 1) for k, v in summary.stages.items()},
         "pairs": len(per_pair), "min_games_per_pair": min(r["games"] for r in per_pair),
@@ -141,7 +156,10 @@ def table(reports: Sequence[dict[str, Any]]) -> str:
             f"{r['held_ms']['p95']} ms ({r['held_ms']['median']}) | {r['writing_ms']['p95']} ms "
             f"({r['writing_ms']['median']}) | {r['after_write_ms']['p95']} ms ({r['after_write_ms']['median']}) |")
     notes = [f"{r['profile']}: latency of {r['latency_owner']}'s recalls in the last game, {r['latency_candidates']:,} "
-             "candidates over the series" for r in reports]
+             f"candidates over the series; a live game {r['games'] + 1} joining the series: opened in "
+             f"{r['live_open_seconds']} s, each phase event {', '.join(map(str, r['live_phase_seconds']))} s (every "
+             "earlier game decayed on); ingest stages " + ", ".join(f"{k} {v} s" for k, v in r["ingest_stages"].items())
+             for r in reports]
     return "\n".join([*lines, "", *notes])
 
 

@@ -40,8 +40,8 @@ def series(tmp_path_factory: pytest.TempPathFactory, memory: Any,
     (folder / "game_01.json").write_text(json.dumps(data | {"game_id": first}), encoding="utf-8")
     again = {k: v for k, v in data.items() if k != "post_game_reflections"}
     (folder / "game_02.json").write_text(json.dumps(again | {"game_id": second}), encoding="utf-8")
-    memory.ingest(folder / "game_01.json")
-    memory.ingest(folder / "game_02.json")
+    memory.ingest(folder / "game_01.json", series=name)
+    memory.ingest(folder / "game_02.json", series=name)
     try:
         yield name, first, second
     finally:

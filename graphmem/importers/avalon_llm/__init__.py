@@ -6,10 +6,12 @@ or the corpus folder, is searched by ``graphmem ingest``/``convert`` (``all_game
 and the summaries are not games and are skipped).
 
 Series: a game file in an ``individual_games/`` folder whose parent holds ``player_memories.json`` (the source
-engine ran those games as one series, the same people carrying memory from game to game) gets the header's
-``series``: its name the file's ``session_id`` (characters outside the game-id set become "-"), its position the
-game's number (``game_NN.json``, else the reflections' ``game_number``). The 50 games of ``1_cross_game_learning_50g``
-are one series; each tournament folder of ``2_tournaments_by_player_count`` another.
+engine ran those games as one series, the same people carrying memory from game to game) records where it was
+played in ``metadata.source_series``: the name the file's ``session_id`` (characters outside the game-id set become
+"-"), the position the game's number (``game_NN.json``, else the reflections' ``game_number``). It does not join a
+series by itself: which games a player remembers together is the user's choice (``graphmem ingest --series NAME
+FOLDER/individual_games``, the files in name order, which is the games' order), so that a corpus ingested for its
+games alone keeps each game as it ended.
 
 Header: the players and their roles, the named characters capitalised ("Merlin", "Percival", "Morgana", "Mordred",
 "Oberon"), "assassin", and the source's "good" and "evil" as "loyal servant" and "minion" (``metadata.source_roles``

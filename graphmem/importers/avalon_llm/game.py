@@ -213,6 +213,8 @@ class AvalonGame:
                                     "source_roles": {r: w for r, w in source_roles.items() if r != w}}
         metadata["config"] = {k: v for k, v in config.items() if isinstance(v, (str, int, float, bool, list))}
         series = self.series()
+        if series is not None:  # recorded, not joined: a series is the user's choice (`ingest --series`)
+            metadata["source_series"] = series
         return {
             "kind": "game", "format": FORMAT, "game": game_id, "title": title + ")",
             "players": [{"name": p, "role": self.roles[p]} for p in self.players],
@@ -222,11 +224,11 @@ class AvalonGame:
             "licence": f"{LICENCE} ({SOURCE_REPOSITORY})",
             "imported_from": NAME,
             "metadata": metadata,
-            **({"series": series} if series is not None else {}),
         }
 
     def series(self) -> dict[str, Any] | None:
-        """The header's ``series`` (docs/log-format.md#series-of-games) when the game file sits in an
+        """Where the source engine placed the game, ``metadata.source_series`` ({name, position}, the shape of the
+        header's ``series``, docs/log-format.md#series-of-games) when the game file sits in an
         ``individual_games/`` folder whose parent holds ``player_memories.json`` (the source engine ran the games as
         one series): its ``session_id`` as the name, and as the position the number of the file (``game_NN.json``)
         or else the reflections' ``game_number``. None otherwise."""

@@ -236,8 +236,8 @@ def in_series(tmp_path: Path, session: Any, name: str = "game_01.json", edit: An
 
 def test_game_one_of_the_series_ends_with_every_role_revealed_and_each_players_reflections(tmp_path: Path) -> None:
     log = convert(in_series(tmp_path, "avalon_tournament_20251130_234947"))
-    assert log.header.series is not None
-    assert (log.header.series.name, log.header.series.position) == ("avalon_tournament_20251130_234947", 1)
+    assert log.header.series is None  # recorded, not joined: `ingest --series` joins
+    assert log.header.metadata["source_series"] == {"name": "avalon_tournament_20251130_234947", "position": 1}
     assert log.guesses == () and log.rejected == ()
     [at] = [i for i, e in enumerate(log.events) if e.kind == "end"]
     # before the end: each player's role, seen by every other player
@@ -259,7 +259,7 @@ def test_game_one_of_the_series_ends_with_every_role_revealed_and_each_players_r
     assert about_charlie.text.startswith("Charlie blended in well by anchoring early teams")
     assert about_charlie.witnesses is None and about_charlie.claims == ()
     # without player_memories.json beside its folder the game is in no series
-    assert convert(FIVE).header.series is None
+    assert "source_series" not in convert(FIVE).header.metadata
 
 
 def test_the_series_name_is_the_session_id_in_game_id_characters_and_the_position_the_games_number(
@@ -268,12 +268,11 @@ def test_the_series_name_is_the_session_id_in_game_id_characters_and_the_positio
         for r in data["post_game_reflections"]:
             r["game_number"] = 7
     log = convert(in_series(tmp_path, "my session/2025 #1", name="first.json", edit=renumber))
-    assert log.header.series is not None
     # a file not named game_NN.json takes the reflections' game_number
-    assert (log.header.series.name, log.header.series.position) == ("my-session-2025-1", 7)
+    assert log.header.metadata["source_series"] == {"name": "my-session-2025-1", "position": 7}
     # a session_id that is no string names no series, and says so
     log = convert(in_series(tmp_path / "b", 42, name="game_03.json"))
-    assert log.header.series is None
+    assert "source_series" not in log.header.metadata
     assert [(g.where, g.taken_as) for g in log.guesses] == [
         ("player_memories.json", "no session_id: the game is in no series")]
 
