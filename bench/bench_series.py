@@ -8,10 +8,11 @@ For each profile the games are converted (the avalon-llm importer), every player
 as one series of their own into the benchmarks' throw-away Neo4j (or ``$NEO4J_URI``); it prints:
 
 - the ingest's wall time (the whole series, the decay of the earlier games across the gaps included);
-- after the last game, each player's recall (k = 10, a dry run) with each other player's name as the topic and that
-  player in the conversation: how many different earlier games the memories come from, and the share of the
+- after the last game, each player's recalls (k = 10, dry runs) about each other player, three questions each (the
+  name alone, "What do you remember about NAME?", "Was NAME on the evil side?") with that player in the
+  conversation: how many different earlier games the memories of each recall come from, and the share of the
   memories of earlier games that come from the first ten games and from the last ten earlier ones (games 1-10 and
-  41-50 of 50: the last game itself is not an earlier game; with fewer games, the first and last fifth);
+  40-49 of 50: the last game itself is not an earlier game; with fewer games, the first and last fifth);
 - recall latency for one owner holding every game of the series, in-process (median and p95 ms): dry runs
   (candidates held), writing recalls, and dry runs right after a write of the same owner.
 """
@@ -78,19 +79,7 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
         ingest_seconds = time.perf_counter() - started
     last = f"{series}-{games:02d}"
     people = _players(memory, last)
-    tenth = max(1, games // 5) if games < 50 else 10
-    first, final = range(1, tenth + 1), range(games - tenth, games)
-    per_pair: list[dict[str, Any]] = []
-    for owner in people:
-        for other in people:
-            if other == owner:
-                continue
-            result = memory.recall(last, owner, other, participants=[other], k=10, dry_run=True)
-            earlier = [m.series_game for m in result.memories if m.series_game is not None]
-            per_pair.append({"owner": owner, "about": other, "memories": len(result.memories),
-                             "earlier": len(earlier), "games": len(set(earlier)),
-                             "first": sum(1 for g in earlier if g in first),
-                             "last": sum(1 for g in earlier if g in final)})
+    per_pair = pair_recalls(memory, last, people, games)
     earlier_total = sum(r["earlier"] for r in per_pair)
     owner = people[0]
     topics = [t.format(name=n) for t in TOPICS for n in people if n != owner][:24]
@@ -120,15 +109,45 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
         "ingest_seconds": round(ingest_seconds, 1),
         "ingest_stages": {k: round(v, 1) for k, v in summary.stages.items()},
         "pairs": len(per_pair), "min_games_per_pair": min(r["games"] for r in per_pair),
+        "pairs_per_topic": {t: sum(1 for r in per_pair if r["topic"] == t and r["games"] >= 3) for t in PAIR_TOPICS},
         "pairs_with_3_games": sum(1 for r in per_pair if r["games"] >= 3),
         "mean_games_per_pair": round(statistics.mean(r["games"] for r in per_pair), 2),
         "earlier_share": round(earlier_total / max(1, sum(r["memories"] for r in per_pair)), 3),
         "share_first": round(sum(r["first"] for r in per_pair) / max(1, earlier_total), 3),
         "share_last": round(sum(r["last"] for r in per_pair) / max(1, earlier_total), 3),
-        "first_games": f"{first.start}-{first.stop - 1}", "last_games": f"{final.start}-{final.stop - 1}",
+        "first_games": per_pair[0]["first_games"], "last_games": per_pair[0]["last_games"],
         "latency_owner": owner, "latency_candidates": memory.recall(last, owner, topics[0], dry_run=True).candidates,
         "held_ms": ms(held), "writing_ms": ms(writing), "after_write_ms": ms(after), "per_pair": per_pair,
     }
+
+
+PAIR_TOPICS = ("{name}", "What do you remember about {name}?", "Was {name} on the evil side?")
+"""What each player is asked about each other player (three questions: on ``perfect`` most relevant memories score
+the same, so one question per pair leaves the share of each game to a few ties)."""
+
+
+def pair_recalls(memory: MemoryService, last: str, people: Sequence[str], games: int) -> list[dict[str, Any]]:
+    """Each player's recalls in the last game about each other player (:data:`PAIR_TOPICS`, that player in the
+    conversation, k = 10, dry runs): per recall the memories, those of earlier games, the earlier games they come
+    from, and how many come from the first and from the last ten earlier games (the first and last fifth of fewer)."""
+    tenth = max(1, games // 5) if games < 50 else 10
+    first, final = range(1, tenth + 1), range(games - tenth, games)
+    out: list[dict[str, Any]] = []
+    for owner in people:
+        for other in people:
+            if other == owner:
+                continue
+            for topic in PAIR_TOPICS:
+                result = memory.recall(last, owner, topic.format(name=other), participants=[other], k=10,
+                                       dry_run=True)
+                earlier = [m.series_game for m in result.memories if m.series_game is not None]
+                out.append({"owner": owner, "about": other, "topic": topic, "memories": len(result.memories),
+                            "earlier": len(earlier), "games": len(set(earlier)),
+                            "first": sum(1 for g in earlier if g in first),
+                            "last": sum(1 for g in earlier if g in final),
+                            "first_games": f"{first.start}-{first.stop - 1}",
+                            "last_games": f"{final.start}-{final.stop - 1}"})
+    return out
 
 
 def _players(memory: MemoryService, game: str) -> list[str]:
@@ -145,7 +164,7 @@ def _timed(memory: MemoryService, game: str, owner: str, topic: str, dry_run: bo
 
 def table(reports: Sequence[dict[str, Any]]) -> str:
     """The markdown table of the figures of each profile."""
-    lines = ["| profile | games | memories | ingest | pairs with >= 3 earlier games | earlier games per pair (mean) | "
+    lines = ["| profile | games | memories | ingest | recalls with >= 3 earlier games | earlier games per recall (mean) | "
              "share of recalled from earlier games | from first 10 | from last 10 | recall held p95 (median) | "
              "writing | after a write |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in reports:
