@@ -95,7 +95,8 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
         except _SeriesMoved:
             read = session.execute_read(work)
     found = []
-    for s, row, uids, hits in read:
+    helds: list[HeldCandidates] = []
+    for s, row, uids, _ in read:
         held_at = held_key(database, s.game, s.player, None, params)
         if uids is None:
             held = cache.held_candidates(held_at)
@@ -105,8 +106,17 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             held = _candidates(row, uids)
             if held.incarnation:
                 cache.keep_candidates(held_at, held)
+        helds.append(held)
+    if not read:
+        return []
+    # the full-text hits joined to every earlier self's candidates at once (one sort, not one per game)
+    hits = read[0][3]
+    lexical = _lexical(np.concatenate([h.ids for h in helds]), list(hits), list(hits.values()))
+    start = 0
+    for (s, row, _, _), held in zip(read, helds):
         found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held,
-                                       _lexical(held.ids, list(hits), list(hits.values()))))
+                                       lexical[start:start + len(held.ids)]))
+        start += len(held.ids)
     return found
 
 

@@ -354,7 +354,8 @@ class EmbeddingCache:
             if keep:
                 self._games[key] = vectors
                 self._games.move_to_end(key)
-                self._evict(keep=key)
+                if stale:  # only rows added can take the cache past its size (a recall over a series of 50
+                    self._evict(keep=key)  # games fetched 50 times, each summing every game's size)
             if stale:  # rows were added
                 found = list(map(vectors.rows.get, uids))
             if None not in found:
