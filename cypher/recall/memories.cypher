@@ -4,7 +4,8 @@
 // keeps its source): the stored `own`, or for a memory stored before `own` existed, its kind is one of $own_kinds
 // and its event's actor is the owner. Rows come in the order of $uids.
 // @param uids: LIST<STRING>  the recalled memories' uids
-// @param player: STRING  the owner's name (left out of the witnesses)
+// @param player: STRING  the owner's name (left out of the witnesses, ignoring case: in a series the owner's player of an
+//   earlier game may spell it otherwise, docs/model.md#series-of-games)
 // @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS)
 // @returns memory
 UNWIND range(0, size($uids) - 1) AS i
@@ -16,4 +17,4 @@ RETURN m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, 
           own: CASE WHEN m.own IS NOT NULL THEN m.own
                     ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
           witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
-                                                 WHERE w.name <> $player | w.name] ELSE [] END} AS memory
+                                                 WHERE toLower(w.name) <> toLower($player) | w.name] ELSE [] END} AS memory

@@ -70,7 +70,8 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         click.echo(f"guessed: {line}", err=True)
     for name in dict.fromkeys(g.series for g in summary.per_game if g.series is not None):
         positions = sorted(g.series_position or 0 for g in summary.per_game if g.series == name)
-        click.echo(f"series {name}: {len(positions)} games at positions {_ranges(positions)}")
+        click.echo(f"series {name}: {len(positions)} game{'s' if len(positions) != 1 else ''} at "
+                   f"position{'s' if len(positions) != 1 else ''} {_ranges(positions)}")
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
         click.echo(f"{unchanged} of {summary.games} games already stored from the same logs: skipped")

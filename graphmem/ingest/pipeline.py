@@ -260,7 +260,8 @@ def place_in_series(driver: neo4j.Driver, database: str | None, logs: Sequence[G
         try:
             SeriesSpec(name=series)
         except ValidationError as e:
-            raise UsageProblem(f"series name {series!r}: {e.errors()[0]['msg']}") from None
+            reason = str(e.errors()[0]["msg"]).removeprefix("Value error, ").replace("a game id", "a series name")
+            raise UsageProblem(f"series name {series!r}: {reason}") from None
     out: dict[str, tuple[str, int]] = {}
     joining: dict[str, dict[int, str]] = {}
     for game_log in logs:

@@ -51,7 +51,7 @@ __all__ = ["REFLECTION_KINDS", "SeriesConsolidationReport", "SeriesSummary", "co
 
 log = logging.getLogger(__name__)
 
-REFLECTION_KINDS = ("reflection", "reflect")
+REFLECTION_KINDS = ("reflect",)
 """Memory kinds of a player's post-game reflections (the owner's own conclusions about the player observed)."""
 
 MIN_GAMES = 2
@@ -144,6 +144,17 @@ def _note(text: str) -> str:
     return first
 
 
+def reflection_words(memory: Mapping[str, Any], observed: str) -> str | None:
+    """The words of a reflection memory (its ``quote`` detail, else its text) when the owner remembers it as about
+    ``observed`` (its ``whom`` detail, not lost, names them); None otherwise (a self-assessment, a reflection about
+    another player, or one whose subject the owner no longer remembers)."""
+    details = details_from_json(memory["details_json"])
+    if not any(d.kind == "whom" and not d.lost and d.value == observed for d in details):
+        return None
+    quote = next((d.value for d in details if d.kind == "quote" and not d.lost), None)
+    return str(quote if quote is not None else memory["text"])
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -178,12 +189,16 @@ def plan_series_summary(series: str, row: Mapping[str, Any], params: Parameters,
     """
     games = list(row["games"])
     sides = {g["position"]: remembered_side(g) for g in games}
-    reflections = [(g["position"], m) for g in games for m in g["memories"] if m["kind"] in REFLECTION_KINDS]
-    remembered = {p for p, side in sides.items() if side is not None} | {p for p, _ in reflections}
+    # the owner's reflections about the observed: the player the reflection is about as the owner remembers it (its
+    # `whom`), not every name its text mentions (`about`); its words are the note
+    reflections = [(g["position"], m, words) for g in games for m in g["memories"] if m["kind"] in REFLECTION_KINDS
+                   for words in [reflection_words(m, str(g["theirs"]))] if words is not None]
+    remembered = {p for p, side in sides.items() if side is not None} | {p for p, _, _ in reflections}
     if len(remembered) < min_games:
         return None
+    noted = {str(m["uid"]) for _, m, _ in reflections}
     members = [m for g in games for m in g["memories"]
-               if (m["kind"] in REFLECTION_KINDS)
+               if str(m["uid"]) in noted
                or (sides[g["position"]] is not None and m.get("role") is not None
                    and g["theirs"] in [d.value for d in details_from_json(m["details_json"])
                                        if d.kind == "whom" and not d.lost])]
@@ -193,7 +208,7 @@ def plan_series_summary(series: str, row: Mapping[str, Any], params: Parameters,
     latest_note = max(reflections, key=lambda pm: (pm[0], int(pm[1]["t_enc"] or 0)), default=None)
     observed, owner, game = str(row["observed"]), str(row["owner"]), str(row["latest"])
     text = summary_text(observed, len(games), hidden, known, hidden_name,
-                        None if latest_note is None else (latest_note[0], str(latest_note[1]["text"])))
+                        None if latest_note is None else (latest_note[0], latest_note[2]))
     uids = sorted(str(m["uid"]) for m in members)
     profile = params.profile(str(row["profile"] or "balanced"))
     cfg = params.consolidation

@@ -306,9 +306,9 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     p = _curve(context, params)
     now = context.now
     # the owner's own game first, then the earlier games of its series (docs/model.md#series-of-games; a look into
-    # the past with ``at`` shows the owner's own game only)
+    # the past with ``at`` before the game's phase shows the owner's own game only)
     earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
-               if context.series and request.at is None else [])
+               if context.series and (request.at is None or request.at == context.decayed_to) else [])
     segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.uids,
                         context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical),
                 *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held.uids,

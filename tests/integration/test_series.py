@@ -115,7 +115,7 @@ def test_positions_are_kept_and_a_game_belongs_to_one_series(
     memory.ingest(series_log(tmp_path, second, series={"name": series, "position": 2}))
     out = cli("ingest", "--series", series, str(series_log(tmp_path, first)))
     assert out.exit_code == 0, out.output
-    assert f"series {series}: 1 games at positions 3" in out.output  # after the stored ones
+    assert f"series {series}: 1 game at position 3" in out.output  # after the stored ones
     with pytest.raises(GameConflict, match="position 2 .* is held by game"):
         memory.ingest(series_log(tmp_path, third, series={"name": series, "position": 2}))
     assert driver.execute_query("MATCH (g:Game {uid: $g}) RETURN count(g)", g=third).records[0][0] == 0
@@ -141,3 +141,8 @@ def test_a_game_that_joins_between_two_stored_ones_is_remembered_by_a_process_th
     memory.ingest(series_log(tmp_path, middle, series={"name": series, "position": 2}))
     after = memory.recall(last, "Alice", "Chen's team was rejected", k=30, dry_run=True)
     assert {m.series_game for m in after.memories} == {None, 1, 2}
+    # a look at the game's current phase is the same recall; one into the game's past shows that game alone
+    now = memory.recall(last, "Alice", "Chen's team was rejected", k=30, at=after.decayed_to)
+    assert [m.uid for m in now.memories] == [m.uid for m in after.memories]
+    past = memory.recall(last, "Alice", "Chen's team was rejected", k=30, at=after.decayed_to - 1)
+    assert {m.series_game for m in past.memories} == {None}

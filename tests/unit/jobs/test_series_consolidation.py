@@ -18,8 +18,15 @@ def reveal(uid: str, whom: str, role: str, *, lost: bool = False, strength: floa
             "about": [whom], "role": role, "t_enc": 5, "strength": strength, "s": 4.0, "salience": 0.5}
 
 
-def reflection(uid: str, about: str, text: str, t_enc: int = 6) -> dict[str, Any]:
-    return {"uid": uid, "kind": "reflection", "text": text, "details_json": "[]", "about": [about], "role": None,
+def reflection(uid: str, about: str | None, text: str, t_enc: int = 6, mentions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A reflect memory as ingest stores it: about ``about`` (None: a self-assessment), its words as the quote, and
+    in ``about`` also the players its text mentions."""
+    details = ([{"kind": "whom", "value": about, "lost": False, "fabricated": False, "original": None,
+                 "origin": None}] if about else []) + [
+        {"kind": "quote", "value": text, "lost": False, "fabricated": False, "original": None, "origin": None}]
+    lead = f"about {about}" if about else "about yourself"
+    return {"uid": uid, "kind": "reflect", "text": f'You concluded {lead} after the game: "{text}"',
+            "details_json": json.dumps(details), "about": [a for a in (about, *mentions) if a], "role": None,
             "t_enc": t_enc, "strength": 0.5, "s": 3.0, "salience": 0.4}
 
 
@@ -47,7 +54,10 @@ def test_the_summary_counts_remembered_sides_and_quotes_the_latest_reflection() 
              game(2, [reveal("r2", "Charlie", "loyal servant"), reflection("f2", "Charlie", "Quiet. Too quiet.")]),
              game(3, [reveal("r3", "Charlie", "minion", lost=True)]),
              game(4, [reveal("r4", "Charlie", "minion"),
-                      reflection("f4", "Charlie", "He blends in early. Then he fails the second quest.")])]
+                      reflection("f4", "Charlie", "He blends in early. Then he fails the second quest."),
+                      # the owner's reflections that only mention Charlie are about someone else: no note, no member
+                      reflection("f5", "Eve", "Eve hid behind Charlie all game.", t_enc=7, mentions=("Charlie",)),
+                      reflection("f6", None, "I trusted Charlie too long.", t_enc=8, mentions=("Charlie",))])]
     planned = plan_series_summary("s", row(games), PARAMS)
     assert planned is not None
     assert planned.props["text"] == ("Charlie was on the evil side in 2 of your 4 games together (you do not "
