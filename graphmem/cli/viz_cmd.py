@@ -7,7 +7,9 @@ an unknown extension, a missing directory or one that cannot be written), and th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -31,28 +33,15 @@ def viz() -> None:
 def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
     """The who-told-whom graph of GAME: players coloured by role and shaped by fate, edges as wide as their number
     of messages, private and public statements told apart."""
-    from graphmem.viz.outputs import TOLD_KINDS, check_output, write_atomically
+    from graphmem.viz.outputs import TOLD_KINDS, check_output
 
     kind = check_output(out, TOLD_KINDS)
     with memory_service(ctx) as memory:
         graph = memory.told_graph(game, day)
-    if kind == "html":
-        from graphmem.viz.html import render_html
+    from graphmem.viz.html import render_html
+    from graphmem.viz.static import draw_told
 
-        page = render_html(graph)
-
-        def write_page(tmp: Path) -> None:
-            tmp.write_text(page, encoding="utf-8")
-
-        write_atomically(out, write_page)
-    elif kind in ("png", "svg"):
-        from graphmem.viz.static import draw_told
-
-        write_atomically(out, lambda tmp: draw_told(graph, tmp))
-    else:
-        from graphmem.viz.export import write_graph
-
-        write_atomically(out, lambda tmp: write_graph(graph, tmp, kind))
+    _write_picture(graph, out, kind, render_html, draw_told)
     click.echo(f"wrote {out} ({kind}): {graph.number_of_nodes()} players, {graph.number_of_edges()} edges, "
                f"{graph.graph.get('messages', 0)} messages")
 
@@ -66,28 +55,14 @@ def trust(ctx: click.Context, series: str, out: Path) -> None:
     """Who trusts whom over the games of SERIES: people filled by how often they were on the hidden side, an arrow
     from each observer to each person they judged, as wide as their judgements, coloured by how often they trusted
     them and labelled with how often they were right (the series_reputation query, docs/queries.md)."""
-    from graphmem.viz.outputs import TRUST_KINDS, check_output, write_atomically
+    from graphmem.viz.outputs import TRUST_KINDS, check_output
 
     kind = check_output(out, TRUST_KINDS)
     with memory_service(ctx) as memory:
         graph = memory.trust_graph(series)
-    if kind == "html":
-        from graphmem.viz.trust import render_trust_html
+    from graphmem.viz.trust import draw_trust, render_trust_html
 
-        page = render_trust_html(graph)
-
-        def write_page(tmp: Path) -> None:
-            tmp.write_text(page, encoding="utf-8")
-
-        write_atomically(out, write_page)
-    elif kind in ("png", "svg"):
-        from graphmem.viz.trust import draw_trust
-
-        write_atomically(out, lambda tmp: draw_trust(graph, tmp))
-    else:
-        from graphmem.viz.export import write_graph
-
-        write_atomically(out, lambda tmp: write_graph(graph, tmp, kind))
+    _write_picture(graph, out, kind, render_trust_html, draw_trust)
     click.echo(f"wrote {out} ({kind}): {graph.number_of_nodes()} people, {graph.number_of_edges()} pairs, "
                f"{graph.graph.get('judgements', 0)} judgements over {graph.graph.get('games', 0)} games")
 
@@ -109,3 +84,24 @@ def decay(ctx: click.Context, game: str, player: str, out: Path) -> None:
         chart = memory.decay_chart(game, player)
     write_atomically(out, lambda tmp: draw_decay(chart, tmp))
     click.echo(f"wrote {out}: {len(chart.curves)} memories of {player}, phases up to {chart.decayed_to}")
+
+
+def _write_picture(graph: Any, out: Path, kind: str, render_html: Callable[[Any], str],
+                   draw: Callable[[Any, Path], object]) -> None:
+    """Write ``graph`` to ``out`` as ``kind``: the interactive page (``render_html``), a picture (``draw``, png or
+    svg) or a graph file (graphml, gexf), atomically (the file appears whole or not at all)."""
+    from graphmem.viz.outputs import write_atomically
+
+    if kind == "html":
+        page = render_html(graph)
+
+        def write_page(tmp: Path) -> None:
+            tmp.write_text(page, encoding="utf-8")
+
+        write_atomically(out, write_page)
+    elif kind in ("png", "svg"):
+        write_atomically(out, lambda tmp: draw(graph, tmp))
+    else:
+        from graphmem.viz.export import write_graph
+
+        write_atomically(out, lambda tmp: write_graph(graph, tmp, kind))

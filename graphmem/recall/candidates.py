@@ -28,7 +28,8 @@ from graphmem.store.games import stored_game_ids
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "held_key", "keep_written", "read_context", "read_memories", "strength_now"]
+__all__ = ["Context", "check_context", "held_from_row", "held_key", "keep_written", "lexical_scores", "read_context",
+           "read_memories", "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,11 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         cache.candidates_reused += 1
     elif row["changed"] is not None:
         assert held is not None  # the query patches only what was held
-        held = held.patched(int(row["version"]), row["changed"], _candidates(row, uids))
+        held = held.patched(int(row["version"]), row["changed"], held_from_row(row, uids))
         cache.candidates_patched += 1
         cache.keep_candidates(key, held)
     else:
-        held = _candidates(row, uids)
+        held = held_from_row(row, uids)
         if held.incarnation:
             cache.keep_candidates(key, held)
     return Context(
@@ -139,7 +140,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None), version=held.version,
         uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
-        thresholds=held.thresholds, lexical=_lexical(held.ids, row["hit_ids"] or [], row["hit_scores"] or []),
+        thresholds=held.thresholds, lexical=lexical_scores(held.ids, row["hit_ids"] or [], row["hit_scores"] or []),
         series=row["series"])
 
 
@@ -178,7 +179,7 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
     return True
 
 
-def _candidates(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCandidates:
+def held_from_row(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCandidates:
     """The candidates of a ``recall/context`` row that read them, their uids given (None: a node gone since, left
     out)."""
     kept = None if None not in uids else np.array([u is not None for u in uids], dtype=bool)
@@ -195,7 +196,8 @@ def _candidates(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCandi
         flashbulbs=column("flashbulbs", bool), thresholds=column("thresholds", np.float64))
 
 
-def _lexical(ids: npt.NDArray[np.int64], hit_ids: Sequence[int], hit_scores: Sequence[float]) -> npt.NDArray[np.float64]:
+def lexical_scores(ids: npt.NDArray[np.int64], hit_ids: Sequence[int],
+                   hit_scores: Sequence[float]) -> npt.NDArray[np.float64]:
     """Each candidate's full-text score (0 when the index did not match it), shape (len(ids),): the hits joined to
     the candidates by node id (one sort and one binary search, not a dict lookup per candidate: 10,000 of them cost
     6 ms that way). A hit that is no candidate (consolidated, tombstoned, too weak) is dropped."""

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
-from graphmem.recall.candidates import _candidates, _lexical, held_key
+from graphmem.recall.candidates import held_from_row, held_key, lexical_scores
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.keys import player_uid, scope_token
@@ -103,7 +103,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             assert held is not None  # fresh only against what was held
             cache.candidates_reused += 1
         else:
-            held = _candidates(row, uids)
+            held = held_from_row(row, uids)
             if held.incarnation:
                 cache.keep_candidates(held_at, held)
         helds.append(held)
@@ -111,7 +111,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
         return []
     # the full-text hits joined to every earlier self's candidates at once (one sort, not one per game)
     hits = read[0][3]
-    lexical = _lexical(np.concatenate([h.ids for h in helds]), list(hits), list(hits.values()))
+    lexical = lexical_scores(np.concatenate([h.ids for h in helds]), list(hits), list(hits.values()))
     start = 0
     for (s, row, _, _), held in zip(read, helds):
         found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held,
