@@ -32,7 +32,7 @@
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
-// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, recued, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
 MATCH (g:Game {uid: $game})
 WITH g, coalesce($at, g.decayed_to, 0) AS now, coalesce(g.curve, $curve) AS curve
 // the stored strength is a memory's strength at the phase it was last decayed or recalled to, at most
@@ -121,12 +121,27 @@ CALL (now, curve, weakest, fresh, changed) {
   RETURN collect(id(m)) AS ids, collect(n) AS ns, collect(strength) AS strengths, collect(flashbulb) AS flashbulbs,
          collect(threshold) AS thresholds
 }
+// recued: of each memory logged, what recall/embeddings reads but the embedding and `about`, which never change once
+// written: a recall's write changes the access count and the source cue, so the caller sets them on the row it
+// keeps (graphmem.recall.vectors.EmbeddingCache.recued) instead of reading the embedding again
+CALL (changed) {
+  UNWIND coalesce(changed, []) AS uid
+  WITH DISTINCT uid
+  MATCH (m:Memory {uid: uid})
+  WHERE m.game = $game AND m.owner = $player
+  RETURN collect({uid: m.uid, n: coalesce(m.n, 0),
+                  speaker: CASE WHEN coalesce(m.own, false) THEN m.owner ELSE m.believed_teller END,
+                  c0: m.c0, source_k: m.source_k, t_enc: m.t_enc, s_enc: m.s_enc, own: coalesce(m.own, false),
+                  flashbulb: coalesce(m.flashbulb, false), misattributed: coalesce(m.misattributed, false)}) AS recued
+}
 CALL () {
   WITH 1 AS one WHERE $lucene IS NOT NULL
+  // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
+  CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
-       fresh, changed, version,
+       fresh, changed, recued, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
        thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores

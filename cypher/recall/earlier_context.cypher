@@ -52,6 +52,8 @@ CALL () {
 }
 CALL () {
   WITH 1 AS one WHERE $lucene IS NOT NULL
+  // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
+  CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }

@@ -24,8 +24,8 @@ def neo4j() -> None:
     """Run a local Neo4j Community 5.26 (embedded in a small JVM launcher; needs Java 17+ and Maven).
 
     Bolt listens on 127.0.0.1 only, with authentication disabled. Once started, other commands connect to it
-    when NEO4J_URI (and [neo4j] uri) is not set. Memory: $GRAPHMEM_NEO4J_HEAP (default 1g) plus a 64 MiB page
-    cache.
+    when NEO4J_URI (and [neo4j] uri) is not set. Memory: $GRAPHMEM_NEO4J_HEAP (default 1g) plus a page cache of
+    $GRAPHMEM_NEO4J_PAGECACHE (default 256m).
     """
 
 

@@ -126,6 +126,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     elif row["changed"] is not None:
         assert held is not None  # the query patches only what was held
         held = held.patched(int(row["version"]), row["changed"], held_from_row(row, uids))
+        cache.recued(database, game, row["incarnation"], row["recued"] or [])
         cache.candidates_patched += 1
         cache.keep_candidates(key, held)
     else:

@@ -64,6 +64,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import neo4j
 import numpy as np
@@ -390,6 +391,28 @@ class EmbeddingCache:
                 done += 1
         return done
 
+    def recued(self, database: str | None, game: str, incarnation: str | None,
+               cues: Sequence[Mapping[str, Any]]) -> int:
+        """Bring held memories that another process's recall rewrote up to date from what ``recall/context`` read of
+        them (its ``recued``: the columns of ``recall/embeddings`` but the embedding and ``about``, of each memory
+        the owner's change log names): those two never change once written, so :meth:`fetch` need not read them
+        again. A memory not held (a new one) is left for :meth:`fetch`. Returns the memories brought up to date.
+        """
+        key = (database, game, incarnation or "")
+        done = 0
+        with self._lock:
+            vectors = self._games.get(key) if incarnation else None
+            if vectors is None:
+                return 0
+            for cue in cues:
+                row = vectors.rows.get(str(cue["uid"]))
+                if row is None or vectors.n[row] == int(cue["n"]):
+                    continue
+                vectors.set_source(row, _source_cue(cue))
+                vectors.n[row] = int(cue["n"])
+                done += 1
+        return done
+
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str]) -> list[_Read]:
         """(uid, text vector, about, n, source cue) of each of ``uids`` stored with an embedding
         (``recall/embeddings``)."""
@@ -414,9 +437,9 @@ class EmbeddingCache:
             log.debug("embedding cache: dropped %s", oldest[1])
 
 
-def _source_cue(record: neo4j.Record) -> SourceCue:
-    """The :class:`SourceCue` of a ``recall/embeddings`` row (:data:`NO_SOURCE` when it has no speaker or lacks the
-    source properties: a memory stored before them)."""
+def _source_cue(record: Mapping[str, Any]) -> SourceCue:
+    """The :class:`SourceCue` of a ``recall/embeddings`` row or of an entry of ``recall/context``'s ``recued``
+    (:data:`NO_SOURCE` when it has no speaker or lacks the source properties: a memory stored before them)."""
     speaker = record["speaker"]
     if not speaker or record["c0"] is None or record["t_enc"] is None or record["s_enc"] is None:
         return NO_SOURCE

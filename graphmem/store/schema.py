@@ -59,6 +59,11 @@ FULLTEXT_PROPERTIES = ("text", "keywords", "context", "scope")
 scope token."""
 FULLTEXT_ANALYZER = "english"
 """The analyzer of ``memory_text``: stop words out, words stemmed (``schema/fulltext_index``)."""
+FULLTEXT_SEARCH = ("CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh() "
+                   "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score ")
+"""The head of a query that searches ``memory_text`` for the Lucene query ``$q`` as recall does (yields ``node``,
+``score``): the index is eventually consistent (``schema/fulltext_index``), so it first waits for the updates of
+every transaction committed before it; a bare ``queryNodes`` may miss a memory written a moment ago."""
 VECTOR_INDEX = "memory_embedding"
 
 
@@ -161,16 +166,19 @@ def _index_properties(driver: neo4j.Driver, database: str | None, name: str) -> 
 
 
 def _outdated_fulltext(driver: neo4j.Driver, database: str | None) -> list[str] | None:
-    """The properties of an existing ``memory_text`` index that are not :data:`FULLTEXT_PROPERTIES` or whose analyzer
-    is not :data:`FULLTEXT_ANALYZER`, else None."""
+    """What an existing ``memory_text`` index has that recall does not want (other properties than
+    :data:`FULLTEXT_PROPERTIES`, another analyzer than :data:`FULLTEXT_ANALYZER`, updates applied in the commit
+    instead of eventually: ``schema/fulltext_index`` says why), as words for the log; None when it is as wanted or
+    absent."""
     records, _, _ = driver.execute_query(cypher("schema/show_indexes"), database_=database,
                                          routing_=RoutingControl.READ)
     for r in records:
         if r["name"] == FULLTEXT_INDEX:
             properties = list(r["properties"] or [])
             if (sorted(properties) != sorted(FULLTEXT_PROPERTIES) or list(r["labels"] or []) != ["Memory"]
-                    or r["analyzer"] != FULLTEXT_ANALYZER):
-                return properties + [f"analyzer {r['analyzer']}"]
+                    or r["analyzer"] != FULLTEXT_ANALYZER or r["eventually_consistent"] is not True):
+                return properties + [f"analyzer {r['analyzer']}",
+                                     "eventually consistent" if r["eventually_consistent"] else "updated in the commit"]
     return None
 
 
@@ -182,9 +190,9 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     timeout_s : int, seconds to wait for indexes to come ONLINE
 
     Upgrades an older database: backfills the memories' ``scope`` (:func:`backfill_scopes`), and drops and
-    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES` or with another
-    analyzer (logged; the rebuild repopulates it from every memory, seconds per 100k memories, and waits for it
-    like any new index).
+    rebuilds a ``memory_text`` index over other properties than :data:`FULLTEXT_PROPERTIES`, with another
+    analyzer or updated in the commit rather than eventually (logged; the rebuild repopulates it from every memory,
+    seconds per 100k memories, and waits for it like any new index).
 
     Raises Neo4jUnavailable when an index fails to come online, or when an existing vector index was built for
     another dimension (the message says how to rebuild it).
@@ -193,8 +201,9 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
     rebuilt: tuple[str, ...] = ()
     outdated = _outdated_fulltext(driver, database)
     if outdated is not None:
-        log.info("rebuilding the full-text index %s: it covers Memory %s, recall needs Memory %s", FULLTEXT_INDEX,
-                 ", ".join(outdated), ", ".join(FULLTEXT_PROPERTIES))
+        log.info("rebuilding the full-text index %s: it covers Memory %s, recall needs Memory %s, analyzer %s, "
+                 "eventually consistent", FULLTEXT_INDEX, ", ".join(outdated), ", ".join(FULLTEXT_PROPERTIES),
+                 FULLTEXT_ANALYZER)
         driver.execute_query(with_identifiers(cypher("schema/drop_index"), name=FULLTEXT_INDEX), database_=database)
         rebuilt = (FULLTEXT_INDEX,)
     recall_now = _index_properties(driver, database, RECALL_INDEX)

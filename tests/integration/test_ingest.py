@@ -16,6 +16,7 @@ from click.testing import Result
 from graphmem.importers import load_game_log
 from graphmem.ingest.encode import encode_game
 from graphmem.store.keys import scope_token
+from graphmem.store.schema import FULLTEXT_SEARCH
 from graphmem.store.writer import write_game_rows
 
 pytestmark = pytest.mark.neo4j
@@ -150,7 +151,7 @@ def test_every_memory_carries_its_owners_full_text_scope(tmp_path: Path, cli: In
     assert rows and all(r["scope"] == scope_token("scoped-1", r["owner"]) for r in rows)
     assert len({r["scope"] for r in rows}) == len({r["owner"] for r in rows}) == 5
     hits = driver.execute_query(
-        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN DISTINCT node.owner AS owner",
+        FULLTEXT_SEARCH + "RETURN DISTINCT node.owner AS owner",
         q=f"(medical training) AND scope:{scope_token('scoped-1', 'Marcus')}^0").records
     assert [r["owner"] for r in hits] == ["Marcus"]
 

@@ -26,6 +26,7 @@ from graphmem.recall.lucene import lucene_query
 from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
 from graphmem.store.games import delete_game
+from graphmem.store.schema import FULLTEXT_SEARCH
 from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
@@ -420,8 +421,7 @@ def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Rec
     result = run("Marcus", topic="medical training traitor", dry_run=True, k=50)
     assert len(result.memories) == result.candidates
     raw = {r["uid"]: r["score"] for r in driver.execute_query(
-        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score "
-        "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score",
+        FULLTEXT_SEARCH + "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score",
         q=lucene_query("medical training traitor"), game=game).records}
     best = max(raw.get(m.uid, 0.0) for m in result.memories)
     assert best > 0.0

@@ -28,6 +28,7 @@ from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
+from graphmem.store.schema import FULLTEXT_SEARCH
 from graphmem.store.versions import LOG_SIZE, raise_memory_versions
 
 pytestmark = pytest.mark.neo4j
@@ -71,7 +72,7 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
     dense = dense_scores(vectors, found, embedder.encode_one(topic) if topic else None)
     query = lucene_query(topic, scope_token(game, owner))
     lexical = {} if query is None else {r["uid"]: r["score"] for r in driver.execute_query(
-        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score RETURN node.uid AS uid, score",
+        FULLTEXT_SEARCH + "RETURN node.uid AS uid, score",
         q=query).records}
     named = named_in(topic, SPEAKERS)
 
@@ -272,7 +273,10 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         for i in range(3):  # another process's writing recalls (raising the access counts of what they recall)
             assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
                           cache=elsewhere, seed=i).written > 0
+            embeddings_read = held.read
             assert how(f"another process's writing recall {i}") == "patched"
+            # what it rewrote (access counts, believed tellers) came with the read: no embedding read again
+            assert held.read == embeddings_read, i
         # a logged memory that stops being a candidate (consolidated) leaves the candidates; back, it returns
         gone = held.held_candidates(held_key(None, game, "Marcus", None, params))
         assert gone is not None

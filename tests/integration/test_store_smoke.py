@@ -21,6 +21,7 @@ from graphmem.store.keys import scope_token
 from graphmem.store.schema import (
     FULLTEXT_INDEX,
     FULLTEXT_PROPERTIES,
+    FULLTEXT_SEARCH,
     RECALL_INDEX,
     RECALL_PROPERTIES,
     VECTOR_INDEX,
@@ -76,8 +77,7 @@ def test_fulltext_index_scores_the_matching_text(driver: neo4j.Driver, schema: o
                          "CREATE (:Memory {uid: $game + '/m' + i, game: $game, text: $texts[i]})",
                          texts=texts, game=game)
     records, _, _ = driver.execute_query(
-        "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node, score "
-        "WHERE node.game = $game RETURN node.text AS text, score", q="traitor", game=game)
+        FULLTEXT_SEARCH + "WHERE node.game = $game RETURN node.text AS text, score", q="traitor", game=game)
     assert [r["text"] for r in records] == ["Marcus is a traitor, I am sure"]
 
 
@@ -99,11 +99,34 @@ def test_an_older_database_gets_the_scoped_full_text_index_and_its_tokens(driver
     assert (sorted(index["properties"]), index["state"]) == (sorted(FULLTEXT_PROPERTIES), "ONLINE")
     scopes = driver.execute_query("MATCH (m:Memory {game: $game}) RETURN m.scope AS scope", game=game).records
     assert [r["scope"] for r in scopes] == [scope_token(game, "Ann")] * 3
-    hits = driver.execute_query("CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN count(*) AS n",
+    hits = driver.execute_query(FULLTEXT_SEARCH + "RETURN count(*) AS n",
                                 q=f"(traitor) AND scope:{scope_token(game, 'Ann')}^0").records
     assert hits[0]["n"] == 3
     again = ensure_schema(driver, None, 384)
     assert (again.rebuilt, again.backfilled, again.created) == ((), 0, ())
+
+
+def test_a_full_text_index_updated_in_the_commit_is_rebuilt_and_a_search_finds_every_committed_write(
+        driver: neo4j.Driver, schema: object, game: str, caplog: pytest.LogCaptureFixture) -> None:
+    # the index of the previous graphmem: the same properties and analyzer, its updates applied in each commit
+    driver.execute_query("DROP INDEX memory_text")
+    driver.execute_query("CREATE FULLTEXT INDEX memory_text FOR (m:Memory) ON EACH [m.text, m.keywords, m.context, "
+                         "m.scope] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}")
+    driver.execute_query("CALL db.awaitIndexes(300)")
+    with caplog.at_level(logging.INFO, logger="graphmem.store.schema"):
+        report = ensure_schema(driver, None, 384)
+    assert report.rebuilt == (FULLTEXT_INDEX,) and "updated in the commit" in caplog.text
+    options = next(r["options"] for r in driver.execute_query("SHOW INDEXES YIELD name, options").records
+                   if r["name"] == FULLTEXT_INDEX)
+    assert options["indexConfig"]["fulltext.eventually_consistent"] is True
+    # the commit no longer waits for Lucene, and a search right after each write still finds it
+    for i in range(20):
+        driver.execute_query("CREATE (:Memory {uid: $game + '/w' + $i, game: $game, owner: 'Ann', "
+                             "text: 'Ann heard whisper number w' + $i, scope: $scope})", game=game, i=i,
+                             scope=scope_token(game, "Ann"))
+        hits = driver.execute_query(FULLTEXT_SEARCH + "RETURN node.uid AS uid",
+                                    q=f"(w{i}) AND scope:{scope_token(game, 'Ann')}^0").records
+        assert [r["uid"] for r in hits] == [f"{game}/w{i}"]
 
 
 def test_an_older_recall_index_is_rebuilt_and_its_memories_get_a_strength(driver: neo4j.Driver, schema: object,
