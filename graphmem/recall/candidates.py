@@ -10,7 +10,7 @@ NotFound/UsageProblem for an unknown game, player or participant, or a phase out
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import neo4j
@@ -44,6 +44,7 @@ class Context:
     The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
     shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]); flashbulbs
     (bool); thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
+    shown : the rows of recalled memories the held candidates keep (:attr:`HeldCandidates.shown`, shared with them).
     """
 
     decayed_to: int
@@ -66,6 +67,7 @@ class Context:
     thresholds: npt.NDArray[np.float64]
     lexical: npt.NDArray[np.float64]
     series: str | None = None
+    shown: dict[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def count(self) -> int:
@@ -142,7 +144,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         conflicts=tuple(c for c in row["conflicts"] if c is not None), version=held.version,
         uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
         thresholds=held.thresholds, lexical=lexical_scores(held.ids, row["hit_ids"] or [], row["hit_scores"] or []),
-        series=row["series"])
+        series=row["series"], shown=held.shown)
 
 
 def held_key(database: str | None, game: str, player: str, at: int | None, params: Parameters) -> tuple[object, ...]:
@@ -152,13 +154,16 @@ def held_key(database: str | None, game: str, player: str, at: int | None, param
 
 def keep_written(cache: EmbeddingCache, database: str | None, game: str, player: str, params: Parameters,
                  context: Context, versions: tuple[int | None, int | None],
-                 changes: Mapping[str, tuple[int, float]]) -> bool:
+                 changes: Mapping[str, tuple[int, float]],
+                 shown: Mapping[str, Mapping[str, Any]] | None = None) -> bool:
     """After a writing recall at the game's current phase: bring the candidates ``cache`` holds for the owner up to
     date with what the recall wrote, so that the owner's next recall need not read them again.
 
     context : the recall's context (read at the owner's version ``context.version``); versions : the owner's memory
     version after the write's two raises (:func:`graphmem.store.versions.write_raising_versions`; None: not known);
-    changes : {uid: (access count, strength at ``context.now``)} of each memory written.
+    changes : {uid: (access count, strength at ``context.now``)} of each memory written; shown : {uid: its row as
+    ``recall/memories`` reads it after the write} (:func:`graphmem.recall.reconsolidate.shown_after_write`; None:
+    none shown, read at the next recall).
     Only when the two raises took the version from the one held to exactly two above it (no other write in
     between, in any process) are the held candidates plus ``changes`` the owner's candidates now; otherwise, or when
     a written memory is no longer a candidate, nothing changes and the next recall reads them. Returns whether they
@@ -176,7 +181,7 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
             can_retrieve(changes[uid][1], bool(held.flashbulbs[i]), float(held.thresholds[i]), 1.0, params)
             for uid, i in rows.items()):
         return False
-    cache.keep_candidates(key, held.written(second, {rows[uid]: change for uid, change in changes.items()}))
+    cache.keep_candidates(key, held.written(second, {rows[uid]: change for uid, change in changes.items()}, shown))
     return True
 
 
@@ -215,18 +220,34 @@ def lexical_scores(ids: npt.NDArray[np.int64], hit_ids: Sequence[int],
 
 
 def read_memories(driver: neo4j.Driver, database: str | None, player: str,
-                  uids: Sequence[str]) -> list[Mapping[str, Any]]:
-    """The full properties of the memories ``uids`` (``recall/memories``), in that order, in a read transaction,
-    with ``own`` (derived from the event's actor for a memory stored before the property existed)."""
-    if not uids:
-        return []
+                  recalled: Sequence[tuple[str, int, dict[str, Mapping[str, Any]]]],
+                  cache: EmbeddingCache | None = None) -> list[Mapping[str, Any]]:
+    """The full properties of the recalled memories (``recall/memories``), in their order, with ``own`` (derived from
+    the event's actor for a memory stored before the property existed).
 
-    def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
-        return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=list(uids), player=player,
-                                            own_kinds=list(OWN_KINDS))]
+    recalled : (uid, the access count it was ranked at, the rows its held candidates show,
+    :attr:`HeldCandidates.shown`) of each memory. A row shown at that access count is taken as it is; the others are
+    read in one read transaction and put among the rows shown (an owner's recalls in a row then read none: a second
+    transaction, 4-6 ms, bench/README.md). A memory gone since it was ranked has no row.
+    cache : counts the memories read (:attr:`EmbeddingCache.memories_read`).
+    """
+    missing = [uid for uid, n, shown in recalled if uid not in shown or shown[uid].get("n") != n]
+    read: dict[str, Mapping[str, Any]] = {}
+    if missing:
+        def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
+            return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=missing, player=player,
+                                                own_kinds=list(OWN_KINDS))]
 
-    with _session(driver, database) as session:
-        return session.execute_read(work)
+        with _session(driver, database) as session:
+            read = {str(row["uid"]): row for row in session.execute_read(work)}
+        for uid, _, shown in recalled:
+            if uid in read:
+                shown[uid] = read[uid]
+        if cache is not None:
+            cache.memories_read += len(read)
+    wanted = set(missing)
+    return [read[uid] if uid in wanted else shown[uid] for uid, _, shown in recalled
+            if uid in read or uid not in wanted]
 
 
 def _check(game: str, player: str, participants: Sequence[str], at: int | None, decayed_to: int,

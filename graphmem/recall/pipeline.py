@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import overload
+from typing import Any, overload
 
 import neo4j
 import numpy as np
@@ -28,7 +28,14 @@ from graphmem.recall.candidates import Context, check_context, keep_written, rea
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
-from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
+from graphmem.recall.reconsolidate import (
+    belief_at,
+    memory_state,
+    recalled_together,
+    shown_after_write,
+    update_row,
+    write_updates,
+)
 from graphmem.recall.result import RecallResult
 from graphmem.recall.series import read_earlier
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
@@ -211,7 +218,8 @@ def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: froze
 class Segment:
     """The candidates of one game a recall reads: the recall's own game (``position`` None) or an earlier game of
     its series (docs/model.md#series-of-games), with the player the owner was there, the game's incarnation, the
-    phase that is now in it, its curve, and the candidates' parallel arrays (as :class:`Context`'s)."""
+    phase that is now in it, its curve, the candidates' parallel arrays (as :class:`Context`'s) and the rows of
+    recalled memories they show (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
 
     game: str
     player: str
@@ -225,6 +233,7 @@ class Segment:
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
     lexical: npt.NDArray[np.float64]
+    shown: dict[str, Mapping[str, Any]]
 
 
 def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], npt.NDArray[np.float64], npt.NDArray[np.bool_],
@@ -310,9 +319,10 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
                if context.series and (request.at is None or request.at == context.decayed_to) else [])
     segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.uids,
-                        context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical),
+                        context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical,
+                        context.shown),
                 *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held.uids,
-                          e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical)
+                          e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical, e.held.shown)
                   for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
     lap("read earlier games")
     uids, strengths, flashbulbs, thresholds, lexical = joined(segments)
@@ -346,7 +356,10 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         return segment_of.get(uid, own_segment)
 
     lap("rank")
-    chosen = read_memories(driver, database, request.player, [r.uid for r in ranked])
+    ns = segments[0].ns if len(segments) == 1 else tuple(n for seg in segments for n in seg.ns)
+    chosen = read_memories(driver, database, request.player,
+                           [(r.uid, ns[r.position], seg_of(r.uid).shown) for r in ranked], kept)
+    chosen_rows = {str(row["uid"]): row for row in chosen}
     index = {r.uid: r.position for r in ranked}
     candidates = [Candidate.from_row({**row, "lexical": float(lexical[index[row["uid"]]]),
                                       "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
@@ -392,7 +405,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         # earlier selves' written are read again: their versions moved)
         keep_written(kept, database, request.game, request.player, params, context, (first, second),
                      {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
-                                                     by_uid[u["uid"]].floor)) for u in own})
+                                                     by_uid[u["uid"]].floor)) for u in own},
+                     {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in own})
         for seg in segments:
             kept.rewritten(database, seg.game, seg.incarnation,
                            [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))

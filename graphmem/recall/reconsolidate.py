@@ -28,8 +28,8 @@ from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
 
-__all__ = ["RecallConflict", "belief_at", "keywords", "memory_state", "recalled_together", "update_row",
-           "write_updates"]
+__all__ = ["RecallConflict", "belief_at", "keywords", "memory_state", "recalled_together", "shown_after_write",
+           "update_row", "write_updates"]
 
 LIVE = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
 
@@ -123,6 +123,17 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
         "keywords": keywords(result.details, c.about), "believed_teller": result.believed_teller,
         "misattributed": result.misattributed, "last_recalled": now, "state": state, "decayed_to": now,
     }
+
+
+SHOWN_WRITTEN = ("e_ref", "t_ref", "s", "n", "details_json", "text", "believed_teller", "misattributed", "state")
+"""The properties ``recall/write`` sets that ``recall/memories`` reads."""
+
+
+def shown_after_write(row: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """The row ``recall/memories`` reads of a memory once ``recall/write`` has written ``update`` (:func:`update_row`)
+    over the ``row`` it read before: the recall's process shows it at the new access count without reading it
+    again (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
+    return {**row, **{key: update[key] for key in SHOWN_WRITTEN}}
 
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,

@@ -42,7 +42,9 @@ time per read, bench/README.md). A writing recall raises its owner's version and
 version it read the candidates at (no other write came between, in any process), brings what its process holds up to
 date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
 again either. Every other process reads them again: only the memories the owner's change log names when the write
-logged them (a writing recall, a live batch; :meth:`HeldCandidates.patched`), all of them otherwise.
+logged them (a writing recall, a live batch; :meth:`HeldCandidates.patched`), all of them otherwise. With the
+candidates go the rows of the memories recalled from them (:attr:`HeldCandidates.shown`), so an owner's recalls in a
+row read no memory a second time either.
 
 The first recall of an owner in a process therefore reads every candidate's embedding and source cue (on a real
 game, ~50 memories: a few milliseconds); ``graphmem recall`` on the command
@@ -191,7 +193,14 @@ class HeldCandidates:
     """An owner's candidates as ``recall/context`` read them (see the module docstring, "Candidates"): read at the
     game's ``incarnation`` and ``decayed_to``, the recall phase ``now`` and the owner's ``version``
     (:mod:`graphmem.store.versions`). Parallel arrays of shape (count,), read-only: ``ids`` (node ids, int64), ``uids``,
-    ``ns`` (access counts), ``strengths`` (float64, m at ``now``), ``flashbulbs`` (bool), ``thresholds`` (float64)."""
+    ``ns`` (access counts), ``strengths`` (float64, m at ``now``), ``flashbulbs`` (bool), ``thresholds`` (float64).
+
+    ``shown``: {uid: the row ``recall/memories`` read of a memory recalled from these candidates}, each valid at the
+    access count ``n`` it carries. The rows change only where the candidates do: a write that changes a memory raises
+    the owner's version and (when it says what it changes) logs it, and the decay job moves ``decayed_to``; so rows
+    are kept exactly as long as the candidates are (:meth:`patched` drops the memories logged, :meth:`written` takes
+    the rows a recall wrote, a full read starts empty), and a recall whose memories are all shown at the access count
+    it ranked them at reads none (:func:`graphmem.recall.candidates.read_memories`)."""
 
     incarnation: str
     version: int
@@ -203,20 +212,23 @@ class HeldCandidates:
     strengths: npt.NDArray[np.float64]
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
+    shown: dict[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for values in (self.ids, self.strengths, self.flashbulbs, self.thresholds):
             values.flags.writeable = False  # shared by every recall that uses them
 
-    def written(self, version: int, changes: Mapping[int, tuple[int, float]]) -> HeldCandidates:
+    def written(self, version: int, changes: Mapping[int, tuple[int, float]],
+                shown: Mapping[str, Mapping[str, Any]] | None = None) -> HeldCandidates:
         """These candidates after a write that took the owner's version to ``version`` and changed the rows
-        ``changes`` ({row: (access count, strength at ``now``)}); the rest is shared with ``self``."""
+        ``changes`` ({row: (access count, strength at ``now``)}), with ``shown`` the rows of the memories written as
+        ``recall/memories`` reads them now; the rest is shared with ``self``."""
         ns = list(self.ns)
         strengths = self.strengths.copy()
         for row, (n, strength) in changes.items():
             ns[row] = n
             strengths[row] = strength
-        return replace(self, version=version, ns=tuple(ns), strengths=strengths)
+        return replace(self, version=version, ns=tuple(ns), strengths=strengths, shown={**self.shown, **(shown or {})})
 
     def patched(self, version: int, changed: Collection[str], read: HeldCandidates) -> HeldCandidates:
         """These candidates brought to the owner's ``version`` by reading again only the memories ``changed`` (uids,
@@ -231,7 +243,8 @@ class HeldCandidates:
             self, version=version, ids=np.concatenate([self.ids[keep], read.ids]), uids=uids + read.uids,
             ns=ns + read.ns, strengths=np.concatenate([self.strengths[keep], read.strengths]),
             flashbulbs=np.concatenate([self.flashbulbs[keep], read.flashbulbs]),
-            thresholds=np.concatenate([self.thresholds[keep], read.thresholds]))
+            thresholds=np.concatenate([self.thresholds[keep], read.thresholds]),
+            shown={uid: row for uid, row in dict(self.shown).items() if uid not in gone})  # a copy: other threads add
 
     @property
     def known(self) -> dict[str, object]:
@@ -259,6 +272,8 @@ class EmbeddingCache:
         """Recalls whose candidates were not read again (held, and still what the store says)."""
         self.candidates_patched = 0
         """Recalls that read again only the memories the owner's change log names (:mod:`graphmem.store.versions`)."""
+        self.memories_read = 0
+        """Recalled memories whose rows were read (``recall/memories``): not shown by the candidates held."""
 
     def __len__(self) -> int:
         return sum(v.held for v in self._games.values())

@@ -22,7 +22,7 @@ from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import source_confidence
 from graphmem.recall import EmbeddingCache, RecallResult, recall
-from graphmem.recall.candidates import held_key, keep_written, read_context
+from graphmem.recall.candidates import held_key, keep_written, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import named_in, rank
@@ -227,6 +227,47 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         delete_game(driver, None, game)
 
 
+def assert_shown_as_stored(driver: neo4j.Driver, shown: dict[str, Any], step: str) -> None:
+    """Every row of recalled memories a process holds is what ``recall/memories`` reads now."""
+    stored = read_memories(driver, None, "Marcus", [(uid, -1, {}) for uid in shown])
+    assert {str(row["uid"]): row for row in stored} == shown, step
+
+
+def test_an_owners_recalls_in_a_row_read_each_recalled_memory_once_and_show_what_neo4j_holds(
+        driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
+    # the rows of the memories a recall returns are kept with the candidates: a writing recall's process shows what
+    # it wrote without reading it again, and the rows go with the candidates when those are read again
+    game = f"held-shown-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    held = EmbeddingCache()
+    topics = ["what did Priya say about Thomas?", "who voted for whom?", "what did Priya say about Thomas?"]
+    try:
+        recalled: set[str] = set()
+        for seed, topic in enumerate(topics * 2):
+            result = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, cache=held,
+                            seed=seed)
+            assert result.written > 0
+            recalled |= {m.uid for m in result.memories}
+            assert held.memories_read == len(recalled), topic  # each row read once, then shown as written
+        ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
+        assert ours is not None and set(ours.shown) == recalled
+        assert_shown_as_stored(driver, ours.shown, "after writing recalls")
+        look = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
+                      dry_run=True)
+        assert same(look) == same(recall(driver, None, game, "Marcus", topic=topics[0], params=params,
+                                         embedder=embedder, dry_run=True, cache=EmbeddingCache(0)))
+        assert held.memories_read == len(recalled)
+        memory.advance_phase(game, day=1, name="night")  # the decay job: candidates and rows read again
+        read = held.memories_read
+        again = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
+                       dry_run=True)
+        assert held.memories_read == read + len(again.memories)
+    finally:
+        delete_game(driver, None, game)
+
+
 def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recalls_as_a_fresh_read(
         driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
     # another process's writing recall logs the memories it changed with the owner's version
@@ -252,6 +293,7 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
         fresh = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0))
         assert ours is not None and ours.version == fresh.version, step
+        assert_shown_as_stored(driver, ours.shown, step)
         assert ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                  zip(ours.uids, ours.ns, ours.strengths, ours.flashbulbs, ours.thresholds, strict=True)} ==
                 {u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
