@@ -16,8 +16,9 @@ from starlette.types import ASGIApp
 from graphmem.settings import Settings, load_settings
 
 SERVER_RETRY_SECONDS = 8.0
-"""How long a request retries a transaction on a lost connection before it answers 503 (a Neo4j restart or a
-cluster leader switch usually takes less)."""
+"""How long a request retries a transaction on a lost connection (a Neo4j restart or a cluster leader switch usually
+takes less); the driver's waits between attempts grow 1, 2, 4, 8 s, so the 503 comes after 13-16 s
+(docs/service.md)."""
 
 
 @dataclass(frozen=True)
