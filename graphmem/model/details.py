@@ -18,7 +18,7 @@ from graphmem.errors import GraphmemError, UsageProblem
 from graphmem.model.vocabulary import DetailKind
 
 __all__ = ["Detail", "DetailKind", "cannot_remember_who", "day_label_kept", "details_from_json", "details_to_json",
-           "displayed_day", "n_lost", "any_fabricated", "render", "search_keywords"]
+           "displayed_day", "n_lost", "any_fabricated", "render", "search_keywords", "believed_about"]
 
 PLACEHOLDER = re.compile(r"\{(who|whom|where|content)\}")
 VAGUE_WORD = {DetailKind.WHO: "someone", DetailKind.WHOM: "someone", DetailKind.WHERE: "somewhere"}
@@ -119,9 +119,30 @@ def displayed_day(details: Iterable[Detail], day: int) -> int | None:
 _PLACE_FILLER = frozenset({"at", "in", "on", "the", "a", "an", "of", "to"})
 
 
+def believed_about(details: Iterable[Detail], about: Iterable[str]) -> tuple[str, ...]:
+    """The players a memory is about as its owner now remembers them: ``about`` (the event's, fixed at encoding) with
+    the true name behind each fabricated ``who``/``whom`` detail replaced by the name the owner now holds (a name
+    imported without one it replaced is added), and the name of each lost ``who``/``whom`` detail left out unless a
+    kept detail still names it (the owner cannot remember who). Order kept, no repeats.
+
+    What the agent reads and what cues a memory follow the owner's belief, never the ground truth the event keeps
+    (docs/model.md#details-and-how-they-render): after "Riley voted to banish you" became "Fletcher voted to banish
+    you" at a recall, the memory is about Fletcher, not Riley.
+    """
+    people = [d for d in details if d.kind in (DetailKind.WHO, DetailKind.WHOM)]
+    kept = {d.value for d in people if not d.lost}
+    swapped = {d.original: d.value for d in people
+               if d.fabricated and d.original is not None and not d.lost and d.original not in kept}
+    gone = {name for d in people if d.lost for name in (d.value, d.original) if name is not None} - kept
+    names = [swapped.get(name, name) for name in about]
+    names += [d.value for d in people if d.fabricated and d.original is None and not d.lost]
+    return tuple(n for n in dict.fromkeys(names) if n not in gone)
+
+
 def search_keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
     """The words a memory can be found by besides its text (the full-text index's ``keywords``), space-separated:
-    the names it holds (its kept ``who``/``whom`` details and the players it is about, sorted), where it happened
+    the names it holds (its kept ``who``/``whom`` details and the players it is about as the owner believes,
+    :func:`believed_about`, sorted), where it happened
     (the kept ``where`` detail without its articles: "round table", "private conversation") and when (the kept
     ``when`` detail as "day 2").
 
@@ -129,8 +150,9 @@ def search_keywords(details: Iterable[Detail], about: Iterable[str]) -> str:
     "what did Fletcher say at the round table on day 1" finds that speech by its place and day as well as by its
     words. A lost detail no longer cues (it is left out), and a fabricated one does, as the owner believes it.
     """
+    details = list(details)
     kept = [d for d in details if not d.lost]
-    names = {d.value for d in kept if d.kind in (DetailKind.WHO, DetailKind.WHOM)} | set(about)
+    names = {d.value for d in kept if d.kind in (DetailKind.WHO, DetailKind.WHOM)} | set(believed_about(details, about))
     words = sorted(names)
     for d in kept:
         if d.kind is DetailKind.WHERE:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import UsageProblem
-from graphmem.model.details import any_fabricated, displayed_day, render
+from graphmem.model.details import any_fabricated, believed_about, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
 from graphmem.model.forgetting import CURVES, strength_at
 from graphmem.model.params import Parameters
@@ -121,7 +121,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         uid=c.uid, event=c.event, kind=c.kind, marker=r.marker, day=day, true_day=c.day, phase_name=c.phase_name,
         source_belief=belief, teller=None if belief == SourceType.UNKNOWN else result.believed_teller,
         text=c.text if c.template is None else render(c.template, result.details), template=c.template,
-        details=result.details, about=c.about,
+        details=result.details, about=believed_about(result.details, c.about),
         strength=r.strength, strength_after=result.strength, score=r.score, relevance=r.relevance, dense=r.dense,
         lexical=r.lexical, source_route=r.source,
         flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),

@@ -164,8 +164,9 @@ class RecalledMemory:
     at the recall phase (a SourceType value, "unknown" once faded); teller : who the owner believes told them
     (after any misattribution); text : the memory rendered from its details, full length; template : its
     template (None for a memory stored without one: its text is shown as is); details : the details
-    after reconsolidation; about : players the memory is about; strength : m at recall (ranks, filters and sets
-    the marker); strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
+    after reconsolidation; about : players the memory is about as the owner now believes
+    (:func:`graphmem.model.details.believed_about`); strength : m at recall (ranks, filters and sets the marker);
+    strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
     emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);

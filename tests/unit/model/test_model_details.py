@@ -14,6 +14,7 @@ from graphmem.model.details import (
     Detail,
     DetailKind,
     any_fabricated,
+    believed_about,
     cannot_remember_who,
     day_label_kept,
     details_from_json,
@@ -21,6 +22,7 @@ from graphmem.model.details import (
     displayed_day,
     n_lost,
     render,
+    search_keywords,
 )
 
 TEMPLATE = "{who} told {whom} in the {where}: {content}"
@@ -48,6 +50,26 @@ def test_fabricated_details_render_as_if_true() -> None:
     planted = tuple(Detail("who", "Ben", fabricated=True, original="Eleanor", origin="g/memory/x/7")
                     if d.kind == "who" else d for d in FULL)
     assert render(TEMPLATE, planted).startswith("Ben told you")
+
+
+def test_the_players_a_memory_is_about_follow_what_the_owner_believes() -> None:
+    # "Riley voted to banish you": about Riley; once the voter is swapped for Fletcher at a recall, about Fletcher
+    # (the agent's JSON, the VAGUE line's "you think it involved ..." and the search keywords never name Riley again)
+    vote = (Detail("who", "Riley"), Detail("whom", "you"))
+    assert believed_about(vote, ["Riley"]) == ("Riley",)
+    swapped = (Detail("who", "Fletcher", fabricated=True, original="Riley", origin="g/memory/p/3"), vote[1])
+    assert believed_about(swapped, ["Riley", "Taylor"]) == ("Fletcher", "Taylor")
+    assert "Riley" not in search_keywords(swapped, ["Riley"]).split()
+    assert "Fletcher" in search_keywords(swapped, ["Riley"]).split()
+    # a lost voter: the owner cannot remember who, so neither name is there
+    forgotten = (Detail("who", "Riley", lost=True), vote[1])
+    assert believed_about(forgotten, ["Riley", "Taylor"]) == ("Taylor",)
+    assert believed_about((swapped[0].forgotten(), vote[1]), ["Riley"]) == ()
+    # a name still held by another kept detail stays; a name imported without replacing one is added
+    assert believed_about((Detail("who", "Riley", lost=True), Detail("whom", "Riley")), ["Riley"]) == ("Riley",)
+    added = (*vote, Detail("whom", "Casey", fabricated=True, origin="g/memory/p/4"))
+    assert believed_about(added, ["Riley"]) == ("Riley", "Casey")
+    assert believed_about(FULL, ["Eleanor", "Marcus"]) == ("Eleanor", "Marcus")
 
 
 def test_several_details_of_one_kind_and_literal_braces() -> None:

@@ -19,6 +19,7 @@ from graphmem.recall.candidates import strength_now
 from graphmem.recall.pipeline import recalled_memory
 from graphmem.recall.ranking import Ranked
 from graphmem.recall.reconsolidate import belief_at, keywords, memory_state, recalled_together, update_row
+from graphmem.recall.result import RecallResult
 from graphmem.recall.types import Candidate
 
 P = default_parameters()
@@ -143,6 +144,24 @@ def test_the_displayed_day_follows_lost_and_fabricated_when() -> None:
     lost = tuple(d.forgotten() if d.kind == "when" else d for d in DETAILS)
     shown = recalled_memory(c, ranked, replace(base, details=lost), "direct_told", ("Marcus",))
     assert shown.day is None and shown.lost == ("when",) and shown.conflicts == ("Marcus",)
+
+
+def test_a_recalled_memory_is_about_whom_its_owner_now_believes() -> None:
+    # "Eleanor voted to banish you", about Eleanor; a recall swaps the voter for Ben: the memory the agent reads (its
+    # JSON, with a player token too, and the VAGUE line's "you think it involved ...") is about Ben, never Eleanor
+    vote = (Detail("who", "Eleanor"), Detail("whom", "you"))
+    c = candidate(kind="vote", template="{who} voted to banish {whom}", details_json=details_to_json(vote),
+                  about=["Eleanor"], source_type="first_hand", teller=None, believed_teller=None)
+    ranked = Ranked(c.uid, 0.5, False, 0.18, 0.0, 0.0, 0.0, 0.2, Marker.VAGUE)
+    base = reconsolidate(memory_state(c, 2), 2, 0.0, (), P.profile("balanced"), P, 0)
+    swapped = (Detail("who", "Ben", fabricated=True, original="Eleanor", origin="g/memory/Anna/9"), vote[1])
+    shown = recalled_memory(c, ranked, replace(base, details=swapped), "first_hand", ())
+    assert shown.text == "Ben voted to banish you" and shown.about == ("Ben",)
+    agent = RecallResult(game="g", player="Anna", phase=2, decayed_to=2, topic=None, participants=(), k=10, seed=0,
+                         dry_run=True, written=0, candidates=1, thoughts=(), memories=(shown,), vivid=None)
+    assert agent.agent_dict()["memories"][0]["about"] == ["Ben"] and "Eleanor" not in agent.prompt()
+    forgotten = recalled_memory(c, ranked, replace(base, details=(vote[0].forgotten(), vote[1])), "first_hand", ())
+    assert forgotten.about == ()
 
 
 def test_candidate_from_row_tolerates_a_summary_without_encoding_values() -> None:
