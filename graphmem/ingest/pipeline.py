@@ -303,7 +303,8 @@ def refuse_changed_logs(stored: Mapping[str, Mapping[str, Any]],
                                f"this one has {len(game_log.events)})")
             elif (sha if events == len(game_log.events) else log_sha256(game_log, events)) != known["log_sha256"]:
                 clashes.append(f"{path}: game '{game_log.game}' is stored from a different log (its first {events} "
-                               "events or its header differ)")
+                               "events or its header differ; an event without an `id` is numbered by its line, so a "
+                               "line added or removed before it, a blank one too, changes it)")
             elif events == len(game_log.events) and known["complete"]:
                 unchanged.add(game_log.game)
     if clashes:

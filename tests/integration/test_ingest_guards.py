@@ -52,6 +52,7 @@ def test_a_changed_log_under_a_stored_game_id_is_refused_until_the_game_is_delet
     result = cli("ingest", str(write(tmp_path / "changed.jsonl", changed)))
     assert result.exit_code == 1
     assert f"game '{game}' is stored from a different log" in result.output and "nothing was written" in result.output
+    assert "an event without an `id` is numbered by its line" in result.output  # what a blank line removed does
     assert game_nodes(driver, game) == stored
     texts = driver.execute_query("MATCH (m:Memory {game: $game}) WHERE m.text CONTAINS 'Marcus is a sneak' "
                                  "RETURN count(m) AS n", game=game).records[0]["n"]

@@ -156,7 +156,7 @@ def test_an_earlier_phase_is_read_only_and_bounded(driver: neo4j.Driver, run: Re
     now = run("Marcus", at=7)
     assert now.dry_run and now.written == 0 and snapshot(driver, game) == before
     assert [m.uid for m in now.memories] == [m.uid for m in run("Marcus", dry_run=True).memories]
-    with pytest.raises(UsageProblem, match="phase from 0 to 7"):
+    with pytest.raises(UsageProblem, match="phase from 0 to 7, not 8 \\(a later phase has not happened yet"):
         run("Marcus", at=8)
     with pytest.raises(UsageProblem):
         run("Marcus", at=-1)
