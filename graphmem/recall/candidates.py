@@ -231,11 +231,11 @@ def read_memories(driver: neo4j.Driver, database: str | None, player: str,
     transaction, 4-6 ms, bench/README.md). A memory gone since it was ranked has no row.
     cache : counts the memories read (:attr:`EmbeddingCache.memories_read`).
     """
-    missing = [uid for uid, n, shown in recalled if uid not in shown or shown[uid].get("n") != n]
+    missing = {uid for uid, n, shown in recalled if uid not in shown or shown[uid].get("n") != n}
     read: dict[str, Mapping[str, Any]] = {}
     if missing:
         def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
-            return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=missing, player=player,
+            return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=sorted(missing), player=player,
                                                 own_kinds=list(OWN_KINDS))]
 
         with _session(driver, database) as session:
@@ -245,9 +245,9 @@ def read_memories(driver: neo4j.Driver, database: str | None, player: str,
                 shown[uid] = read[uid]
         if cache is not None:
             cache.memories_read += len(read)
-    wanted = set(missing)
-    return [read[uid] if uid in wanted else shown[uid] for uid, _, shown in recalled
-            if uid in read or uid not in wanted]
+    rows = {uid: shown[uid] for uid, _, shown in recalled if uid not in missing}
+    rows.update(read)
+    return [rows[uid] for uid, _, _ in recalled if uid in rows]
 
 
 def _check(game: str, player: str, participants: Sequence[str], at: int | None, decayed_to: int,

@@ -236,16 +236,17 @@ class Segment:
     shown: dict[str, Mapping[str, Any]]
 
 
-def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], npt.NDArray[np.float64], npt.NDArray[np.bool_],
-                                                  npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """(uids, strengths, flashbulbs, thresholds, lexical) of every segment's candidates, one after another (the
+def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], tuple[int, ...], npt.NDArray[np.float64],
+                                                  npt.NDArray[np.bool_], npt.NDArray[np.float64],
+                                                  npt.NDArray[np.float64]]:
+    """(uids, ns, strengths, flashbulbs, thresholds, lexical) of every segment's candidates, one after another (the
     arrays of the only segment as they are)."""
     if len(segments) == 1:
         s = segments[0]
-        return s.uids, s.strengths, s.flashbulbs, s.thresholds, s.lexical
-    return (tuple(u for s in segments for u in s.uids), np.concatenate([s.strengths for s in segments]),
-            np.concatenate([s.flashbulbs for s in segments]), np.concatenate([s.thresholds for s in segments]),
-            np.concatenate([s.lexical for s in segments]))
+        return s.uids, s.ns, s.strengths, s.flashbulbs, s.thresholds, s.lexical
+    return (tuple(u for s in segments for u in s.uids), tuple(n for s in segments for n in s.ns),
+            np.concatenate([s.strengths for s in segments]), np.concatenate([s.flashbulbs for s in segments]),
+            np.concatenate([s.thresholds for s in segments]), np.concatenate([s.lexical for s in segments]))
 
 
 class TieOrder(Sequence[str]):
@@ -325,7 +326,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                           e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical, e.held.shown)
                   for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
     lap("read earlier games")
-    uids, strengths, flashbulbs, thresholds, lexical = joined(segments)
+    uids, ns, strengths, flashbulbs, thresholds, lexical = joined(segments)
     n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
     source: npt.NDArray[np.float64] | None = None
@@ -356,7 +357,6 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         return segment_of.get(uid, own_segment)
 
     lap("rank")
-    ns = segments[0].ns if len(segments) == 1 else tuple(n for seg in segments for n in seg.ns)
     chosen = read_memories(driver, database, request.player,
                            [(r.uid, ns[r.position], seg_of(r.uid).shown) for r in ranked], kept)
     chosen_rows = {str(row["uid"]): row for row in chosen}

@@ -125,15 +125,12 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
     }
 
 
-SHOWN_WRITTEN = ("e_ref", "t_ref", "s", "n", "details_json", "text", "believed_teller", "misattributed", "state")
-"""The properties ``recall/write`` sets that ``recall/memories`` reads."""
-
-
 def shown_after_write(row: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
     """The row ``recall/memories`` reads of a memory once ``recall/write`` has written ``update`` (:func:`update_row`)
-    over the ``row`` it read before: the recall's process shows it at the new access count without reading it
-    again (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
-    return {**row, **{key: update[key] for key in SHOWN_WRITTEN}}
+    over the ``row`` it read before: each property of the row that the update sets takes the written value, so the
+    recall's process shows it at the new access count without reading it again
+    (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
+    return {**row, **{key: value for key, value in update.items() if key in row}}
 
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,

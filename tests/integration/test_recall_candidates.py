@@ -94,6 +94,15 @@ def ranked(result: RecallResult) -> list[tuple[str, float]]:
     return [(m.uid, m.score) for m in sorted(result.memories, key=lambda m: (-m.score, m.uid))]
 
 
+def small_game_started(memory: Any, prefix: str) -> str:
+    """A live game of a fresh id (``prefix-<hex>``) started with the first 19 events of examples/small-game.jsonl."""
+    game = f"{prefix}-{random.getrandbits(32):08x}"
+    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
+                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
+    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    return game
+
+
 def same(result: RecallResult) -> str:
     data = json.loads(result.to_json())
     data.pop("timings", None)
@@ -137,10 +146,7 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
     # a process keeps each owner's candidates and skips reading them while the owner's memory version says nothing
     # changed (graphmem.store.versions): after each kind of write, a recall with what the process holds must equal
     # one that reads everything
-    game = f"held-candidates-{random.getrandbits(32):08x}"
-    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
-                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
-    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    game = small_game_started(memory, "held-candidates")
     held = memory.recall_cache
     topic = "what did Priya say about Thomas?"
 
@@ -198,10 +204,7 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         driver: neo4j.Driver, params: Parameters, memory: Any) -> None:
     # a writing recall updates the candidates its process holds only when its own raise of the owner's version
     # follows the version it read them at: a write by anyone else in between means they must be read again
-    game = f"held-written-{random.getrandbits(32):08x}"
-    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
-                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
-    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    game = small_game_started(memory, "held-written")
     held = EmbeddingCache()
     try:
         context = read_context(driver, None, game, "Marcus", None, None, params, held)
@@ -237,10 +240,7 @@ def test_an_owners_recalls_in_a_row_read_each_recalled_memory_once_and_show_what
         driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
     # the rows of the memories a recall returns are kept with the candidates: a writing recall's process shows what
     # it wrote without reading it again, and the rows go with the candidates when those are read again
-    game = f"held-shown-{random.getrandbits(32):08x}"
-    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
-                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
-    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    game = small_game_started(memory, "held-shown")
     held = EmbeddingCache()
     topics = ["what did Priya say about Thomas?", "who voted for whom?", "what did Priya say about Thomas?"]
     try:
@@ -274,10 +274,7 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
     # (graphmem.store.versions): a process holding the owner's candidates reads only those again, and must recall
     # exactly what a process holding nothing recalls; a write that does not say what it changed, or a log that no
     # longer reaches back to the version held, makes it read everything
-    game = f"held-patched-{random.getrandbits(32):08x}"
-    lines = [json.loads(line) for line in (Path(__file__).resolve().parents[2] / "examples" /
-                                           "small-game.jsonl").read_text(encoding="utf-8").splitlines()]
-    memory.start_game({**lines[0], "game": game}, history=lines[1:20])
+    game = small_game_started(memory, "held-patched")
     held, elsewhere = EmbeddingCache(), EmbeddingCache()
     topic = "what did Priya say about Thomas?"
 
