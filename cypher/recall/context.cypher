@@ -13,8 +13,9 @@
 // decay job's), max(floor, e_ref * R(now - t_ref, s)); only for a memory rehearsed after `now` (a look into the
 // past) are the encoding values e0 and s_enc read from the store. So a memory the owner has long forgotten costs
 // one index entry, and its embedding is never read.
-// lexical: the full-text score of $lucene in the index memory_text, 0 when not matched; $lucene carries the owner's
-// scope clause (graphmem.recall.lucene), so Lucene returns the owner's matches only. The caller joins the hits to
+// lexical: the full-text score of $lucene in the index memory_text, 0 when not matched or not among the best
+// $lexical_hits; $lucene carries the owner's scope clause (graphmem.recall.lucene), so Lucene returns the owner's
+// matches only. The caller joins the hits to
 // the candidates by node id (no property read per hit), and takes each candidate's uid from the node ids it has
 // already met (graphmem.recall.vectors.EmbeddingCache.uids, `recall/uids` in the same transaction for the others):
 // numbers, not strings, because decoding 10,000 uids and element ids was most of the client's time (the perfect
@@ -27,6 +28,7 @@
 // @param player_uid: STRING  the owner's Player uid, which its MemoryVersion shares (graphmem.store.keys.player_uid)
 // @param at: INTEGER = null  the phase to recall at (null: the game's decayed_to)
 // @param lucene: STRING = null  the escaped Lucene query of the topic (null: no lexical scores)
+// @param lexical_hits: INTEGER  the most full-text hits read, the best first (graphmem.recall.lucene.MAX_HITS)
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
@@ -138,7 +140,7 @@ CALL () {
   WITH 1 AS one WHERE $lucene IS NOT NULL
   // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
   CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
-  CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
+  CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $lexical_hits}) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,

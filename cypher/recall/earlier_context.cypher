@@ -8,6 +8,7 @@
 //   that the caller, which names the selves it knew of, sees when a game joined or left the series since
 // @param selves: LIST<MAP>  {game, player, player_uid, known (null, or {incarnation, version, now, decayed_to} of the candidates the caller holds)}
 // @param lucene: STRING = null  the escaped Lucene query of the topic over the earlier selves' scopes (null: none)
+// @param lexical_hits: INTEGER  the most full-text hits read, the best first (graphmem.recall.lucene.MAX_HITS)
 // @param curve: STRING  the forgetting curve when a game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
@@ -54,7 +55,7 @@ CALL () {
   WITH 1 AS one WHERE $lucene IS NOT NULL
   // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
   CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
-  CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
+  CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $lexical_hits}) YIELD node, score
   RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
 }
 RETURN now_selves, selves, hit_ids, hit_scores

@@ -22,6 +22,7 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import can_retrieve, cue_floor
 from graphmem.model.source import OWN_KINDS
+from graphmem.recall.lucene import MAX_HITS
 from graphmem.recall.types import Candidate
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.games import stored_game_ids
@@ -99,7 +100,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
     values: dict[str, Any] = {"game": game, "player": player, "player_uid": player_uid(game, player), "at": at,
-                              "lucene": lucene, "curve": params.curve,
+                              "lucene": lucene, "lexical_hits": MAX_HITS, "curve": params.curve,
                               "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
                               "lowest_cue_floor": cue_floor(0.0, params)}
     key = held_key(database, game, player, at, params)

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.recall.candidates import held_from_row, held_key, lexical_scores
-from graphmem.recall.lucene import lucene_query
+from graphmem.recall.lucene import MAX_HITS, lucene_query
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.keys import player_uid, scope_token
 from graphmem.store.queries import cypher
@@ -77,7 +77,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
                  "known": _known(cache, database, s, params)} for s in selves]
         lucene = lucene_query(topic, [scope_token(s.game, s.player) for s in selves])
         record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player), selves=rows,
-                        lucene=lucene).single(strict=True)
+                        lucene=lucene, lexical_hits=MAX_HITS).single(strict=True)
         if list(record["now_selves"]) != [s.game for s in selves]:
             known_selves.pop(key, None)
             raise _SeriesMoved

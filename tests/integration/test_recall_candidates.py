@@ -141,6 +141,27 @@ def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver,
         assert written.written == 10, round_
 
 
+def test_a_recall_reads_only_the_best_full_text_hits_and_scores_the_rest_as_not_matched(
+        driver: neo4j.Driver, params: Parameters, talk: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # graphmem.recall.lucene.MAX_HITS (1,000) bounds what Lucene returns for owners of many memories; 5 here, so that
+    # an owner of 300 memories meets it
+    import graphmem.recall.candidates as candidates
+
+    monkeypatch.setattr(candidates, "MAX_HITS", 5)
+    topic = "Do you remember when Jordan talked about the garden and the river?"
+    query = lucene_query(topic, scope_token(talk, SPEAKERS[0]))
+    every = [(r["uid"], r["score"]) for r in driver.execute_query(
+        FULLTEXT_SEARCH + "RETURN node.uid AS uid, score ORDER BY score DESC", q=query).records]
+    assert len(every) > 20  # the topic matches many of the owner's memories
+    context = read_context(driver, None, talk, SPEAKERS[0], None, query, params, EmbeddingCache(0))
+    scored = {uid: float(x) for uid, x in zip(context.uids, context.lexical) if x > 0}
+    # at most the best 5 hits (in any order among equal scores), each with the score the whole search gives it
+    assert 3 <= len(scored) <= 5  # the best hits are candidates on both profiles
+    assert scored == pytest.approx({uid: score for uid, score in every if uid in scored})
+    assert min(scored.values()) >= every[5][1] - 1e-6
+    assert {uid for uid, score in every if score > every[5][1] + 1e-6} & set(context.uids) <= set(scored)
+
+
 def test_held_candidates_are_read_again_after_every_write_that_changes_them(driver: neo4j.Driver, embedder: Any,
                                                                            params: Parameters, memory: Any) -> None:
     # a process keeps each owner's candidates and skips reading them while the owner's memory version says nothing
