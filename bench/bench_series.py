@@ -70,13 +70,28 @@ def ms(values: Sequence[float]) -> dict[str, float]:
             "p95": round(1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 1)}
 
 
-def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int) -> dict[str, Any]:
-    """Ingest the series on ``profile`` and measure (see the module docstring)."""
+def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int,
+                keep: bool = False) -> dict[str, Any]:
+    """Ingest the series on ``profile`` and measure (see the module docstring); its games are deleted afterwards
+    unless ``keep`` (the full-text scores weigh each word by how many memories of the whole database hold it, so a
+    series left behind would change the next run's rankings)."""
     with tempfile.TemporaryDirectory() as tmp:
         series, paths = series_logs(folder, games, profile, Path(tmp))
         started = time.perf_counter()
         summary = memory.ingest(*paths)
         ingest_seconds = time.perf_counter() - started
+    try:
+        return _measure(memory, folder, series, games, profile, repeats, summary, ingest_seconds)
+    finally:
+        if not keep:
+            stored = {str(g["game"]) for g in memory.games()}
+            for game in [f"{series}-{i:02d}" for i in range(1, games + 1)] + [f"{series}-live"]:
+                if game in stored:
+                    memory.delete(game)
+
+
+def _measure(memory: MemoryService, folder: Path, series: str, games: int, profile: str, repeats: int,
+             summary: Any, ingest_seconds: float) -> dict[str, Any]:
     last = f"{series}-{games:02d}"
     people = _players(memory, last)
     per_pair = pair_recalls(memory, last, people, games)
@@ -189,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profiles", default="balanced,perfect", help="comma-separated profiles")
     parser.add_argument("--games", type=int, default=50, help="the first N games of the series (default 50)")
     parser.add_argument("--repeats", type=int, default=40, help="recalls per latency figure (default 40)")
+    parser.add_argument("--keep", action="store_true", help="keep the series' games in the database afterwards")
     parser.add_argument("--out", type=Path, help="write the JSON report here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
@@ -202,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
             memory = MemoryService(driver, embedder=Embedder())
             for profile in [p for p in args.profiles.split(",") if p]:
-                reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats))
+                reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats, args.keep))
                 print(table(reports[-1:]), flush=True)
     print(table(reports))
     if args.out:

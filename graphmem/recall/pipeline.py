@@ -37,7 +37,7 @@ from graphmem.recall.reconsolidate import (
     write_updates,
 )
 from graphmem.recall.result import RecallResult
-from graphmem.recall.series import read_earlier
+from graphmem.recall.series import read_earlier, read_earlier_beside
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
@@ -304,8 +304,16 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     # name never waits for the model to load
     embedding = (embedder.encode_one_later(request.topic or "")
                  if request.has_topic and embedder is not None and embedder.loaded else None)
-    context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
-    check_context(context, request.game, request.player, request.participants, request.at)
+    # a game the process has met as one of a series: its earlier games are read beside the owner's own
+    beside = (read_earlier_beside(driver, database, request.game, request.player, request.topic, params, kept)
+              if request.at is None else None)
+    try:
+        context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
+        check_context(context, request.game, request.player, request.participants, request.at)
+    except BaseException:
+        if beside is not None:
+            beside.cancel()
+        raise
     lap("read")
     vector = None
     if embedding is not None:
@@ -317,8 +325,12 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     now = context.now
     # the owner's own game first, then the earlier games of its series (docs/model.md#series-of-games; a look into
     # the past with ``at`` before the game's phase shows the owner's own game only)
-    earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
-               if context.series and (request.at is None or request.at == context.decayed_to) else [])
+    in_series = bool(context.series) and (request.at is None or request.at == context.decayed_to)
+    if beside is not None:
+        earlier = beside.result() if in_series else []  # the game left its series since: what was read is dropped
+    else:
+        earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
+                   if in_series else [])
     segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.uids,
                         context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical,
                         context.shown),

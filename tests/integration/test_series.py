@@ -146,3 +146,31 @@ def test_a_game_that_joins_between_two_stored_ones_is_remembered_by_a_process_th
     assert [m.uid for m in now.memories] == [m.uid for m in after.memories]
     past = memory.recall(last, "Alice", "Chen's team was rejected", k=30, at=after.decayed_to - 1)
     assert {m.series_game for m in past.memories} == {None}
+
+
+def test_a_process_that_has_met_a_series_reads_its_earlier_games_beside_the_owners_own_and_recalls_the_same(
+        driver: neo4j.Driver, memory: Any, embedder: Any, params: Any, tmp_path: Path,
+        games: Callable[[str], str]) -> None:
+    from graphmem.recall import EmbeddingCache, recall
+    from graphmem.recall.series import read_earlier_beside
+
+    series = f"series-{uuid.uuid4().hex[:8]}"
+    ids = [games("b1"), games("b2"), games("b3")]
+    memory.ingest(*(series_log(tmp_path, g, secret=g == ids[0]) for g in ids), series=series)
+    kept = EmbeddingCache()
+    assert read_earlier_beside(driver, None, ids[2], "Alice", "x", params, kept) is None  # not met yet
+    topics = ["Alice's cat Biscuit and quiet players", "Chen's team was rejected", "who failed the mission"]
+    for i, topic in enumerate(topics * 2):
+        held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
+                      dry_run=i < len(topics))  # dry runs, then writing recalls
+        # from the second recall on, the earlier games are read in a thread beside the owner's own read
+        assert (read_earlier_beside(driver, None, ids[2], "Alice", topic, params, kept) is not None)
+        fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
+                       cache=EmbeddingCache(0), dry_run=True)
+        if i < len(topics):  # a writing recall changes what it recalled: only a look compares with the one before
+            assert [(m.uid, m.series_game, m.score) for m in held.memories] == [
+                (m.uid, m.series_game, m.score) for m in fresh.memories]
+        assert {m.series_game for m in held.memories} >= {None, 1}
+    assert any(m.event == "biscuit" for m in recall(
+        driver, None, ids[2], "Alice", topic=topics[0], params=params, embedder=embedder, cache=kept,
+        dry_run=True).memories)
