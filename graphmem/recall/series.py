@@ -41,8 +41,10 @@ when a game joins or leaves the series, which ``recall/earlier_context`` reports
 
 _READERS: ThreadPoolExecutor | None = None
 _READERS_LOCK = threading.Lock()
-READER_THREADS = 4
-"""Threads that read earlier games beside the owner's own read (:func:`read_earlier_beside`), for the whole process."""
+READER_THREADS = 32
+"""Threads that read earlier games beside the owners' own reads (:func:`read_earlier_beside`), for the whole process:
+as many as the recalls a server runs at once (its request threads), so that none waits for another's earlier read
+(a thread is started only when one is needed; the driver's pool holds 100 connections)."""
 
 
 class _SeriesMoved(Exception):
