@@ -15,9 +15,9 @@
 // one index entry, and its embedding is never read.
 // lexical: the full-text score of $lucene in the index memory_text, 0 when not matched or not among the best
 // $lexical_hits; $lucene carries the owner's scope clause (graphmem.recall.lucene), so Lucene returns the owner's
-// matches only. The caller joins the hits to
-// the candidates by node id (no property read per hit), and takes each candidate's uid from the node ids it has
-// already met (graphmem.recall.vectors.EmbeddingCache.uids, `recall/uids` in the same transaction for the others):
+// matches only. The caller joins the hits to the candidates by node id (no property read per hit), and takes each
+// candidate's uid from the node ids it has already met (graphmem.recall.vectors.EmbeddingCache.uids, `recall/uids` in
+// the same transaction for the others):
 // numbers, not strings, because decoding 10,000 uids and element ids was most of the client's time (the perfect
 // profile's owner of 10,000 memories: bench/README.md, graphmem/recall/__init__.py). No join in Cypher.
 // The dense scores are computed by the caller, from the embeddings it keeps (graphmem.recall.vectors); `n` tells it

@@ -307,13 +307,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     # a game the process has met as one of a series: its earlier games are read beside the owner's own
     beside = (read_earlier_beside(driver, database, request.game, request.player, request.topic, params, kept)
               if request.at is None else None)
-    try:
-        context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
-        check_context(context, request.game, request.player, request.participants, request.at)
-    except BaseException:
-        if beside is not None:
-            beside.cancel()
-        raise
+    context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
+    check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
     vector = None
     if embedding is not None:

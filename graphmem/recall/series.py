@@ -11,7 +11,6 @@ would use), so a later game's recalls do not read the earlier games' candidates 
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,7 +30,7 @@ from graphmem.store.keys import player_uid, scope_token
 from graphmem.store.queries import cypher
 from graphmem.store.series import EarlierSelf, earlier_selves
 
-__all__ = ["EarlierCandidates", "read_earlier", "read_earlier_beside"]
+__all__ = ["EarlierCandidates", "met_earlier_selves", "read_earlier", "read_earlier_beside"]
 
 _SELVES: weakref.WeakKeyDictionary[EmbeddingCache, dict[tuple[str | None, str, str], list[EarlierSelf]]] = (
     weakref.WeakKeyDictionary())
@@ -39,12 +38,11 @@ _SELVES: weakref.WeakKeyDictionary[EmbeddingCache, dict[tuple[str | None, str, s
 when a game joins or leaves the series, which ``recall/earlier_context`` reports."""
 
 
-_READERS: ThreadPoolExecutor | None = None
-_READERS_LOCK = threading.Lock()
 READER_THREADS = 32
 """Threads that read earlier games beside the owners' own reads (:func:`read_earlier_beside`), for the whole process:
 as many as the recalls a server runs at once (its request threads), so that none waits for another's earlier read
-(a thread is started only when one is needed; the driver's pool holds 100 connections)."""
+(the executor starts a thread only when one is needed; the driver's pool holds 100 connections)."""
+_READERS = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="graphmem-earlier")
 
 
 class _SeriesMoved(Exception):
@@ -138,13 +136,15 @@ def read_earlier_beside(driver: neo4j.Driver, database: str | None, game: str, p
     known to be a game of a series); None otherwise (a game in no series, or an owner's first recall: the caller
     reads the earlier games after its own read says the game is in a series). The caller takes the result, or
     drops it when its own read says otherwise (the game left its series since)."""
-    global _READERS
-    if not _SELVES.get(cache, {}).get((database, game, player)):
+    if not met_earlier_selves(cache, database, game, player):
         return None
-    with _READERS_LOCK:
-        if _READERS is None:
-            _READERS = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="graphmem-earlier")
     return _READERS.submit(read_earlier, driver, database, game, player, topic, params, cache)
+
+
+def met_earlier_selves(cache: EmbeddingCache, database: str | None, game: str, player: str) -> bool:
+    """Whether ``cache``'s recalls have met earlier selves of ``player`` in ``game`` (it is known to be a game of a
+    series in which the owner's person played before)."""
+    return bool(_SELVES.get(cache, {}).get((database, game, player)))
 
 
 def _known(cache: EmbeddingCache, database: str | None, s: EarlierSelf, params: Parameters) -> dict[str, object] | None:

@@ -152,19 +152,19 @@ def test_a_process_that_has_met_a_series_reads_its_earlier_games_beside_the_owne
         driver: neo4j.Driver, memory: Any, embedder: Any, params: Any, tmp_path: Path,
         games: Callable[[str], str]) -> None:
     from graphmem.recall import EmbeddingCache, recall
-    from graphmem.recall.series import read_earlier_beside
+    from graphmem.recall.series import met_earlier_selves
 
     series = f"series-{uuid.uuid4().hex[:8]}"
     ids = [games("b1"), games("b2"), games("b3")]
     memory.ingest(*(series_log(tmp_path, g, secret=g == ids[0]) for g in ids), series=series)
     kept = EmbeddingCache()
-    assert read_earlier_beside(driver, None, ids[2], "Alice", "x", params, kept) is None  # not met yet
+    assert not met_earlier_selves(kept, None, ids[2], "Alice")  # not met yet: the first recall reads them after
     topics = ["Alice's cat Biscuit and quiet players", "Chen's team was rejected", "who failed the mission"]
     for i, topic in enumerate(topics * 2):
         held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
                       dry_run=i < len(topics))  # dry runs, then writing recalls
         # from the second recall on, the earlier games are read in a thread beside the owner's own read
-        assert (read_earlier_beside(driver, None, ids[2], "Alice", topic, params, kept) is not None)
+        assert met_earlier_selves(kept, None, ids[2], "Alice")
         fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
                        cache=EmbeddingCache(0), dry_run=True)
         if i < len(topics):  # a writing recall changes what it recalled: only a look compares with the one before
