@@ -2,7 +2,8 @@
 after another by the same five players, ingested as one series; then what each player recalls about each other
 player after game 50, and how fast.
 
-    .venv/bin/python -m bench.bench_series [FOLDER] [--profiles balanced,perfect] [--games 50] [--out F.json]
+    .venv/bin/python -m bench.bench_series [FOLDER] [--profiles balanced,perfect] [--orders played,reversed]
+        [--games 50] [--out F.json]
 
 For each profile the games are converted (the avalon-llm importer), every player given that profile, and ingested
 as one series of their own into the benchmarks' throw-away Neo4j (or ``$NEO4J_URI``); it prints:
@@ -15,6 +16,12 @@ as one series of their own into the benchmarks' throw-away Neo4j (or ``$NEO4J_UR
   40-49 of 50: the last game itself is not an earlier game; with fewer games, the first and last fifth);
 - recall latency for one owner holding every game of the series, in-process (median and p95 ms): dry runs
   (candidates held), writing recalls, and dry runs right after a write of the same owner.
+
+Each profile is measured twice by default: on the series as played and on the same games in reverse order. The games
+played last may simply hold more of what is asked about (they do: the players talk differently after 40 games), so
+one order alone cannot say whether a profile favours recent games; with both, the gap between the last and the first
+ten splits into what recency gives (the same in both orders) and what the games hold (opposite in each), printed
+under the table (:func:`recency`). A profile that never forgets should show no recency.
 """
 
 from __future__ import annotations
@@ -44,11 +51,14 @@ TOPICS = ("who failed the quests", "{name} was on the evil side", "did {name} li
           "Merlin was assassinated", "which team should we approve", "{name} blends in early")
 
 
-def series_logs(folder: Path, games: int, profile: str, out: Path) -> tuple[str, list[Path]]:
+def series_logs(folder: Path, games: int, profile: str, out: Path, order: str = "played") -> tuple[str, list[Path]]:
     """The first ``games`` games of ``folder`` as canonical logs in ``out``, each player on ``profile``, under fresh
-    game ids in a fresh series (its name, the files in series order)."""
+    game ids in a fresh series (its name, the files in series order); ``order`` "played" keeps the order they were
+    played in, "reversed" makes the last game played the first of the series."""
     series = f"bench-{profile}-{uuid.uuid4().hex[:6]}"
     files = sorted((folder / "individual_games").glob("game_*.json"))[:games]
+    if order == "reversed":
+        files.reverse()
     paths = []
     for position, path in enumerate(files, start=1):
         lines = list(game_log_lines(load_game_log(path, "avalon-llm")))
@@ -71,17 +81,17 @@ def ms(values: Sequence[float]) -> dict[str, float]:
 
 
 def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int,
-                keep: bool = False) -> dict[str, Any]:
+                keep: bool = False, order: str = "played") -> dict[str, Any]:
     """Ingest the series on ``profile`` and measure (see the module docstring); its games are deleted afterwards
     unless ``keep`` (the full-text scores weigh each word by how many memories of the whole database hold it, so a
     series left behind would change the next run's rankings)."""
     with tempfile.TemporaryDirectory() as tmp:
-        series, paths = series_logs(folder, games, profile, Path(tmp))
+        series, paths = series_logs(folder, games, profile, Path(tmp), order)
         started = time.perf_counter()
         summary = memory.ingest(*paths)
         ingest_seconds = time.perf_counter() - started
     try:
-        return _measure(memory, folder, series, games, profile, repeats, summary, ingest_seconds)
+        return {**_measure(memory, folder, series, games, profile, repeats, summary, ingest_seconds), "order": order}
     finally:
         if not keep:
             stored = {str(g["game"]) for g in memory.games()}
@@ -136,6 +146,9 @@ def _measure(memory: MemoryService, folder: Path, series: str, games: int, profi
     }
 
 
+ORDERS = ("played", "reversed")
+"""The orders a series is ingested in: as played (game 1 first) and reversed (the last game played first)."""
+
 PAIR_TOPICS = ("{name}", "What do you remember about {name}?", "Was {name} on the evil side?")
 """What each player is asked about each other player (three questions: on ``perfect`` most relevant memories score
 the same, so one question per pair leaves the share of each game to a few ties)."""
@@ -177,14 +190,30 @@ def _timed(memory: MemoryService, game: str, owner: str, topic: str, dry_run: bo
     return time.perf_counter() - started
 
 
+def recency(reports: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per profile measured in both orders: how much more of what is recalled the last ten earlier games give than the
+    first ten because they are recent (``recency``: the mean over the two orders of share_last - share_first, in
+    which what the games hold cancels out, since the same games are first in one order and last in the other), and
+    because of what those games hold (``content``: half the difference between the orders' gaps; > 0 when the games
+    played last hold more of what is asked about)."""
+    out: dict[str, dict[str, float]] = {}
+    for profile in dict.fromkeys(r["profile"] for r in reports):
+        gaps = {r["order"]: r["share_last"] - r["share_first"] for r in reports if r["profile"] == profile}
+        if set(gaps) == set(ORDERS):
+            out[profile] = {"recency": round((gaps["played"] + gaps["reversed"]) / 2, 3),
+                            "content": round((gaps["played"] - gaps["reversed"]) / 2, 3)}
+    return out
+
+
 def table(reports: Sequence[dict[str, Any]]) -> str:
-    """The markdown table of the figures of each profile."""
-    lines = ["| profile | games | memories | ingest | recalls with >= 3 earlier games | earlier games per recall (mean) | "
-             "share of recalled from earlier games | from first 10 | from last 10 | recall held p95 (median) | "
-             "writing | after a write |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    """The markdown table of the figures of each profile and order, and each profile's :func:`recency`."""
+    lines = ["| profile | order | games | memories | ingest | recalls with >= 3 earlier games | "
+             "earlier games per recall (mean) | share of recalled from earlier games | from first 10 | from last 10 | "
+             "recall held p95 (median) | "
+             "writing | after a write |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in reports:
         lines.append(
-            f"| {r['profile']} | {r['games']} | {r['memories']:,} | {r['ingest_seconds']} s | "
+            f"| {r['profile']} | {r.get('order', 'played')} | {r['games']} | {r['memories']:,} | {r['ingest_seconds']} s | "
             f"{r['pairs_with_3_games']} of {r['pairs']} | {r['mean_games_per_pair']} | {r['earlier_share']} | "
             f"{r['share_first']} ({r['first_games']}) | {r['share_last']} ({r['last_games']}) | "
             f"{r['held_ms']['p95']} ms ({r['held_ms']['median']}) | {r['writing_ms']['p95']} ms "
@@ -194,6 +223,9 @@ def table(reports: Sequence[dict[str, Any]]) -> str:
              f"{r['live_open_seconds']} s, each phase event {', '.join(map(str, r['live_phase_seconds']))} s (every "
              "earlier game decayed on); ingest stages " + ", ".join(f"{k} {v} s" for k, v in r["ingest_stages"].items())
              for r in reports]
+    notes += [f"{profile}: the last ten earlier games give {v['recency']:+.3f} of the recalled memories more than "
+              f"the first ten for being recent (mean of the two orders), {v['content']:+.3f} for what the games "
+              "played last hold" for profile, v in recency(reports).items()]
     return "\n".join([*lines, "", *notes])
 
 
@@ -204,22 +236,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profiles", default="balanced,perfect", help="comma-separated profiles")
     parser.add_argument("--games", type=int, default=50, help="the first N games of the series (default 50)")
     parser.add_argument("--repeats", type=int, default=40, help="recalls per latency figure (default 40)")
+    parser.add_argument("--orders", default="played,reversed",
+                        help="comma-separated series orders: played (game 1 first), reversed (the last game played "
+                             "first); with both, the table's last lines give each profile's recency effect")
     parser.add_argument("--keep", action="store_true", help="keep the series' games in the database afterwards")
     parser.add_argument("--out", type=Path, help="write the JSON report here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if not (args.folder / "individual_games").is_dir():
         parser.error(f"no individual_games/ in {args.folder}")
+    orders = [o for o in args.orders.split(",") if o]
+    if not orders or any(o not in ORDERS for o in orders):
+        parser.error(f"--orders: {args.orders!r}: give one or both of {', '.join(ORDERS)}")
     from bench.run import neo4j_uri  # the benchmarks' throw-away Neo4j, or $NEO4J_URI
 
     reports = []
     with neo4j_uri() as uri:
         auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
-        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+        with neo4j.GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF") as driver:
             memory = MemoryService(driver, embedder=Embedder())
             for profile in [p for p in args.profiles.split(",") if p]:
-                reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats, args.keep))
-                print(table(reports[-1:]), flush=True)
+                for order in orders:
+                    reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats, args.keep,
+                                               order))
+                    print(table(reports[-1:]), flush=True)
     print(table(reports))
     if args.out:
         args.out.write_text(json.dumps(reports, indent=1), encoding="utf-8")

@@ -174,3 +174,25 @@ def test_a_process_that_has_met_a_series_reads_its_earlier_games_beside_the_owne
     assert any(m.event == "biscuit" for m in recall(
         driver, None, ids[2], "Alice", topic=topics[0], params=params, embedder=embedder, cache=kept,
         dry_run=True).memories)
+
+
+def test_on_perfect_a_remark_heard_in_every_game_scores_the_same_whichever_game_while_balanced_prefers_the_latest(
+        memory: Any, tmp_path: Path, games: Callable[[str], str]) -> None:
+    # what bench.bench_series shows over 50 real games (a profile's recency, the games' content cancelled by playing
+    # the series in both orders), on four identical games: Alice on the default profile, Bob on `perfect`, both hear
+    # Alice's remark in every game and are asked about it in the last
+    series = f"series-{uuid.uuid4().hex[:8]}"
+    ids = [games(f"e{i}") for i in range(1, 5)]
+    profiles = {"Alice": "balanced", "Bob": "perfect"}
+    memory.ingest(*(series_log(tmp_path, g, secret=True, profiles=profiles) for g in ids), series=series)
+    topic = "Alice's cat Biscuit and quiet players"
+    copies = {}
+    for owner in ("Alice", "Bob"):
+        seen = memory.recall(ids[3], owner, topic, k=50, dry_run=True)
+        copies[owner] = {m.series_game: m.score for m in seen.memories if m.event == "biscuit"}
+        assert set(copies[owner]) >= {None, 3}, owner  # her own game's copy and at least the last earlier one
+    assert set(copies["Bob"]) == {None, 1, 2, 3}
+    assert len(set(copies["Bob"].values())) == 1  # the game a copy comes from gives it nothing on `perfect`
+    alice = [copies["Alice"][g] for g in (1, 2, 3) if g in copies["Alice"]]
+    assert alice == sorted(alice) and copies["Alice"][3] < copies["Alice"][None]
+    assert len(alice) >= 2 and len(set(alice)) == len(alice)  # strictly: the more recent the game, the stronger its copy
