@@ -154,15 +154,17 @@ def held_key(database: str | None, game: str, player: str, at: int | None, param
 
 
 def keep_written(cache: EmbeddingCache, database: str | None, game: str, player: str, params: Parameters,
-                 context: Context, versions: tuple[int | None, int | None],
+                 read_at: int, versions: tuple[int | None, int | None],
                  changes: Mapping[str, tuple[int, float]],
                  shown: Mapping[str, Mapping[str, Any]] | None = None) -> bool:
-    """After a writing recall at the game's current phase: bring the candidates ``cache`` holds for the owner up to
-    date with what the recall wrote, so that the owner's next recall need not read them again.
+    """After a writing recall at the game's current phase: bring the candidates ``cache`` holds for ``player`` of
+    ``game`` up to date with what the recall wrote, so that the owner's next recall need not read them again (the
+    recall's owner, and in a series each earlier self whose memories it wrote: docs/model.md#series-of-games).
 
-    context : the recall's context (read at the owner's version ``context.version``); versions : the owner's memory
-    version after the write's two raises (:func:`graphmem.store.versions.write_raising_versions`; None: not known);
-    changes : {uid: (access count, strength at ``context.now``)} of each memory written; shown : {uid: its row as
+    read_at : the player's memory version the recall read the candidates at (``Context.version``, or
+    ``HeldCandidates.version`` of an earlier self); versions : the player's memory version after the write's two
+    raises (:func:`graphmem.store.versions.write_raising_versions`; None: not known); changes : {uid: (access count,
+    strength at the game's phase now)} of each memory written; shown : {uid: its row as
     ``recall/memories`` reads it after the write} (:func:`graphmem.recall.reconsolidate.shown_after_write`; None:
     none shown, read at the next recall).
     Only when the two raises took the version from the one held to exactly two above it (no other write in
@@ -173,7 +175,7 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
     first, second = versions
     key = held_key(database, game, player, None, params)
     held = cache.held_candidates(key)
-    if (first is None or second is None or held is None or held.version != context.version
+    if (first is None or second is None or held is None or held.version != read_at
             or first != held.version + 1 or second != first + 1):
         return False
     rows = {uid: i for i, uid in enumerate(held.uids) if uid in changes}

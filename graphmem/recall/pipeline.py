@@ -218,8 +218,9 @@ def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: froze
 class Segment:
     """The candidates of one game a recall reads: the recall's own game (``position`` None) or an earlier game of
     its series (docs/model.md#series-of-games), with the player the owner was there, the game's incarnation, the
-    phase that is now in it, its curve, the candidates' parallel arrays (as :class:`Context`'s) and the rows of
-    recalled memories they show (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
+    phase that is now in it, its curve, the player's memory version the candidates were read at, the candidates'
+    parallel arrays (as :class:`Context`'s) and the rows of recalled memories they show
+    (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
 
     game: str
     player: str
@@ -227,6 +228,7 @@ class Segment:
     incarnation: str | None
     now: int
     curve: str
+    version: int
     uids: tuple[str, ...]
     ns: tuple[int, ...]
     strengths: npt.NDArray[np.float64]
@@ -326,11 +328,12 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     else:
         earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
                    if in_series else [])
-    segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.uids,
-                        context.ns, context.strengths, context.flashbulbs, context.thresholds, context.lexical,
-                        context.shown),
-                *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held.uids,
-                          e.held.ns, e.held.strengths, e.held.flashbulbs, e.held.thresholds, e.lexical, e.held.shown)
+    segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.version,
+                        context.uids, context.ns, context.strengths, context.flashbulbs, context.thresholds,
+                        context.lexical, context.shown),
+                *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve,
+                          e.held.version, e.held.uids, e.held.ns, e.held.strengths, e.held.flashbulbs,
+                          e.held.thresholds, e.lexical, e.held.shown)
                   for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
     lap("read earlier games")
     uids, ns, strengths, flashbulbs, thresholds, lexical = joined(segments)
@@ -401,19 +404,22 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if writable:
         # one transaction for every game the recalled memories come from, each at its own game's phase
         updates = {uid: update_row(by_uid[uid], results[uid], seg_of(uid).now, p) for uid in states}
-        own = [u for uid, u in updates.items() if seg_of(uid) is own_segment]
         also: dict[tuple[str, str], list[str]] = {}
         for uid in updates:
             if seg_of(uid) is not own_segment:
                 also.setdefault((seg_of(uid).game, seg_of(uid).player), []).append(uid)
-        written, first, second = write_updates(driver, database, request.game, request.player,
-                                               list(updates.values()), also)
-        # the owner's next recall uses the candidates the process holds, brought up to date with this write (the
-        # earlier selves' written are read again: their versions moved)
-        keep_written(kept, database, request.game, request.player, params, context, (first, second),
-                     {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], now, p.curve,
-                                                     by_uid[u["uid"]].floor)) for u in own},
-                     {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in own})
+        written, versions = write_updates(driver, database, request.game, request.player, list(updates.values()),
+                                          also)
+        # the owner's next recall uses the candidates the process holds, brought up to date with this write, and
+        # so do the earlier selves it wrote (each at its own game's phase and curve)
+        for seg in segments:
+            mine = [u for uid, u in updates.items() if seg_of(uid) is seg]
+            if seg is own_segment or mine:
+                keep_written(kept, database, seg.game, seg.player, params, seg.version,
+                             versions.get((seg.game, seg.player), (None, None)),
+                             {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], seg.now, seg.curve,
+                                                             by_uid[u["uid"]].floor)) for u in mine},
+                             {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in mine})
         for seg in segments:
             kept.rewritten(database, seg.game, seg.incarnation,
                            [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))

@@ -135,18 +135,19 @@ def shown_after_write(row: Mapping[str, Any], update: Mapping[str, Any]) -> dict
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
                   rows: Sequence[Mapping[str, Any]],
-                  also: Mapping[tuple[str, str], Sequence[str]] | None = None) -> tuple[int, int | None, int | None]:
+                  also: Mapping[tuple[str, str], Sequence[str]] | None = None
+                  ) -> tuple[int, dict[tuple[str, str], tuple[int | None, int | None]]]:
     """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
     their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
     managed write transaction (one UNWIND
-    statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written, the
-    owner's memory version after the raise in the transaction, after the raise that follows it; None when there was
-    nothing of the owner's to write or that raise failed).
+    statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written,
+    {(game, player): (the player's memory version after the raise in the transaction, after the raise that follows
+    it; None when that raise failed)} for the owner and each player of ``also``; {} when there was nothing to write).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
     if not rows:
-        return 0, None, None
+        return 0, {}
 
     def work(tx: neo4j.ManagedTransaction) -> int:
         record = tx.run(cypher("recall/write"), rows=sorted((dict(r) for r in rows), key=lambda r: r["uid"])).single()
@@ -161,4 +162,4 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
         mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
         written, first, second = write_raising_versions(session, game, [owner], work, changed={owner: mine},
                                                         also=also)
-    return written, first.get(owner), second.get(owner)
+    return written, {key: (version, second.get(key)) for key, version in first.items()}

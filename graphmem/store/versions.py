@@ -60,16 +60,15 @@ LOG_SIZE = 256
 
 def raise_memory_versions(tx: neo4j.ManagedTransaction, game: str | None, owners: Iterable[str] | None = None,
                           changed: Mapping[str, Collection[str]] | None = None,
-                          also: Mapping[tuple[str, str], Collection[str]] | None = None) -> dict[str, int]:
+                          also: Mapping[tuple[str, str], Collection[str]] | None = None) -> dict[tuple[str, str], int]:
     """Raise the memory version of ``owners`` (player names; None: every player) of ``game`` (None, with ``owners``
     None: of every game), and of the players ``also`` of other games, in the caller's transaction ``tx``
     (``recall/raise_versions``), all in uid order. Call it before the transaction changes any Memory node.
     ``changed``: {owner: uids of the memories of that owner the transaction changes or creates} for the owners whose
     changes are known (logged, see the module docstring); an owner not in it may have had any memory changed.
     ``also``: {(game, name): uids of the memories changed} of players of other games (a recall in a series writes
-    the memories of the owner's earlier selves, docs/model.md#series-of-games). Returns {owner: the version now} for
-    the owners of ``game`` (with ``game`` None, owners of several games share names: only the count is meaningful).
-    Raises ValueError for ``owners`` without a ``game``."""
+    the memories of the owner's earlier selves, docs/model.md#series-of-games). Returns {(game, owner): the version
+    now} of every owner raised. Raises ValueError for ``owners`` without a ``game``."""
     if owners is None:
         rows = None
     else:
@@ -85,30 +84,30 @@ def raise_memory_versions(tx: neo4j.ManagedTransaction, game: str | None, owners
         if not rows:
             return {}
     record = tx.run(cypher("recall/raise_versions"), owners=rows, game=game, log_size=LOG_SIZE).single()
-    return {} if record is None else {str(v["owner"]): int(v["version"]) for v in record["versions"]
-                                      if v["game"] == game or game is None}
+    return {} if record is None else {(str(v["game"]), str(v["owner"])): int(v["version"])
+                                      for v in record["versions"]}
 
 
 def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str],
                            work: Callable[[neo4j.ManagedTransaction], T],
                            changed: Mapping[str, Collection[str]] | None = None,
                            also: Mapping[tuple[str, str], Collection[str]] | None = None
-                           ) -> tuple[T, dict[str, int], dict[str, int]]:
+                           ) -> tuple[T, dict[tuple[str, str], int], dict[tuple[str, str], int]]:
     """Run ``work(tx)`` in one managed write transaction of ``session`` that first raises the memory versions of
     ``owners`` (player names) of ``game`` and of the players ``also`` of other games; once it has committed, raise
     them again in a transaction of its own (see the module docstring for why twice). ``changed``: {owner: uids of
     the memories ``work`` changes or creates} for the owners whose changes are known, ``also`` {(game, name): the
-    same} (:func:`raise_memory_versions`); the second raise says it changes nothing. The versions returned are those
-    of ``owners``.
+    same} (:func:`raise_memory_versions`); the second raise says it changes nothing.
 
-    Returns (what ``work`` returned, {owner: version after the first raise}, {owner: version after the second}).
+    Returns (what ``work`` returned, {(game, owner): version after the first raise}, {(game, owner): version after
+    the second}), for ``owners`` and ``also`` alike.
     A second raise that fails is logged and gives {}: the write stands (raising would make a caller retry it).
     Errors of the write itself propagate as ``session.execute_write`` raises them.
     """
     names = sorted(set(owners))
     others = dict(also or {})
 
-    def raising(tx: neo4j.ManagedTransaction) -> tuple[T, dict[str, int]]:
+    def raising(tx: neo4j.ManagedTransaction) -> tuple[T, dict[tuple[str, str], int]]:
         first = raise_memory_versions(tx, game, names, changed, others)
         return work(tx), first
 

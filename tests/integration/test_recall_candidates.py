@@ -234,7 +234,7 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         v = context.version
 
         def keep(first: int | None, second: int | None, changes: dict[str, tuple[int, float]] = change) -> bool:
-            return keep_written(held, None, game, "Marcus", params, context, (first, second), changes)
+            return keep_written(held, None, game, "Marcus", params, context.version, (first, second), changes)
 
         assert not keep(v + 2, v + 3)  # someone else raised it before this write
         assert not keep(v + 1, v + 3)  # someone else raised it between this write's commit and its second raise

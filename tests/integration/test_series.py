@@ -196,3 +196,29 @@ def test_on_perfect_a_remark_heard_in_every_game_scores_the_same_whichever_game_
     alice = [copies["Alice"][g] for g in (1, 2, 3) if g in copies["Alice"]]
     assert alice == sorted(alice) and copies["Alice"][3] < copies["Alice"][None]
     assert len(alice) >= 2 and len(set(alice)) == len(alice)  # strictly: the more recent the game, the stronger its copy
+
+
+def test_a_writing_recall_brings_the_earlier_games_it_wrote_up_to_date_in_its_process(
+        driver: neo4j.Driver, memory: Any, embedder: Any, params: Any, tmp_path: Path,
+        games: Callable[[str], str]) -> None:
+    # Alice's writing recall in game 3 rehearses memories of games 1 and 2; her process then holds those games'
+    # candidates as Neo4j does, so her next recall reads none of them again and recalls what a fresh process recalls
+    from graphmem.recall import EmbeddingCache, recall
+
+    series = f"series-{uuid.uuid4().hex[:8]}"
+    ids = [games("w1"), games("w2"), games("w3")]
+    memory.ingest(*(series_log(tmp_path, g, secret=True) for g in ids), series=series)
+    topic = "Alice's cat Biscuit and quiet players"
+    kept = EmbeddingCache()
+    recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept, dry_run=True)
+    for step in range(3):
+        wrote = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept)
+        assert wrote.written and {m.series_game for m in wrote.memories} >= {1, 2}, step  # earlier games written
+        reused = kept.candidates_reused
+        held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
+                      dry_run=True)
+        assert kept.candidates_reused - reused == 3, step  # her game, games 1 and 2: as the write left them
+        fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
+                       cache=EmbeddingCache(0), dry_run=True)
+        assert [(m.uid, m.series_game, m.score, m.strength, m.text) for m in held.memories] == [
+            (m.uid, m.series_game, m.score, m.strength, m.text) for m in fresh.memories], step
