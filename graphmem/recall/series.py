@@ -6,7 +6,9 @@ players in the earlier games of the series join the owner's own as candidates.
 chosen and scored as the owner's own in ``recall/context``, at each game's own phase now (its ``decayed_to``, which
 :mod:`graphmem.jobs.series` keeps at the series' present). Candidates are held between recalls per earlier self
 exactly as the owner's own (:class:`graphmem.recall.vectors.HeldCandidates`, under the key a recall in that game
-would use), so a later game's recalls do not read the earlier games' candidates again until one of them changes.
+would use), so a later game's recalls do not read the earlier games' candidates again until one of them changes;
+a writing recall that rehearses memories of an earlier game brings what its process holds of that game up to date
+itself (:func:`graphmem.recall.candidates.keep_written`), as it does for the owner's own game.
 """
 
 from __future__ import annotations
