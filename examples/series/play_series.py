@@ -181,12 +181,17 @@ def main(argv: list[str] | None = None) -> int:
                                                                 "temporary folder)")
     args = parser.parse_args(argv)
     from graphmem import MemoryService
+    from graphmem.errors import GraphmemError
 
-    with MemoryService.connect() as memory, tempfile.TemporaryDirectory() as tmp:
-        memory.init()
-        out = args.out or Path(tmp)
-        out.mkdir(parents=True, exist_ok=True)
-        played = play(memory, args.series, args.games, args.seed, out)
+    try:
+        with MemoryService.connect() as memory, tempfile.TemporaryDirectory() as tmp:
+            memory.init()
+            out = args.out or Path(tmp)
+            out.mkdir(parents=True, exist_ok=True)
+            played = play(memory, args.series, args.games, args.seed, out)
+    except GraphmemError as e:  # e.g. a series name reused: its games are stored already
+        print(f"play_series: {e}", file=sys.stderr)
+        return 2
     remembered = [p for p, text in played["contexts"].items() if "[Game " in text]
     if len(remembered) != sum(1 for m in MEMORY.values() if m != "off"):
         print(f"expected every player with series memory to recall earlier games; only {remembered} did")

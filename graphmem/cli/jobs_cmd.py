@@ -106,11 +106,12 @@ def _consolidate_series(ctx: click.Context, series: str, player: str | None, min
     if as_json:
         click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
         return
-    verb = "would write" if dry_run else "wrote"
-    click.echo(f"series {series}, latest game {report.game} (phase {report.phase}): {verb} "
-               f"{_count(report.summaries, 'summary', 'summaries')} of {_count(report.pairs, 'pair', 'pairs')}"
-               + ("" if dry_run else f"; {_count(report.created, 'summary', 'summaries')} created")
-               + f", {report.superseded} older {'would be ' if dry_run else ''}superseded, in {report.seconds:.1f} s")
+    planned = f"{_count(report.summaries, 'summary', 'summaries')} of {_count(report.pairs, 'pair', 'pairs')}"
+    # a re-run plans the same summaries and finds them stored (MERGE on their uid): it says so, not "wrote"
+    done = (f"would write {planned}, {report.superseded} older would be superseded" if dry_run else
+            f"{planned}: {report.created} created, {report.summaries - report.created} already stored, "
+            f"{report.superseded} older superseded")
+    click.echo(f"series {series}, latest game {report.game} (phase {report.phase}): {done}, in {report.seconds:.1f} s")
     for item in report.planned[:SHOWN]:
         click.echo(f"  {item['owner']} about {item['observed']}: {_short(item['text'], 140)}")
     if len(report.planned) > SHOWN:

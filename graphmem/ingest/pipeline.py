@@ -215,12 +215,14 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         rejected = [f"{path}: {p}" for p in game_log.rejected]
         guesses = [f"{path}: {g}" for g in game_log.guesses]
         placement = placements.get(game.game.uid)
+        joined = None
         if game.game.uid in unchanged:
-            if placement is not None:  # a stored game may join a series later
-                join_series(driver, database, placement[0], game.game.uid, [p.name for p in game_log.header.players],
-                            placement[1], params.series.gap)
+            if placement is not None:  # a stored game may join a series later (its series and people are created)
+                joined = join_series(driver, database, placement[0], game.game.uid,
+                                     [p.name for p in game_log.header.players], placement[1], params.series.gap)
             summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                    len(game.players), 0, 0, rejected, unchanged=True, guesses=guesses,
+                                    len(game.players), joined.relationships_created if joined else 0,
+                                    joined.nodes_created if joined else 0, rejected, unchanged=True, guesses=guesses,
                                     series=placement[0] if placement else None,
                                     series_position=placement[1] if placement else None))
             continue
@@ -231,8 +233,8 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                                                  batch_size=batch_size, progress=progress,
                                                  log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
         if placement is not None:
-            join_series(driver, database, placement[0], game.game.uid, [p.name for p in game_log.header.players],
-                        placement[1], params.series.gap)
+            joined = join_series(driver, database, placement[0], game.game.uid,
+                                 [p.name for p in game_log.header.players], placement[1], params.series.gap)
         lap("write")
         known = stored.get(game.game.uid)
         decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
@@ -240,7 +242,9 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                     # a longer log of a game already decayed past its end: the new memories too
                     else decayed_to if counts.nodes_created else None)
         summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                len(game.players), counts.relationships_created, counts.nodes_created, rejected,
+                                len(game.players),
+                                counts.relationships_created + (joined.relationships_created if joined else 0),
+                                counts.nodes_created + (joined.nodes_created if joined else 0), rejected,
                                 decay_to=decay_to, guesses=guesses,
                                 series=placement[0] if placement else None,
                                 series_position=placement[1] if placement else None))

@@ -167,6 +167,13 @@ def _game_id(value: str) -> str:
     return value
 
 
+def _series_name(value: str) -> str:
+    if not _GAME_ID.fullmatch(value):
+        raise ValueError("a series name may only contain ASCII letters, digits and the characters . _ : - and must "
+                         f"start with an ASCII letter or digit, got {value!r}")
+    return value
+
+
 def _event_id(value: str) -> str:
     if not _EVENT_ID.fullmatch(value):
         raise ValueError(f"an event id may only contain letters, digits and the characters . _ : -, got {value!r}")
@@ -217,6 +224,7 @@ Name = Annotated[str, Strict(), StringConstraints(min_length=1), AfterValidator(
 PlayerName = Annotated[str, Strict(), AfterValidator(_player_name)]
 """A player name in the header: non-empty, no surrounding whitespace, no "/" (names go into node uids); NFC."""
 GameId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_game_id)]
+SeriesName = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_series_name)]
 """A game id: letters, digits and ``. _ : -`` (it prefixes every node uid)."""
 EventId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_event_id)]
 """An event id: letters, digits and ``. _ : -`` (default: the event's line number)."""
@@ -301,7 +309,7 @@ class SeriesSpec(_Model):
         ingested one after another join in that order)
     """
 
-    name: GameId
+    name: SeriesName
     position: Annotated[int, Strict(), Field(ge=1)] | None = None
 
 

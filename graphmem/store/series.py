@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 import neo4j
 from neo4j import RoutingControl
@@ -19,7 +20,8 @@ from graphmem.errors import GameConflict, NotFound
 from graphmem.store.keys import person_uid, player_uid, series_uid
 from graphmem.store.queries import cypher
 
-__all__ = ["EarlierSelf", "SeriesGame", "earlier_selves", "join_series", "placed", "series_games", "series_of"]
+__all__ = ["EarlierSelf", "Joined", "SeriesGame", "earlier_selves", "join_series", "placed", "series_games",
+           "series_of"]
 
 
 @dataclass(frozen=True)
@@ -87,21 +89,31 @@ def placed(driver: neo4j.Driver, database: str | None, series: str, game: str, p
     return position
 
 
+class Joined(NamedTuple):
+    """What :func:`join_series` did: the game's position in the series, and the nodes (the series, its people) and
+    relationships Neo4j created (0 and 0 when the game was there already)."""
+
+    position: int
+    nodes_created: int
+    relationships_created: int
+
+
 def join_series(driver: neo4j.Driver, database: str | None, series: str, game: str, players: Sequence[str],
-                position: int | None, gap: int) -> int:
+                position: int | None, gap: int) -> Joined:
     """Put the stored ``game`` (its ``players`` by name) into ``series`` at ``position`` (see :func:`placed`),
-    creating the series with ``gap`` phases between games when it is new. Idempotent. Returns the game's position.
+    creating the series with ``gap`` phases between games when it is new. Idempotent. Returns what it did
+    (:class:`Joined`).
 
     Raises GameConflict, writing nothing, as :func:`placed`; NotFound when the game or a player is not stored.
     """
     position = placed(driver, database, series, game, position)
     people = [{"uid": person_uid(series, name), "name": name, "player": player_uid(game, name)} for name in players]
-    records, _, _ = driver.execute_query(
+    records, summary, _ = driver.execute_query(
         cypher("series/join"), series=series, series_uid=series_uid(series), gap=gap, game=game, position=position,
         people=people, now=datetime.now(timezone.utc).isoformat(timespec="seconds"), database_=database)
     if not records or int(records[0]["people"]) != len(players):
         raise NotFound(f"game '{game}' or one of its players is not stored: it cannot join series '{series}'")
-    return position
+    return Joined(position, summary.counters.nodes_created, summary.counters.relationships_created)
 
 
 def earlier_selves(driver: neo4j.Driver | neo4j.ManagedTransaction, database: str | None, game: str,

@@ -222,3 +222,21 @@ def test_a_writing_recall_brings_the_earlier_games_it_wrote_up_to_date_in_its_pr
                        cache=EmbeddingCache(0), dry_run=True)
         assert [(m.uid, m.series_game, m.score, m.strength, m.text) for m in held.memories] == [
             (m.uid, m.series_game, m.score, m.strength, m.text) for m in fresh.memories], step
+
+
+def test_a_stored_game_that_joins_a_series_says_what_joining_created(
+        driver: neo4j.Driver, memory: Any, tmp_path: Path, games: Callable[[str], str],
+        cli: Callable[..., Result]) -> None:
+    series, game = f"series-{uuid.uuid4().hex[:8]}", games("late")
+    log = series_log(tmp_path, game)
+    memory.ingest(log)  # stored first outside any series
+    out = cli("ingest", "--series", series, str(log))
+    assert out.exit_code == 0, out.output
+    created = driver.execute_query(
+        """MATCH (s:Series {name: $s})-[h:HAS_PERSON]->(p:Person)-[r:PLAYED_AS]->(:Player)
+           RETURN count(DISTINCT s) + count(DISTINCT p) AS nodes""", s=series).records[0]["nodes"]
+    assert created == 6  # the series and its five people
+    assert "1 of 1 games already stored from the same logs: skipped" in out.output
+    assert f"created {created} nodes" in out.output  # not "created 0 nodes" for what joining the series made
+    again = cli("ingest", "--series", series, str(log))
+    assert again.exit_code == 0 and "created 0 nodes and 0 relationships" in again.output

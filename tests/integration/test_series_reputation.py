@@ -179,6 +179,10 @@ def test_a_new_game_supersedes_the_older_summaries(cli: Callable[..., Result], d
     result = cli("consolidate", "--series", series, "--player", "Alice")
     assert result.exit_code == 0, result.output
     assert "Chen was on the evil side in 3 of your 4 games together." in result.output  # game 4: Chen, Dana
+    assert "4 summaries of 4 pairs: 4 created, 0 already stored, 4 older superseded" in result.output
+    rerun = cli("consolidate", "--series", series, "--player", "Alice")
+    assert rerun.exit_code == 0 and "4 summaries of 4 pairs: 0 created, 4 already stored, 0 older superseded" in (
+        rerun.output)
     rows = summaries(driver, series)
     old = [s for s in rows if s["owner"] == "Alice" and s["game"] == game4]
     new = [s for s in rows if s["owner"] == "Alice" and s["game"] == game5]
@@ -188,3 +192,12 @@ def test_a_new_game_supersedes_the_older_summaries(cli: Callable[..., Result], d
     assert all(s["state"] != "tombstoned" for s in rows if s["owner"] != "Alice")  # only Alice's were redone
     assert driver.execute_query("MATCH (m:Summary {uid: $uid})<-[:REMEMBERS]-(p:Player) RETURN p.uid",
                                 uid=new[0]["uid"]).records[0][0] == player_uid(game5, "Alice")
+
+
+def test_the_example_says_in_one_line_why_a_series_name_already_used_cannot_be_played_again(
+        example: ModuleType, played: dict[str, Any], neo4j_uri: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setenv("NEO4J_URI", neo4j_uri)
+    assert example.main(["--games", "1", "--series", played["series"], "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("play_series: ") and "is stored" in err and "Traceback" not in err

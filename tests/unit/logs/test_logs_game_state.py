@@ -267,6 +267,12 @@ def test_a_bad_game_id_is_explained_in_words() -> None:
         "with a letter or digit, got '-g/1'"]
 
 
+def test_a_bad_series_name_is_explained_as_a_series_name() -> None:
+    assert problems(header=HEADER | {"series": {"name": "ünïcode-series"}}) == [
+        "line 1, field 'series.name': a series name may only contain ASCII letters, digits and the characters "
+        ". _ : - and must start with an ASCII letter or digit, got 'ünïcode-series'"]
+
+
 def test_the_format_documentation_has_every_event_kind_and_the_messages_it_quotes() -> None:
     doc = (Path(__file__).resolve().parents[3] / "docs" / "log-format.md").read_text(encoding="utf-8")
     assert all(f"\n| `{kind}` |" in doc for kind in EVENT_KINDS)
