@@ -224,8 +224,9 @@ Name = Annotated[str, Strict(), StringConstraints(min_length=1), AfterValidator(
 PlayerName = Annotated[str, Strict(), AfterValidator(_player_name)]
 """A player name in the header: non-empty, no surrounding whitespace, no "/" (names go into node uids); NFC."""
 GameId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_game_id)]
-SeriesName = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_series_name)]
 """A game id: letters, digits and ``. _ : -`` (it prefixes every node uid)."""
+SeriesName = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_series_name)]
+"""A series name: ASCII letters, digits and ``. _ : -``, as a game id (it prefixes the series' node uids)."""
 EventId = Annotated[str, Strict(), StringConstraints(max_length=200), AfterValidator(_event_id)]
 """An event id: letters, digits and ``. _ : -`` (default: the event's line number)."""
 Timestamp = Annotated[str, Strict(), AfterValidator(_iso_timestamp)]
