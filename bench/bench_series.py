@@ -15,7 +15,9 @@ as one series of their own into the benchmarks' throw-away Neo4j (or ``$NEO4J_UR
   memories of earlier games that come from the first ten games and from the last ten earlier ones (games 1-10 and
   40-49 of 50: the last game itself is not an earlier game; with fewer games, the first and last fifth);
 - recall latency for one owner holding every game of the series, in-process (median and p95 ms): dry runs
-  (candidates held), writing recalls, and dry runs right after a write of the same owner.
+  (candidates held), writing recalls, and dry runs right after a write of the same owner; before them, ``--warm-up``
+  writing recalls of the other players (default 100, timed apart: Neo4j compiles its code paths as it first meets
+  them, :data:`WARM_UP`).
 
 Each profile is measured twice by default: on the series as played and on the same games in reverse order. The games
 played last may simply hold more of what is asked about (they do: the players talk differently after 40 games), so
@@ -80,18 +82,25 @@ def ms(values: Sequence[float]) -> dict[str, float]:
             "p95": round(1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 1)}
 
 
+WARM_UP = 100
+"""Writing recalls of the other players before the timed ones: on a freshly started Neo4j the writing recalls' p95
+was 130-166 ms over the first 40, 65 ms over the next 40 and 45 ms over the 40 after (its JIT compilers used 14-16,
+4 and 3-4 s of CPU during those rounds; bench/README.md, "Recall latency while Neo4j warms up")."""
+
 def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int,
-                keep: bool = False, order: str = "played") -> dict[str, Any]:
+                keep: bool = False, order: str = "played", warm_up: int = WARM_UP) -> dict[str, Any]:
     """Ingest the series on ``profile`` and measure (see the module docstring); its games are deleted afterwards
     unless ``keep`` (the full-text scores weigh each word by how many memories of the whole database hold it, so a
-    series left behind would change the next run's rankings)."""
+    series left behind would change the next run's rankings). ``warm_up``: writing recalls (each followed by a dry
+    run) of the other players before the timed ones, timed apart (``warm_up_writing_ms``)."""
     with tempfile.TemporaryDirectory() as tmp:
         series, paths = series_logs(folder, games, profile, Path(tmp), order)
         started = time.perf_counter()
         summary = memory.ingest(*paths)
         ingest_seconds = time.perf_counter() - started
     try:
-        return {**_measure(memory, folder, series, games, profile, repeats, summary, ingest_seconds), "order": order}
+        return {**_measure(memory, folder, series, games, profile, repeats, summary, ingest_seconds, warm_up),
+                "order": order}
     finally:
         if not keep:
             stored = {str(g["game"]) for g in memory.games()}
@@ -101,13 +110,20 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
 
 
 def _measure(memory: MemoryService, folder: Path, series: str, games: int, profile: str, repeats: int,
-             summary: Any, ingest_seconds: float) -> dict[str, Any]:
+             summary: Any, ingest_seconds: float, warm_up: int = 0) -> dict[str, Any]:
     last = f"{series}-{games:02d}"
     people = _players(memory, last)
     per_pair = pair_recalls(memory, last, people, games)
     earlier_total = sum(r["earlier"] for r in per_pair)
     owner = people[0]
     topics = [t.format(name=n) for t in TOPICS for n in people if n != owner][:24]
+    # Neo4j compiles its code paths as recalls first meet them (the first writes, the first reads after a write):
+    # writing recalls of the other players, each followed by a dry run, timed apart from the figures
+    warming = []
+    for i in range(warm_up):
+        other = people[1 + i % (len(people) - 1)]
+        warming.append(_timed(memory, last, other, TOPICS[i % len(TOPICS)].format(name=owner), False))
+        _timed(memory, last, other, TOPICS[(i + 1) % len(TOPICS)].format(name=owner), True)
     memory.recall(last, owner, topics[0], dry_run=True)  # the owner's first recall reads every game once
     held = [_timed(memory, last, owner, topics[i % len(topics)], True) for i in range(repeats)]
     writing, after = [], []
@@ -143,6 +159,7 @@ def _measure(memory: MemoryService, folder: Path, series: str, games: int, profi
         "first_games": per_pair[0]["first_games"], "last_games": per_pair[0]["last_games"],
         "latency_owner": owner, "latency_candidates": memory.recall(last, owner, topics[0], dry_run=True).candidates,
         "held_ms": ms(held), "writing_ms": ms(writing), "after_write_ms": ms(after), "per_pair": per_pair,
+        "warm_up": warm_up, "warm_up_writing_ms": ms(warming) if warming else None,
     }
 
 
@@ -222,6 +239,9 @@ def table(reports: Sequence[dict[str, Any]]) -> str:
              f"candidates over the series; a live game {r['games'] + 1} joining the series: opened in "
              f"{r['live_open_seconds']} s, each phase event {', '.join(map(str, r['live_phase_seconds']))} s (every "
              "earlier game decayed on); ingest stages " + ", ".join(f"{k} {v} s" for k, v in r["ingest_stages"].items())
+             + (f"; the {r['warm_up']} warm-up writing recalls before the latency figures (other "
+                f"players): p95 {r['warm_up_writing_ms']['p95']} ms ({r['warm_up_writing_ms']['median']})"
+                if r.get("warm_up_writing_ms") else "")
              for r in reports]
     notes += [f"{profile}: the last ten earlier games give {v['recency']:+.3f} of the recalled memories more than "
               f"the first ten for being recent (mean of the two orders), {v['content']:+.3f} for what the games "
@@ -239,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--orders", default="played,reversed",
                         help="comma-separated series orders: played (game 1 first), reversed (the last game played "
                              "first); with both, the table's last lines give each profile's recency effect")
+    parser.add_argument("--warm-up", type=int, default=WARM_UP,
+                        help=f"untimed writing recalls of the other players before the latency figures, each "
+                             f"followed by a dry run (default {WARM_UP}; 0 times a freshly started Neo4j)")
     parser.add_argument("--keep", action="store_true", help="keep the series' games in the database afterwards")
     parser.add_argument("--out", type=Path, help="write the JSON report here")
     args = parser.parse_args(argv)
@@ -258,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for profile in [p for p in args.profiles.split(",") if p]:
                 for order in orders:
                     reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats, args.keep,
-                                               order))
+                                               order, args.warm_up))
                     print(table(reports[-1:]), flush=True)
     print(table(reports))
     if args.out:
