@@ -14,6 +14,8 @@
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor)
 // @returns now_selves, selves, hit_ids, hit_scores
+// CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
+CYPHER replan=skip
 CALL () {
   OPTIONAL MATCH (:Player {uid: $player_uid})<-[mine:PLAYED_AS]-(:Person)-[other:PLAYED_AS]->(:Player)
   WHERE other.position < mine.position

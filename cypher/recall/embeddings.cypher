@@ -5,6 +5,8 @@
 // source: graphmem.model.source.keeps_source).
 // @param uids: LIST<STRING>  memory uids
 // @returns uid, embedding, about, n, speaker, c0, source_k, t_enc, s_enc, own, flashbulb, misattributed
+// CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
+CYPHER replan=skip
 UNWIND $uids AS uid
 MATCH (m:Memory {uid: uid})
 RETURN m.uid AS uid, m.embedding AS embedding, m.about AS about, coalesce(m.n, 0) AS n,

@@ -8,6 +8,8 @@
 //   earlier game may spell it otherwise, docs/model.md#series-of-games)
 // @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS)
 // @returns memory
+// CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
+CYPHER replan=skip
 UNWIND range(0, size($uids) - 1) AS i
 MATCH (m:Memory {uid: $uids[i]})
 WITH i, m ORDER BY i

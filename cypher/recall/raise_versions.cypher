@@ -15,6 +15,8 @@
 // @param game: STRING = null  with $owners null: the game id (null: every game)
 // @param log_size: INTEGER  the most entries the change log keeps (graphmem.store.versions.LOG_SIZE)
 // @returns versions
+// CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
+CYPHER replan=skip
 CALL () {
   WITH 1 AS one WHERE $owners IS NULL
   MATCH (p:Player) WHERE $game IS NULL OR p.game = $game

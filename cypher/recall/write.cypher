@@ -8,6 +8,8 @@
 // Each memory is write-locked before its access count is compared (SET of a property takes the node's lock until
 // commit, and a read after it sees the last committed count): compared without the lock, two concurrent recalls could
 // both read n, both pass and one update would be lost. Rows come sorted by uid, so transactions lock in one order.
+// CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
+CYPHER replan=skip
 UNWIND $rows AS r
 MATCH (m:Memory {uid: r.uid})
 SET m.recall_lock = true

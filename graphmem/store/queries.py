@@ -13,6 +13,17 @@ from the installed package (``graphmem/_cypher``, force-included by the wheel bu
 repository's ``cypher/`` directory. Texts are cached: each file is read once per process.
 
 Labels and relationship types cannot be parameters; :func:`identifier` checks and backticks them.
+
+**Query plans.** Neo4j plans a query once and keeps the plan in its query cache, but discards it and plans again
+when the statistics it was planned on (node counts, index selectivities) have moved past a threshold, checked at most
+every 10 seconds and lowered over hours (``dbms.cypher.statistics_divergence_threshold``,
+``dbms.cypher.min_replan_interval``). Planning recall's larger queries took up to 500 ms on the project machine, paid
+by whichever recall came first after the statistics moved: after a game was stored or deleted, the next minute's
+recalls after a write had a p95 of 55-90 ms against 17-23 ms once planned (owner of 1,000 memories, 100 recalls per
+round; bench/README.md, "Recall latency while Neo4j warms up"). The queries a recall runs (``cypher/recall/*``) start
+with ``CYPHER replan=skip``: Neo4j keeps their plan while the statistics change (a new plan still follows a change of
+the schema or the plan's eviction). What those plans read hardly depends on the statistics: each query starts from a
+unique key, a node id or an index (the candidates through the one it names, ``USING INDEX``) and expands from there.
 """
 
 from __future__ import annotations
