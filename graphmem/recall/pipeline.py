@@ -204,7 +204,9 @@ def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: froze
         return out
     valid = rows >= 0
     safe = np.where(valid, rows, 0)
-    picked = valid & np.isin(vectors.speaker_ids[safe], ids)
+    wanted = np.zeros(len(vectors.speaker_index) + 1, dtype=bool)  # by speaker id (0: none); np.isin cost 66 us a
+    wanted[ids] = True  # game, 3 ms of a recall over a series of 50 games
+    picked = valid & wanted[vectors.speaker_ids[safe]]
     if not picked.any():
         return out
     numbers, flags = vectors.cue_numbers[safe[picked]], vectors.cue_flags[safe[picked]]
