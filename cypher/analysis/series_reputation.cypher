@@ -6,10 +6,11 @@
 // A judgement is one of the observer's own acts, from the games in which the observer was not on the hidden side:
 // a statement or vote reason whose claims (docs/perception.md#claims) take a side on the observed (for: trusts, not
 // suspects, a role or side of the open side, not a hidden role; against: suspects, not trusts, a hidden-side role or
-// side name, not faithful; a statement that says both is left out), or a team vote to approve a team the observed
-// was on (mission games: approving a team is trusting its members; a rejection names no one and is left out). It is
-// right when it matches the observed's true side in that game: trusting a player of the open side, or acting against
-// one of the hidden side. accuracy = right / judgements and trust_share = trusts / judgements (null without
+// side name, not faithful; a statement that says both is left out), or a team vote on a team the observed was on
+// (mission games: approving a team trusts its members, rejecting it acts against them; counting approvals alone made
+// every trust share about 1 on the real Avalon series, where statements rarely take a side in words). It is right
+// when it matches the observed's true side in that game: trusting a player of the open side, or acting against one
+// of the hidden side. accuracy = right / judgements and trust_share = trusts / judgements (null without
 // judgements). claims_json is read as json.dumps writes it (names as written).
 // @param series: STRING  the series name (as given to `graphmem ingest --series` or a header's "series")
 // @param observer: STRING = null  only this person, by name, any case (null: everyone)
@@ -49,14 +50,14 @@ CALL (x, y, x_hidden, y_hidden, against, favour) {
     RETURN plus AS trusting
     UNION ALL
     MATCH (v:Event)-[:BY]->(x)
-    WHERE NOT x_hidden AND v.kind = 'vote' AND v.ballot = 'team' AND v.choice = 'approve'
+    WHERE NOT x_hidden AND v.kind = 'vote' AND v.ballot = 'team' AND v.choice IN ['approve', 'reject']
     CALL (v) {
       MATCH (p:Event {game: v.game})
       WHERE p.kind = 'propose' AND p.line < v.line
       RETURN p ORDER BY p.line DESC LIMIT 1
     }
     MATCH (p)-[:TARGETS]->(y)
-    RETURN true AS trusting
+    RETURN v.choice = 'approve' AS trusting
   }
   RETURN count(trusting) AS judgements, count(CASE WHEN trusting THEN 1 END) AS trusts,
          count(CASE WHEN trusting <> y_hidden THEN 1 END) AS right

@@ -77,11 +77,11 @@ def expected_judgements(games: list[list[dict[str, Any]]]) -> dict[tuple[str, st
                 found = re.match(r"I (suspect|trust|think) (\w+)", e["text"])
                 assert found, e["text"]
                 judge(e["speaker"], found.group(2), found.group(1) == "trust")
-            if e["kind"] == "vote" and e.get("ballot") == "team" and e["choice"] == "approve" \
+            if e["kind"] == "vote" and e.get("ballot") == "team" and e["choice"] in ("approve", "reject") \
                     and e["voter"] not in hidden:
                 for member in team:
                     if member != e["voter"]:
-                        judge(e["voter"], member, True)
+                        judge(e["voter"], member, e["choice"] == "approve")
     return {pair: (j, r, t) for pair, (j, r, t) in out.items()}
 
 
