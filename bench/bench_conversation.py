@@ -301,21 +301,21 @@ def main(argv: Sequence[str]) -> None:
                       f"{r['seconds']:.1f} s = " + ", ".join(f"{k} {v:.2f}" for k, v in r["stages"].items()))
             print("growth (time ~ turns^b): " + ", ".join(f"{k} {v}" for k, v in result["growth"].items()))
         if recall_:
+            def after(f: dict[str, Any]) -> str:
+                return (f"after another's write {f['other_median_ms']:.1f}/{f['other_p95_ms']:.1f} ms; after an "
+                        f"unlogged write {f['reread_median_ms']:.1f}/{f['reread_p95_ms']:.1f} ms; writing recalls "
+                        f"{f['writing_median_ms']:.1f}/{f['writing_p95_ms']:.1f} ms")
+
             for r in run_recall(driver, None, params, embedder, warm_up=args.warm_up):
                 if "first_round" in r:
                     f = r["first_round"]
                     print(f"first round, while Neo4j compiles (not in the figures below): recall "
-                          f"{f['median_ms']:.1f}/{f['p95_ms']:.1f} ms; after another's write {f['other_median_ms']:.1f}/"
-                          f"{f['other_p95_ms']:.1f} ms; after an unlogged write {f['reread_median_ms']:.1f}/"
-                          f"{f['reread_p95_ms']:.1f} ms; writing recalls {f['writing_median_ms']:.1f}/"
-                          f"{f['writing_p95_ms']:.1f} ms")
+                          f"{f['median_ms']:.1f}/{f['p95_ms']:.1f} ms; {after(f)}")
                 print(f"owner of {r['memories']:,} memories, {r['profile']} ({r['candidates']:.0f} candidates): "
                       f"recall median {r['median_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms (read "
                       f"{r['read_median_ms']:.1f} ms, embedding beyond it {r['embed_median_ms']:.1f} ms; first "
-                      f"recall {r['cold_ms']:.0f} ms); after another's write {r['other_median_ms']:.1f}/"
-                      f"{r['other_p95_ms']:.1f} ms; after an unlogged write {r['reread_median_ms']:.1f}/"
-                      f"{r['reread_p95_ms']:.1f} ms; writing recalls {r['writing_median_ms']:.1f}/"
-                      f"{r['writing_p95_ms']:.1f} ms | cosine of every memory in Cypher {r['cypher_dense_median_ms']:.1f}/"
+                      f"recall {r['cold_ms']:.0f} ms); {after(r)} | cosine of every memory in Cypher "
+                      f"{r['cypher_dense_median_ms']:.1f}/"
                       f"{r['cypher_dense_p95_ms']:.1f} ms | vector top-10 {r['vector_median_ms']:.1f}/"
                       f"{r['vector_p95_ms']:.1f} ms")
 

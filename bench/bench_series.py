@@ -87,6 +87,7 @@ WARM_UP = 100
 was 130-166 ms over the first 40, 65 ms over the next 40 and 45 ms over the 40 after (its JIT compilers used 14-16,
 4 and 3-4 s of CPU during those rounds; bench/README.md, "Recall latency while Neo4j warms up")."""
 
+
 def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, repeats: int,
                 keep: bool = False, order: str = "played", warm_up: int = WARM_UP) -> dict[str, Any]:
     """Ingest the series on ``profile`` and measure (see the module docstring); its games are deleted afterwards
@@ -110,7 +111,7 @@ def run_profile(memory: MemoryService, folder: Path, games: int, profile: str, r
 
 
 def _measure(memory: MemoryService, folder: Path, series: str, games: int, profile: str, repeats: int,
-             summary: Any, ingest_seconds: float, warm_up: int = 0) -> dict[str, Any]:
+             summary: Any, ingest_seconds: float, warm_up: int) -> dict[str, Any]:
     last = f"{series}-{games:02d}"
     people = _players(memory, last)
     per_pair = pair_recalls(memory, last, people, games)

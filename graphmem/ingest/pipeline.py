@@ -211,18 +211,25 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     summary = IngestSummary(texts_embedded=embedder.encoded, embedding_seconds=embedder.seconds)
     if on_stage:
         on_stage("writing", sum(_rows(game) for game in to_write))
+
+    def join(game_log: GameLog) -> tuple[int, int]:
+        """Put the stored game into the series it was placed in, if any (a game stored before may join one later:
+        its series and people are created then): (nodes, relationships) created; (0, 0) outside a series."""
+        placement = placements.get(game_log.game)
+        if placement is None:
+            return 0, 0
+        joined = join_series(driver, database, placement[0], game_log.game, [p.name for p in game_log.header.players],
+                             placement[1], params.series.gap)
+        return joined.nodes_created, joined.relationships_created
+
     for (path, chosen, game_log), game in zip(loaded, encoded):
         rejected = [f"{path}: {p}" for p in game_log.rejected]
         guesses = [f"{path}: {g}" for g in game_log.guesses]
         placement = placements.get(game.game.uid)
-        joined = None
         if game.game.uid in unchanged:
-            if placement is not None:  # a stored game may join a series later (its series and people are created)
-                joined = join_series(driver, database, placement[0], game.game.uid,
-                                     [p.name for p in game_log.header.players], placement[1], params.series.gap)
+            nodes, relationships = join(game_log)
             summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                    len(game.players), joined.relationships_created if joined else 0,
-                                    joined.nodes_created if joined else 0, rejected, unchanged=True, guesses=guesses,
+                                    len(game.players), relationships, nodes, rejected, unchanged=True, guesses=guesses,
                                     series=placement[0] if placement else None,
                                     series_position=placement[1] if placement else None))
             continue
@@ -232,9 +239,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         counts: WriteCounts = write_game_rows(driver, database, game, embeddings, derived,
                                                  batch_size=batch_size, progress=progress,
                                                  log_sha256=hashes[game.game.uid], log_events=len(game_log.events))
-        if placement is not None:
-            joined = join_series(driver, database, placement[0], game.game.uid,
-                                 [p.name for p in game_log.header.players], placement[1], params.series.gap)
+        nodes, relationships = join(game_log)
         lap("write")
         known = stored.get(game.game.uid)
         decayed_to = int(known["decayed_to"] or 0) if known else 0  # a new Game node starts at 0
@@ -242,9 +247,8 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
                     # a longer log of a game already decayed past its end: the new memories too
                     else decayed_to if counts.nodes_created else None)
         summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
-                                len(game.players),
-                                counts.relationships_created + (joined.relationships_created if joined else 0),
-                                counts.nodes_created + (joined.nodes_created if joined else 0), rejected,
+                                len(game.players), counts.relationships_created + relationships,
+                                counts.nodes_created + nodes, rejected,
                                 decay_to=decay_to, guesses=guesses,
                                 series=placement[0] if placement else None,
                                 series_position=placement[1] if placement else None))
