@@ -167,7 +167,9 @@ class MemoryService:
         return service
 
     def close(self) -> None:
-        """Close the driver if the service opened it."""
+        """Finish the work writing recalls left after they returned (the second raise of the owners' memory versions:
+        :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`), then close the driver if the service opened it."""
+        self.recall_cache.settle()
         if self._owns_driver:
             self.driver.close()
 

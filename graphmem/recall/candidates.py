@@ -174,7 +174,7 @@ def keep_written(cache: EmbeddingCache, database: str | None, game: str, player:
     """
     first, second = versions
     key = held_key(database, game, player, None, params)
-    held = cache.held_candidates(key)
+    held = cache.held_candidates(key, wait=False)  # called by that work: it must not wait for itself
     if (first is None or second is None or held is None or held.version != read_at
             or first != held.version + 1 or second != first + 1):
         return False

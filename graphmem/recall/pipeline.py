@@ -24,7 +24,7 @@ from graphmem.model.forgetting import CURVES, strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker, SourceType
-from graphmem.recall.candidates import Context, check_context, keep_written, read_context, read_memories
+from graphmem.recall.candidates import Context, check_context, held_key, keep_written, read_context, read_memories
 from graphmem.recall.lucene import lucene_query
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
@@ -42,6 +42,7 @@ from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, part
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
 from graphmem.store.keys import scope_token
+from graphmem.store.versions import raise_after_commit
 
 __all__ = ["dense_scores", "recall", "run_recall"]
 
@@ -67,7 +68,10 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     embedder : needed when there is a topic (the topic's embedding)
     dry_run : compute the same result and write nothing
     cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
-        for this call, so every candidate's embedding is read)
+        for this call, so every candidate's embedding is read). A writing recall with a cache that keeps candidates
+        returns once its write has committed and leaves the second raise of the owner's memory version to the
+        cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.settle_later`): call ``cache.settle()``
+        before closing ``driver``
 
     Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
@@ -410,18 +414,29 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         for uid in updates:
             if seg_of(uid) is not own_segment:
                 also.setdefault((seg_of(uid).game, seg_of(uid).player), []).append(uid)
+        # a process that holds candidates between recalls raises the versions again on its own thread, after this
+        # recall has returned (the owner's next recall in the process waits for it; store/versions says why twice)
+        later = kept.max_memories > 0
         written, versions = write_updates(driver, database, request.game, request.player, list(updates.values()),
-                                          also)
-        # the owner's next recall uses the candidates the process holds, brought up to date with this write, and
-        # so do the earlier selves it wrote (each at its own game's phase and curve)
-        for seg in segments:
-            mine = [u for uid, u in updates.items() if seg_of(uid) is seg]
-            if seg is own_segment or mine:
+                                          also, raise_after=not later)
+        written_to = [seg for seg in segments if seg is own_segment or any(seg_of(uid) is seg for uid in updates)]
+
+        def keep(second: Mapping[tuple[str, str], int | None]) -> None:
+            # the owner's next recall uses the candidates the process holds, brought up to date with this write, and
+            # so do the earlier selves it wrote (each at its own game's phase and curve)
+            for seg in written_to:
+                mine = [u for uid, u in updates.items() if seg_of(uid) is seg]
                 keep_written(kept, database, seg.game, seg.player, params, seg.version,
-                             versions.get((seg.game, seg.player), (None, None)),
+                             (versions.get((seg.game, seg.player), (None, None))[0], second.get((seg.game, seg.player))),
                              {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], seg.now, seg.curve,
                                                              by_uid[u["uid"]].floor)) for u in mine},
                              {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in mine})
+
+        if later and versions:
+            kept.settle_later([held_key(database, seg.game, seg.player, None, params) for seg in written_to],
+                              lambda: keep(raise_after_commit(driver, database, list(versions))))
+        else:
+            keep({key: second for key, (_, second) in versions.items()})
         for seg in segments:
             kept.rewritten(database, seg.game, seg.incarnation,
                            [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))

@@ -135,14 +135,16 @@ def shown_after_write(row: Mapping[str, Any], update: Mapping[str, Any]) -> dict
 
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
                   rows: Sequence[Mapping[str, Any]],
-                  also: Mapping[tuple[str, str], Sequence[str]] | None = None
+                  also: Mapping[tuple[str, str], Sequence[str]] | None = None, *, raise_after: bool = True
                   ) -> tuple[int, dict[tuple[str, str], tuple[int | None, int | None]]]:
     """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
     their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
     managed write transaction (one UNWIND
     statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written,
     {(game, player): (the player's memory version after the raise in the transaction, after the raise that follows
-    it; None when that raise failed)} for the owner and each player of ``also``; {} when there was nothing to write).
+    it; None when that raise failed, or is left to the caller with ``raise_after=False``:
+    :func:`graphmem.store.versions.raise_after_commit`)} for the owner and each player of ``also``; {} when there
+    was nothing to write).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
@@ -161,5 +163,5 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
     with driver.session(database=database) as session:
         mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
         written, first, second = write_raising_versions(session, game, [owner], work, changed={owner: mine},
-                                                        also=also)
+                                                        also=also, raise_after=raise_after)
     return written, {key: (version, second.get(key)) for key, version in first.items()}

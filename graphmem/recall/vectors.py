@@ -64,7 +64,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -266,6 +267,8 @@ class EmbeddingCache:
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
         self._candidates: OrderedDict[tuple[object, ...], HeldCandidates] = OrderedDict()
         self._lock = threading.Lock()
+        self._settling: dict[tuple[object, ...], Future[None]] = {}
+        self._settler: ThreadPoolExecutor | None = None
         self.read = 0
         """Memories read from Neo4j so far (cache misses)."""
         self.candidates_reused = 0
@@ -284,14 +287,58 @@ class EmbeddingCache:
             self._games.clear()
             self._candidates.clear()
 
-    def held_candidates(self, key: tuple[object, ...]) -> HeldCandidates | None:
+    def held_candidates(self, key: tuple[object, ...], *, wait: bool = True) -> HeldCandidates | None:
         """The candidates kept under ``key`` (the database, game, owner, phase asked and parameters of a read), or
-        None."""
+        None. First waits for the work :meth:`settle_later` runs for ``key`` (``wait=False``: not, as that work
+        itself asks)."""
+        if wait:
+            self.settle(key)
         with self._lock:
             held = self._candidates.get(key)
             if held is not None:
                 self._candidates.move_to_end(key)
             return held
+
+    def settle_later(self, keys: Collection[tuple[object, ...]], work: Callable[[], object]) -> None:
+        """Run ``work`` on this cache's own thread, one call after another in the order given, and make
+        :meth:`held_candidates` of any of ``keys`` wait for it until it is done.
+
+        For a writing recall's last step, which its caller need not wait for: the second raise of the owners' memory
+        versions once the write has committed, and the candidates held brought up to date with it
+        (:func:`graphmem.recall.pipeline.run_recall`; :mod:`graphmem.store.versions` says why the raise). The owner's
+        next recall in this process then reads as if the recall had made them itself; another owner's does not wait.
+        An exception of ``work`` is logged, and the next recall reads what the store holds.
+        """
+        def guarded() -> None:
+            try:
+                work()
+            except Exception:
+                log.exception("the work after a writing recall failed: the owner's next recall reads its candidates "
+                              "again")
+
+        with self._lock:
+            if self._settler is None:
+                self._settler = ThreadPoolExecutor(1, thread_name_prefix="graphmem-settle")
+            future = self._settler.submit(guarded)
+            for key in keys:  # the thread runs in order: the newest call of a key is the one to wait for
+                self._settling[key] = future
+
+        def done(_: Future[None]) -> None:
+            with self._lock:
+                for key in keys:
+                    if self._settling.get(key) is future:
+                        del self._settling[key]
+
+        future.add_done_callback(done)
+
+    def settle(self, key: tuple[object, ...] | None = None) -> None:
+        """Wait for the work :meth:`settle_later` runs for ``key`` (None: for every key). Call it before closing the
+        driver a writing recall used (:meth:`graphmem.service.MemoryService.close` does)."""
+        with self._lock:
+            pending = (list(self._settling.values()) if key is None
+                       else [self._settling[key]] if key in self._settling else [])
+        for future in pending:
+            future.result()
 
     def keep_candidates(self, key: tuple[object, ...], held: HeldCandidates) -> None:
         """Keep ``held`` under ``key`` (replacing what was there); owners used least recently are dropped once more

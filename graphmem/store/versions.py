@@ -28,13 +28,17 @@ reading again the memories logged at versions >= ``h`` (``h`` itself included: a
 that raised the version to ``h`` may have missed some of its memories) when ``h >= changes_from``; otherwise it reads
 everything. A writer that does not say what it changes sets ``changes_from`` past its own version (so whatever was
 read before its commit is read in full), and so does a log cut to its last :data:`LOG_SIZE` entries for the versions
-cut. The second raise says it changes nothing (its write has committed). Writers that say: a writing recall (its
+cut. The second raise (``recall/raise_again``) logs nothing (its write has committed, the first raise logged what it
+changed) and creates no version (a game deleted in between stays deleted). Writers that say: a writing recall (its
 recalled memories) and live batches (the memories they create); the others do not, and are followed by full reads.
 
 The writers: ingest and live batches (:mod:`graphmem.store.writer`, :mod:`graphmem.ingest.live`), a writing recall
-(:mod:`graphmem.recall.reconsolidate`), consolidation, contradictions and forgetting (:mod:`graphmem.jobs`), and the
-schema backfill (:func:`graphmem.store.schema.backfill_recall`, after its batches). The decay job raises none: it
-moves ``Game.decayed_to``, which recall compares too (after its batches, in a statement of its own).
+(:mod:`graphmem.recall.reconsolidate`; in a process that holds candidates between recalls, its second raise runs on
+the process's own thread after the recall has returned, and the owner's next recall in that process waits for it:
+:meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`), consolidation, contradictions and forgetting
+(:mod:`graphmem.jobs`), and the schema backfill (:func:`graphmem.store.schema.backfill_recall`, after its batches).
+The decay job raises none: it moves ``Game.decayed_to``, which recall compares too (after its batches, in a statement
+of its own).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 
-__all__ = ["LOG_SIZE", "raise_memory_versions", "write_raising_versions"]
+__all__ = ["LOG_SIZE", "raise_after_commit", "raise_again", "raise_memory_versions", "write_raising_versions"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -88,19 +92,55 @@ def raise_memory_versions(tx: neo4j.ManagedTransaction, game: str | None, owners
                                       for v in record["versions"]}
 
 
+def raise_again(tx: neo4j.ManagedTransaction, raised: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """The second raise (``recall/raise_again``) of the players ``raised`` ((game, name) pairs) in ``tx``: each memory
+    version + 1, the change log as it is. Only versions that exist are raised (none is created: a game deleted since
+    the first raise stays deleted). Returns {(game, owner): the version now} of each player raised."""
+    uids = sorted({player_uid(game, name) for game, name in raised})
+    if not uids:
+        return {}
+    record = tx.run(cypher("recall/raise_again"), uids=uids).single()
+    return {} if record is None else {(str(v["game"]), str(v["owner"])): int(v["version"])
+                                      for v in record["versions"]}
+
+
+def raise_after_commit(driver: neo4j.Driver, database: str | None, raised: Collection[tuple[str, str]]
+                       ) -> dict[tuple[str, str], int]:
+    """:func:`raise_again` in a write transaction of its own, for a writer whose transaction has committed (see the
+    module docstring for why). A raise that fails is logged and gives {}: the write stands (raising would make a
+    caller retry it). Returns {(game, owner): the version now}."""
+    if not raised:
+        return {}
+    with driver.session(database=database) as session:
+        return _raise_again_or_warn(session, raised)
+
+
+def _raise_again_or_warn(session: neo4j.Session, raised: Collection[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    try:
+        return session.execute_write(raise_again, raised)
+    except (Neo4jError, DriverError) as e:
+        log.warning("the memories of %s were written, but their versions were not raised after the commit (%s): a "
+                    "process that read them during the commit may hold them stale until the next write",
+                    ", ".join(f"{name} in game {game}" for game, name in sorted(raised)), e)
+        return {}
+
+
 def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str],
                            work: Callable[[neo4j.ManagedTransaction], T],
                            changed: Mapping[str, Collection[str]] | None = None,
-                           also: Mapping[tuple[str, str], Collection[str]] | None = None
+                           also: Mapping[tuple[str, str], Collection[str]] | None = None, *,
+                           raise_after: bool = True
                            ) -> tuple[T, dict[tuple[str, str], int], dict[tuple[str, str], int]]:
     """Run ``work(tx)`` in one managed write transaction of ``session`` that first raises the memory versions of
     ``owners`` (player names) of ``game`` and of the players ``also`` of other games; once it has committed, raise
-    them again in a transaction of its own (see the module docstring for why twice). ``changed``: {owner: uids of
-    the memories ``work`` changes or creates} for the owners whose changes are known, ``also`` {(game, name): the
-    same} (:func:`raise_memory_versions`); the second raise says it changes nothing.
+    them again in a transaction of its own (:func:`raise_again`; see the module docstring for why twice).
+    ``changed``: {owner: uids of the memories ``work`` changes or creates} for the owners whose changes are known,
+    ``also`` {(game, name): the same} (:func:`raise_memory_versions`). ``raise_after=False`` leaves the second raise
+    to the caller, who must make it once the call has returned (:func:`raise_after_commit`, as a writing recall does
+    on its process's own thread: :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`).
 
     Returns (what ``work`` returned, {(game, owner): version after the first raise}, {(game, owner): version after
-    the second}), for ``owners`` and ``also`` alike.
+    the second}; {} when the caller raises again), for ``owners`` and ``also`` alike.
     A second raise that fails is logged and gives {}: the write stands (raising would make a caller retry it).
     Errors of the write itself propagate as ``session.execute_write`` raises them.
     """
@@ -112,14 +152,6 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
         return work(tx), first
 
     result, first = session.execute_write(raising)
-    if not names and not others:
+    if not raise_after or (not names and not others):
         return result, first, {}
-    try:
-        second = session.execute_write(raise_memory_versions, game, names, {name: () for name in names},
-                                       {pair: () for pair in others})
-    except (Neo4jError, DriverError) as e:
-        log.warning("the memories of %s in game %s were written, but their versions were not raised after the "
-                    "commit (%s): a process that read them during the commit may hold them stale until the next "
-                    "write", ", ".join(names), game, e)
-        second = {}
-    return result, first, second
+    return result, first, _raise_again_or_warn(session, [(game, name) for name in names] + list(others))

@@ -29,7 +29,7 @@ from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
 from graphmem.store.schema import FULLTEXT_SEARCH
-from graphmem.store.versions import LOG_SIZE, raise_memory_versions
+from graphmem.store.versions import LOG_SIZE, raise_after_commit, raise_memory_versions
 
 pytestmark = pytest.mark.neo4j
 LIVE = ("active", "warm", "candidate", "archived")
@@ -251,6 +251,41 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
         delete_game(driver, None, game)
 
 
+def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owners_next_recall_waits_for_it(
+        driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
+    # a process that holds candidates returns a writing recall once its write has committed and raises the owner's
+    # version the second time on its own thread (graphmem.store.versions): once settled the version is two above,
+    # and the owner's next recall in the process uses what it holds whether or not it came before the raise
+    game = small_game_started(memory, "held-settle")
+    held = EmbeddingCache()
+    topic = "what did Priya say about Thomas?"
+
+    def version() -> int:
+        return read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+
+    try:
+        recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True, cache=held)
+        for seed in range(3):
+            before = version()
+            assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, cache=held,
+                          seed=seed).written > 0
+            if seed == 0:
+                held.settle()
+                assert version() == before + 2
+            reused = held.candidates_reused
+            recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
+                   cache=held)
+            assert held.candidates_reused == reused + 1, seed
+            assert version() == before + 2, seed
+        # a raise that comes after its game was deleted leaves nothing behind
+        delete_game(driver, None, game)
+        assert raise_after_commit(driver, None, [(game, "Marcus")]) == {}
+        assert driver.execute_query("MATCH (v:MemoryVersion {game: $game}) RETURN count(v) AS n",
+                                    game=game).records[0]["n"] == 0
+    finally:
+        delete_game(driver, None, game)
+
+
 def assert_shown_as_stored(driver: neo4j.Driver, shown: dict[str, Any], step: str) -> None:
     """Every row of recalled memories a process holds is what ``recall/memories`` reads now."""
     stored = read_memories(driver, None, "Marcus", [(uid, -1, {}) for uid in shown])
@@ -333,6 +368,7 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         for i in range(3):  # another process's writing recalls (raising the access counts of what they recall)
             assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
                           cache=elsewhere, seed=i).written > 0
+            elsewhere.settle()  # its raise after the commit, which it makes after returning: the write is whole
             embeddings_read = held.read
             assert how(f"another process's writing recall {i}") == "patched"
             # what it rewrote (access counts, believed tellers) came with the read: no embedding read again
