@@ -204,7 +204,7 @@ ROUND_FIGURES = ("median_ms", "p95_ms", "other_median_ms", "other_p95_ms", "rere
 
 def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int, profile: str | None,
                 params: Parameters, embedder: Embedder, calls: int) -> dict[str, Any]:
-    cache = EmbeddingCache()
+    cache = EmbeddingCache(background=True)  # as a server's: the raise after a writing recall's commit in its thread
     # the model's content cache would hold the topics (and keywords) of an earlier owner of the same size: without
     # this, every profile after the first was timed without its topic embedding
     embedder.clear_cache()
@@ -235,7 +235,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " again", params=params,
                embedder=embedder, dry_run=True, cache=cache)
         reread.append(time.perf_counter() - t0)
-    other, elsewhere = [], EmbeddingCache()
+    other, elsewhere = [], EmbeddingCache(background=True)
     for i in range(calls // 2):
         # another process's writing recall of the same owner (a second server worker): it logs the memories it
         # changed, which this process reads again

@@ -278,12 +278,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with neo4j_uri() as uri:
         auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
         with neo4j.GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF") as driver:
-            memory = MemoryService(driver, embedder=Embedder())
-            for profile in [p for p in args.profiles.split(",") if p]:
-                for order in orders:
-                    reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats, args.keep,
-                                               order, args.warm_up))
-                    print(table(reports[-1:]), flush=True)
+            with MemoryService(driver, embedder=Embedder()) as memory:
+                memory.recall_cache.background = True  # as a server's; the with block settles before the close
+                for profile in [p for p in args.profiles.split(",") if p]:
+                    for order in orders:
+                        reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats,
+                                                   args.keep, order, args.warm_up))
+                        print(table(reports[-1:]), flush=True)
     print(table(reports))
     if args.out:
         args.out.write_text(json.dumps(reports, indent=1), encoding="utf-8")

@@ -118,6 +118,12 @@ class MemoryService:
     recall_cache : int >= 0, the most memories whose vectors recall keeps between calls (default 100,000, ~150 MB
         at 384 dimensions: a text vector each; 0 reads them again at every recall)
 
+    A service that owns its driver (``driver`` None, or :meth:`connect`) answers a writing recall once its write has
+    committed and raises the owner's memory version the second time on the recall cache's thread (``recall_cache``,
+    :class:`graphmem.recall.vectors.EmbeddingCache` with ``background``); :meth:`close` waits for those raises before
+    it closes the driver. One on a caller's driver waits for each raise, unless the caller sets
+    ``service.recall_cache.background = True`` and closes the service before the driver.
+
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """
 
@@ -140,6 +146,7 @@ class MemoryService:
         self.recall_retries = 0
         """Recalls run again because a concurrent recall wrote the same memories first."""
         self.recall_cache = self._new_recall_cache(recall_cache)
+        self.recall_cache.background = self._owns_driver
         """The embeddings recall keeps between calls (see the module docstring); shared by the request threads."""
 
     @classmethod
@@ -164,6 +171,7 @@ class MemoryService:
             driver.close()
             raise
         service._owns_driver = True
+        service.recall_cache.background = True  # close() settles before it closes the driver it owns
         return service
 
     def close(self) -> None:

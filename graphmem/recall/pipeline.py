@@ -68,10 +68,10 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     embedder : needed when there is a topic (the topic's embedding)
     dry_run : compute the same result and write nothing
     cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
-        for this call, so every candidate's embedding is read). A writing recall with a cache that keeps candidates
-        returns once its write has committed and leaves the second raise of the owner's memory version to the
-        cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.settle_later`): call ``cache.settle()``
-        before closing ``driver``
+        for this call, so every candidate's embedding is read). A writing recall with a cache made with
+        ``background=True`` returns once its write has committed and leaves the second raise of the owner's memory
+        version to the cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.settle_later`): call
+        ``cache.settle()`` before closing ``driver``
 
     Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
@@ -414,9 +414,10 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         for uid in updates:
             if seg_of(uid) is not own_segment:
                 also.setdefault((seg_of(uid).game, seg_of(uid).player), []).append(uid)
-        # a process that holds candidates between recalls raises the versions again on its own thread, after this
-        # recall has returned (the owner's next recall in the process waits for it; store/versions says why twice)
-        later = kept.max_memories > 0
+        # a process that holds candidates between recalls and settles before closing its driver raises the versions
+        # again on its own thread, after this recall has returned (the owner's next recall in the process waits for
+        # it; store/versions says why twice)
+        later = kept.background and kept.max_memories > 0
         written, versions = write_updates(driver, database, request.game, request.player, list(updates.values()),
                                           also, raise_after=not later)
         written_to = [seg for seg in segments if seg is own_segment or any(seg_of(uid) is seg for uid in updates)]

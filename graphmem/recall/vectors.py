@@ -260,10 +260,15 @@ class EmbeddingCache:
 
     max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
     candidates again).
+    background : bool, a writing recall through this cache returns once its write has committed and leaves the second
+    raise of the owners' memory versions to this cache's thread (:meth:`settle_later`); then :meth:`settle` must run
+    before the driver closes (a driver closed under that thread's query fails it, and the raise is lost).
+    :class:`graphmem.service.MemoryService` sets it when it owns its driver, and settles when it closes.
     """
 
-    def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES) -> None:
+    def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES, *, background: bool = False) -> None:
         self.max_memories = max_memories
+        self.background = background
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
         self._candidates: OrderedDict[tuple[object, ...], HeldCandidates] = OrderedDict()
         self._lock = threading.Lock()

@@ -253,17 +253,23 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
 
 def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owners_next_recall_waits_for_it(
         driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
-    # a process that holds candidates returns a writing recall once its write has committed and raises the owner's
-    # version the second time on its own thread (graphmem.store.versions): once settled the version is two above,
-    # and the owner's next recall in the process uses what it holds whether or not it came before the raise
+    # a process that holds candidates in the background returns a writing recall once its write has committed and
+    # raises the owner's version the second time on its own thread (graphmem.store.versions): once settled the
+    # version is two above, and the owner's next recall in the process uses what it holds whether or not it came
+    # before the raise; without `background` (a caller that may close its driver right after) both raises are made
+    # before the recall returns
     game = small_game_started(memory, "held-settle")
-    held = EmbeddingCache()
+    held = EmbeddingCache(background=True)
     topic = "what did Priya say about Thomas?"
 
     def version() -> int:
         return read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
 
     try:
+        before = version()
+        assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
+                      cache=EmbeddingCache(), seed=9).written > 0
+        assert version() == before + 2
         recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True, cache=held)
         for seed in range(3):
             before = version()
