@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import neo4j
 import pytest
@@ -288,6 +288,41 @@ def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owne
         assert raise_after_commit(driver, None, [(game, "Marcus")]) == {}
         assert driver.execute_query("MATCH (v:MemoryVersion {game: $game}) RETURN count(v) AS n",
                                     game=game).records[0]["n"] == 0
+    finally:
+        delete_game(driver, None, game)
+
+
+def test_writers_of_one_owner_wait_for_each_other_and_never_deadlock(driver: neo4j.Driver, memory: Any,
+                                                                    params: Parameters) -> None:
+    # every writer raises the owner's version first (graphmem.store.versions), so writers of one owner queue on it;
+    # MERGE alone took a shared lock that its SET upgraded, and two such writers deadlocked (22 of 200 transactions
+    # below before the version was write-locked first). Explicit transactions: the driver would retry a deadlock
+    game = small_game_started(memory, "raise-together")
+    deadlocks: list[str] = []
+
+    def write(times: int) -> None:
+        with driver.session() as session:
+            for _ in range(times):
+                tx = session.begin_transaction()
+                try:
+                    raise_memory_versions(cast(neo4j.ManagedTransaction, tx), game, ["Marcus"], {"Marcus": []})
+                    tx.run("MATCH (m:Memory {game: $game, owner: 'Marcus'}) WITH m LIMIT 3 "
+                           "SET m.recall_lock = true REMOVE m.recall_lock", game=game).consume()
+                    tx.commit()
+                except neo4j.exceptions.TransientError as e:
+                    deadlocks.append(str(e.code))
+                    tx.close()
+
+    try:
+        before = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+        threads = [threading.Thread(target=write, args=(40,)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert deadlocks == []
+        after = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+        assert after == before + 160
     finally:
         delete_game(driver, None, game)
 
