@@ -420,13 +420,14 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         later = kept.background and kept.max_memories > 0
         written, versions = write_updates(driver, database, request.game, request.player, list(updates.values()),
                                           also, raise_after=not later)
-        written_to = [seg for seg in segments if seg is own_segment or any(seg_of(uid) is seg for uid in updates)]
+        # the segments this write changed (the owner's own always), each with the rows it wrote there
+        written_to = [(seg, mine) for seg in segments
+                      if (mine := [u for uid, u in updates.items() if seg_of(uid) is seg]) or seg is own_segment]
 
         def keep(second: Mapping[tuple[str, str], int | None]) -> None:
             # the owner's next recall uses the candidates the process holds, brought up to date with this write, and
             # so do the earlier selves it wrote (each at its own game's phase and curve)
-            for seg in written_to:
-                mine = [u for uid, u in updates.items() if seg_of(uid) is seg]
+            for seg, mine in written_to:
                 keep_written(kept, database, seg.game, seg.player, params, seg.version,
                              (versions.get((seg.game, seg.player), (None, None))[0], second.get((seg.game, seg.player))),
                              {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], seg.now, seg.curve,
@@ -434,7 +435,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                              {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in mine})
 
         if later and versions:
-            kept.settle_later([held_key(database, seg.game, seg.player, None, params) for seg in written_to],
+            kept.settle_later([held_key(database, seg.game, seg.player, None, params) for seg, _ in written_to],
                               lambda: keep(raise_after_commit(driver, database, list(versions))))
         else:
             keep({key: second for key, (_, second) in versions.items()})

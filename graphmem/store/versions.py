@@ -33,12 +33,12 @@ changed) and creates no version (a game deleted in between stays deleted). Write
 recalled memories) and live batches (the memories they create); the others do not, and are followed by full reads.
 
 The writers: ingest and live batches (:mod:`graphmem.store.writer`, :mod:`graphmem.ingest.live`), a writing recall
-(:mod:`graphmem.recall.reconsolidate`; in a process that holds candidates between recalls, its second raise runs on
-the process's own thread after the recall has returned, and the owner's next recall in that process waits for it:
-:meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`), consolidation, contradictions and forgetting
-(:mod:`graphmem.jobs`), and the schema backfill (:func:`graphmem.store.schema.backfill_recall`, after its batches).
-The decay job raises none: it moves ``Game.decayed_to``, which recall compares too (after its batches, in a statement
-of its own).
+(:mod:`graphmem.recall.reconsolidate`; through a cache made with ``background`` (a service that owns its driver), its
+second raise runs on the cache's own thread after the recall has returned, and the owner's next recall in that
+process waits for it: :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`), consolidation, contradictions
+and forgetting (:mod:`graphmem.jobs`), and the schema backfill (:func:`graphmem.store.schema.backfill_recall`,
+after its batches). The decay job raises none: it moves ``Game.decayed_to``, which recall compares too (after its
+batches, in a statement of its own).
 """
 
 from __future__ import annotations
