@@ -29,7 +29,7 @@ def series(tmp_path_factory: pytest.TempPathFactory, memory: Any,
            driver: neo4j.Driver) -> Iterator[tuple[str, str, str]]:
     """(series name, game 1, game 2): the 5-player example game as game 1 of a fresh series, and the same game
     played again as game 2 (a fresh id, without its reflections), both ingested once for the module."""
-    # fixed ids: recall's randomness is seeded by each memory's uid (SPEC 6: replays are exact), and with a random tag
+    # fixed ids: recall's randomness is seeded by each memory's uid (docs/model.md#seeded-randomness), and with a random tag
     # the 26-phase-old reflection lost a detail of her words in a dry run in about 1 run of 15
     tag = "reflect0"
     driver.execute_query("MATCH (n) WHERE n.game STARTS WITH $prefix OR n.uid STARTS WITH $prefix DETACH DELETE n",
