@@ -15,11 +15,6 @@ from starlette.types import ASGIApp
 
 from graphmem.settings import Settings, load_settings
 
-SERVER_RETRY_SECONDS = 8.0
-"""How long a request retries a transaction on a lost connection (a Neo4j restart or a cluster leader switch usually
-takes less); the driver's waits between attempts grow 1, 2, 4, 8 s, so the 503 comes after 13-16 s
-(docs/service.md)."""
-
 
 @dataclass(frozen=True)
 class AppFactory:
@@ -33,7 +28,7 @@ class AppFactory:
         from graphmem.server.http import create_app
         from graphmem.service import MemoryService
 
-        service = MemoryService.connect(self.settings, check=False, retry_seconds=SERVER_RETRY_SECONDS)
+        service = MemoryService.connect(self.settings, check=False, retry_seconds=self.settings.server_retry_seconds)
         return create_app(service, close=True)
 
 

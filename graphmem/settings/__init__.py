@@ -10,7 +10,7 @@ The configuration file is ``graphmem.toml`` in the working directory, or the pat
     [neo4j]       uri, user, password, database
     [embedding]   model, batch_size, backend   # backend: onnx (default) or torch
     [local]       home          # where `graphmem neo4j start` keeps its data and state file
-    [server]      engine_key, host, port, max_body_bytes   # `graphmem serve` (docs/service.md)
+    [server]      engine_key, host, port, max_body_bytes, retry_seconds   # `graphmem serve` (docs/service.md)
     seed = 7                    # top-level: the seed of every random choice (reconsolidation)
     [parameters]  ...           # model parameter overrides (graphmem.model.params)
     [profiles.NAME] ...         # user-defined memory profiles (graphmem.model.params)
@@ -30,6 +30,7 @@ from graphmem.settings.defaults import (
     DEFAULT_MAX_BODY,
     DEFAULT_SERVER_HOST,
     DEFAULT_SERVER_PORT,
+    DEFAULT_SERVER_RETRY_SECONDS,
     DEFAULT_URI,
     STATE_FILE_NAME,
     default_home,
@@ -50,5 +51,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["CONFIG_FILE_NAME", "DEFAULT_EMBEDDING_MODEL", "DEFAULT_MAX_BODY", "DEFAULT_SERVER_HOST",
-           "DEFAULT_SERVER_PORT", "DEFAULT_URI", "ENVIRONMENT", "FILE_KEYS", "KNOWN_KEYS", "STATE_FILE_NAME",
-           "Settings", "default_home", "load_settings"]
+           "DEFAULT_SERVER_PORT", "DEFAULT_SERVER_RETRY_SECONDS", "DEFAULT_URI", "ENVIRONMENT", "FILE_KEYS",
+           "KNOWN_KEYS", "STATE_FILE_NAME", "Settings", "default_home", "load_settings"]

@@ -31,6 +31,7 @@ from graphmem.settings.defaults import (
     DEFAULT_MAX_BODY,
     DEFAULT_SERVER_HOST,
     DEFAULT_SERVER_PORT,
+    DEFAULT_SERVER_RETRY_SECONDS,
     DEFAULT_URI,
     FREE_TABLES,
     STATE_FILE_NAME,
@@ -65,6 +66,8 @@ class Settings(BaseSettings):
         the server binds to loopback only and asks no credential of engines
     server_host, server_port : where ``graphmem serve`` listens (default 127.0.0.1:8750; port in 1..65535)
     max_body_bytes : int >= 1, the largest request body the server reads (default 16 MiB; larger ones get 413)
+    server_retry_seconds : float in (0, 300], seconds a request of the server retries a transaction on a lost
+        connection before it answers 503 (``GRAPHMEM_SERVER_RETRY_SECONDS``; default 8: the 503 after 13-16 s)
 
     Raises ConfigError (from :func:`load_settings`) naming the file or variable, the field and the allowed values.
     """
@@ -87,6 +90,8 @@ class Settings(BaseSettings):
     server_host: str = _named(DEFAULT_SERVER_HOST, file="server.host")
     server_port: int = _named(DEFAULT_SERVER_PORT, file="server.port", ge=1, le=65535)
     max_body_bytes: int = _named(DEFAULT_MAX_BODY, file="server.max_body_bytes", env="GRAPHMEM_MAX_BODY_BYTES", ge=1)
+    server_retry_seconds: float = _named(DEFAULT_SERVER_RETRY_SECONDS, file="server.retry_seconds",
+                                         env="GRAPHMEM_SERVER_RETRY_SECONDS", gt=0, le=300)
 
     def __init__(self, **values: Any) -> None:
         if values.get("home") is None:
@@ -291,10 +296,14 @@ def _refusal(error: ValidationError, flags: Mapping[str, Any], env: Mapping[str,
     where = "flag" if name in flags else var if var and env.get(var) else str(path)
     value = first.get("input")
     kind = first["type"]
-    if kind in ("greater_than_equal", "less_than_equal") and field is not None:
-        low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
-        high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
-        allowed = f"{low}..{high}" if low is not None and high is not None else f">= {low}"
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal") and field is not None:
+        bounds = {op: bound for m in field.metadata for op in ("gt", "ge", "lt", "le")
+                  if (bound := getattr(m, op, None)) is not None}
+        if set(bounds) == {"ge", "le"}:
+            allowed = f"{bounds['ge']}..{bounds['le']}"
+        else:
+            signs = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+            allowed = " and ".join(f"{signs[op]} {bound}" for op, bound in bounds.items())
         return ConfigError(f"{where}: field '{key}' must be {allowed}, got {value}")
     if kind.startswith(("int_", "string_", "float_", "bool_")):
         wanted = {"int": "int", "string": "str", "float": "float", "bool": "bool"}[kind.split("_")[0]]

@@ -91,7 +91,8 @@ def test_a_server_answers_503_while_neo4j_is_down_and_goes_on_when_it_is_back(tm
     try:
         with neo4j.GraphDatabase.driver(state.uri, auth=("neo4j", "graphmem")) as drv:
             ensure_schema(drv, None, 384)
-        server = start_server(state.uri, tmp_path)
+        # a 1 s retry (default 8): each 503 within a few seconds instead of 13-16 (docs/service.md)
+        server = start_server(state.uri, tmp_path, extra_env={"GRAPHMEM_SERVER_RETRY_SECONDS": 1})
         game = f"restart-{uuid.uuid4().hex[:8]}"
         header, log = small_game(game)
         with server.client() as engine:

@@ -40,6 +40,7 @@ def test_local_state_file_gives_the_uri_when_nothing_else_does(tmp_path: Path) -
 @pytest.mark.parametrize(("text", "message"), [
     ("[server]\nport = 70000\n", r"field 'server.port' must be 1..65535, got 70000"),
     ("[server]\nmax_body_bytes = 0\n", r"field 'server.max_body_bytes' must be >= 1, got 0"),
+    ("[server]\nretry_seconds = 0\n", r"field 'server.retry_seconds' must be > 0 and <= 300, got 0"),
     ("[embedding]\nbatch_size = -1\n", r"field 'embedding.batch_size' must be >= 1, got -1"),
     ('seed = "abc"\n', r"field 'seed' must be int"),
 ])
@@ -93,6 +94,18 @@ def test_the_server_section_then_the_environment_give_the_engine_key_and_the_bod
     s = load_settings(environ={**env, "GRAPHMEM_ENGINE_KEY": "from-env", "GRAPHMEM_MAX_BODY_BYTES": "2000"},
                       cwd=tmp_path)
     assert (s.engine_key, s.max_body_bytes) == ("from-env", 2000)
+
+
+def test_the_servers_retry_time_comes_from_the_file_or_the_environment(tmp_path: Path) -> None:
+    env = {"GRAPHMEM_HOME": str(tmp_path)}
+    assert load_settings(environ=env, cwd=tmp_path).server_retry_seconds == 8.0  # the 503 after 13-16 s
+    (tmp_path / "graphmem.toml").write_text("[server]\nretry_seconds = 2.5\n", encoding="utf-8")
+    assert load_settings(environ=env, cwd=tmp_path).server_retry_seconds == 2.5
+    s = load_settings(environ={**env, "GRAPHMEM_SERVER_RETRY_SECONDS": "1"}, cwd=tmp_path)
+    assert s.server_retry_seconds == 1.0
+    refused = r"GRAPHMEM_SERVER_RETRY_SECONDS: field 'server.retry_seconds' must be > 0 and <= 300, got 301"
+    with pytest.raises(ConfigError, match=refused):
+        load_settings(environ={**env, "GRAPHMEM_SERVER_RETRY_SECONDS": "301"}, cwd=tmp_path)
 
 
 def test_flags_win_over_the_environment_and_the_file_and_the_settings_travel_to_workers(tmp_path: Path) -> None:
