@@ -31,8 +31,10 @@ demo: setup
 bench: setup
 	$(BIN)/python -m bench.run
 
+# Every test, on one pytest-xdist worker per core (each with its own local Neo4j; none with NEO4J_URI set, see
+# tests/conftest.py): the tests that read the ingested real games stay together on one worker and start first.
 test: setup browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder
 
 # The quick loop, under 2 minutes on two cores: `make lint`, then the unit tests but those marked neo4j or slow (a
 # whole corpus of real games, the embedding model, Java and Maven, a wheel build, a browser). `make test` runs them.

@@ -194,3 +194,30 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], Path]:
     with zipfile.ZipFile(built) as zf:
         zf.extractall(out / "site")
         return set(zf.namelist()), out / "site"
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (``make test``): one worker per core, at most 4, each with its own local Neo4j (:func:`neo4j_uri`);
+    none when ``$NEO4J_URI`` names a Neo4j to share, since tests drop and rebuild indexes and count every node."""
+    if os.environ.get("NEO4J_URI"):
+        return 0
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+REAL_GAMES_GROUP = "real-games"
+"""The worker group of every test that reads the ingested real games (the ``real_games`` fixture, which the Avalon and
+Mafia ingest of tests/e2e/test_three_corpora.py builds on): the longest session fixtures, set up on one worker."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """For pytest-xdist's ``--dist loadgroup`` (``make test``): each test file runs on one worker, and every test that
+    reads the ingested real games on the same one, so that each session fixture is set up on one worker only; those
+    tests come first (with ``--no-loadscope-reorder``, the groups are handed out in this order), and the rest of the
+    suite fills the other workers around them. Without xdist the order changes only across files."""
+    groups: dict[str, str] = {}
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        groups[item.nodeid] = REAL_GAMES_GROUP if "real_games" in fixtures else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+    items.sort(key=lambda item: groups[item.nodeid] != REAL_GAMES_GROUP)

@@ -36,8 +36,10 @@ def converted(corpora: list[Path], tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 @pytest.fixture(scope="session")
-def three_corpora(memory: Any, corpora: list[Path]) -> IngestSummary:
-    """Every game of the three corpora, ingested once per session (as ``graphmem ingest`` detects them)."""
+def three_corpora(memory: Any, corpora: list[Path], real_games: object) -> IngestSummary:
+    """Every game of the three corpora, ingested once per session (as ``graphmem ingest`` detects them). The Traitors
+    games are the session's ``real_games``, ingested first (here they come back unchanged): so this file runs on the
+    worker that holds them, and no worker ingests them twice (tests/conftest.py)."""
     started = time.perf_counter()
     summary: IngestSummary = memory.ingest(*corpora)
     print(f"\ningested {summary.games} games ({summary.memories} memories) in {time.perf_counter() - started:.1f} s")
