@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -42,14 +41,26 @@ def example() -> ModuleType:
 @pytest.fixture(scope="module")
 def played(memory: Any, driver: neo4j.Driver, example: ModuleType,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The example's series (3 games ingested, the 4th opened live, consolidated), deleted afterwards."""
-    series = f"test-series-{uuid.uuid4().hex[:6]}"
+    """The example's series (3 games ingested, the 4th opened live, consolidated), deleted afterwards.
+
+    A fixed name: the example's writing recalls after the consolidation are seeded by each memory's uid
+    (docs/model.md#seeded-randomness); under a random name one of them now and then lost the ``whom`` of a reveal,
+    which changes what its owner remembers, so that a second consolidation rightly wrote a new summary for that pair
+    (about 1 run in 15). Under a fixed name the recalls replay exactly."""
+    series = "test-series-reputation"
+
+    def clear() -> None:
+        driver.execute_query("MATCH (g:Game {series: $series}) MATCH (n {game: g.uid}) DETACH DELETE n",
+                             series=series)
+        driver.execute_query("MATCH (g:Game {series: $series}) DETACH DELETE g", series=series)
+        driver.execute_query("MATCH (s:Series {name: $series}) OPTIONAL MATCH (s)-[:HAS_PERSON]->(p) "
+                             "DETACH DELETE s, p", series=series)
+
+    clear()  # what a run stopped before its clean-up left
     out = tmp_path_factory.mktemp("series")
     result = example.play(memory, series, GAMES, 7, out)
     yield {"series": series, "out": out, **result}
-    driver.execute_query("MATCH (g:Game {series: $series}) MATCH (n {game: g.uid}) DETACH DELETE n", series=series)
-    driver.execute_query("MATCH (s:Series {name: $series}) OPTIONAL MATCH (s)-[:HAS_PERSON]->(p) DETACH DELETE s, p",
-                         series=series)
+    clear()
 
 
 def logs(out: Path) -> list[list[dict[str, Any]]]:
