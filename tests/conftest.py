@@ -1,4 +1,4 @@
-"""Shared fixtures: one Neo4j for the whole test session.
+"""Shared fixtures: one Neo4j for the whole test session (for each pytest-xdist worker under ``make test``).
 
 ``neo4j_uri`` is ``$NEO4J_URI`` when set (credentials from ``$NEO4J_USER`` / ``$NEO4J_PASSWORD``); otherwise the
 project's local Neo4j (``graphmem.local_neo4j``) is started once, on a free port in a temporary home, and stopped
@@ -196,28 +196,33 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], Path]:
         return set(zf.namelist()), out / "site"
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: `-p no:xdist` still runs
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (``make test``): one worker per core, at most 4, each with its own local Neo4j (:func:`neo4j_uri`);
-    none when ``$NEO4J_URI`` names a Neo4j to share, since tests drop and rebuild indexes and count every node."""
+    """``-n auto`` (``make test``): one worker per core, at most 4 (each holds the model and its own local Neo4j of
+    about 1.1 GB), each with its own Neo4j (:func:`neo4j_uri`); none when ``$NEO4J_URI`` names a Neo4j to share,
+    since tests drop and rebuild indexes and count every node (``-n 2`` with ``$NEO4J_URI`` would share it anyway)."""
     if os.environ.get("NEO4J_URI"):
         return 0
     return max(1, min(4, os.cpu_count() or 1))
 
 
 REAL_GAMES_GROUP = "real-games"
-"""The worker group of every test that reads the ingested real games (the ``real_games`` fixture, which the Avalon and
-Mafia ingest of tests/e2e/test_three_corpora.py builds on): the longest session fixtures, set up on one worker."""
+"""The worker group of every test file that reads the ingested real games (the ``real_games`` fixture, which the
+Avalon and Mafia ingest of tests/e2e/test_three_corpora.py builds on): the longest session fixtures, set up on one
+worker."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """For pytest-xdist's ``--dist loadgroup`` (``make test``): each test file runs on one worker, and every test that
-    reads the ingested real games on the same one, so that each session fixture is set up on one worker only; those
-    tests come first (with ``--no-loadscope-reorder``, the groups are handed out in this order), and the rest of the
-    suite fills the other workers around them. Without xdist the order changes only across files."""
-    groups: dict[str, str] = {}
+    """For pytest-xdist's ``--dist loadgroup`` (``make test``): each test file runs on one worker, and every file with
+    a test that reads the ingested real games on the same one, so that each session and module fixture is set up on
+    one worker only; those files come first (with ``--no-loadscope-reorder`` the groups are handed out in this
+    order), and the other workers take the rest of the suite around them. Without xdist they come first too."""
+    def file_of(item: pytest.Item) -> str:
+        return item.nodeid.split("::")[0]
+
+    reading = {file_of(item) for item in items if "real_games" in getattr(item, "fixturenames", ())}
     for item in items:
-        fixtures = getattr(item, "fixturenames", ())
-        groups[item.nodeid] = REAL_GAMES_GROUP if "real_games" in fixtures else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
-    items.sort(key=lambda item: groups[item.nodeid] != REAL_GAMES_GROUP)
+        group = REAL_GAMES_GROUP if file_of(item) in reading else file_of(item)
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: file_of(item) not in reading)

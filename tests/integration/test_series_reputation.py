@@ -171,6 +171,7 @@ def test_consolidation_across_the_series_says_what_each_remembers(driver: neo4j.
     again = memory.consolidate_series(series)
     assert (again.created, again.superseded) == (0, 0)
     assert again.summaries == settled.summaries == played["consolidation"].summaries
+    assert again.planned == settled.planned  # the same summaries, word for word
     dry = memory.consolidate_series(series, "Alice", dry_run=True)
     assert dry.created == 0 and {p["observed"] for p in dry.planned} == {"Bob", "Chen", "Dana", "Emil"}
     recalled = memory.recall(latest, "Alice", topic="Chen", participants=["Chen"], dry_run=True)

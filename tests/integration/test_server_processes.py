@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -106,8 +107,10 @@ def test_a_server_answers_503_while_neo4j_is_down_and_goes_on_when_it_is_back(tm
             assert first.status_code in (200, 503), first.text
             if first.status_code == 503:
                 assert first.json()["error"].startswith("neo4j_") and state.uri in first.json()["reason"]
+            asked = time.monotonic()
             down = engine.post(f"/games/{game}/events", json=rest)
             assert down.status_code == 503, down.text
+            assert time.monotonic() - asked < 10  # the 1 s retry; the default 8 s answers after 13-16 s
             assert down.json()["error"] == "neo4j_unavailable" and state.uri in down.json()["reason"]
             assert httpx.get(server.url + "/ready", timeout=60).status_code == 503
             local_neo4j.start(home, port=port, timeout=300)

@@ -1,4 +1,5 @@
-"""Fixtures for the importer tests: the real games, and a copy of one example game to damage."""
+"""Fixtures for the importer tests: a copy of one example game to damage (the real games are tests/conftest.py's
+``real_games_path``)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,6 @@ from typing import Any
 import pytest
 
 from tests.unit.logs.logs_helpers import EXAMPLES
-
-
-@pytest.fixture
-def real_games(real_games_path: Path) -> Path:
-    """The folder of the real games: the 40 of the shared data, or the three of examples/ in a bare checkout
-    (tests/conftest.py's ``real_games_path``; never skipped)."""
-    return real_games_path
 
 
 @pytest.fixture

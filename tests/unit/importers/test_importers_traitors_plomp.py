@@ -35,8 +35,9 @@ def event_items(plomp: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 # --- all 40 real games -------------------------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_all_40_real_games_convert_with_zero_problems(real_games: Path, traitors_corpus: tuple[ConvertedGame, ...]) -> None:
-    folders = sorted(p for p in real_games.iterdir() if p.is_dir())
+def test_all_40_real_games_convert_with_zero_problems(real_games_path: Path,
+                                                       traitors_corpus: tuple[ConvertedGame, ...]) -> None:
+    folders = sorted(p for p in real_games_path.iterdir() if p.is_dir())
     assert len(folders) in (40, 3)  # the shared corpus, or the three games of examples/ in a bare checkout
     assert [g.path for g in traitors_corpus] == folders  # every folder is one game, converted (InvalidGameLog else)
     kinds: collections.Counter[str] = collections.Counter()
