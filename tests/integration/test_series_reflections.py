@@ -16,6 +16,7 @@ import pytest
 
 from graphmem.analysis import analysis_query, bind_params, run_read
 from graphmem.recall.prompt import check_block
+from graphmem.store.games import delete_game
 
 pytestmark = pytest.mark.neo4j
 
@@ -32,9 +33,9 @@ def series(tmp_path_factory: pytest.TempPathFactory, memory: Any,
     # fixed ids: recall's randomness is seeded by each memory's uid (docs/model.md#seeded-randomness), and with a random tag
     # the 26-phase-old reflection lost a detail of her words in a dry run in about 1 run of 15
     tag = "reflect0"
-    driver.execute_query("MATCH (n) WHERE n.game STARTS WITH $prefix OR n.uid STARTS WITH $prefix DETACH DELETE n",
-                         prefix=f"avalon-{tag}-")  # what a run stopped before its clean-up left
     name, first, second = f"series-{tag}", f"avalon-{tag}-1", f"avalon-{tag}-2"
+    for game in (first, second):  # what a run stopped before its clean-up left
+        delete_game(driver, None, game)
     folder = tmp_path_factory.mktemp("series") / "run" / "individual_games"
     folder.mkdir(parents=True)
     (folder.parent / "player_memories.json").write_text(json.dumps({"session_id": name, "player_memories": {}}),

@@ -17,6 +17,7 @@ import networkx as nx
 import pytest
 from click.testing import Result
 
+from graphmem.store.games import delete_game
 from graphmem.store.keys import player_uid
 
 pytestmark = pytest.mark.neo4j
@@ -46,9 +47,8 @@ def played(memory: Any, driver: neo4j.Driver, example: ModuleType,
     series = "test-series-reputation"
 
     def clear() -> None:
-        driver.execute_query("MATCH (g:Game {series: $series}) MATCH (n {game: g.uid}) DETACH DELETE n",
-                             series=series)
-        driver.execute_query("MATCH (g:Game {series: $series}) DETACH DELETE g", series=series)
+        for (game,) in driver.execute_query("MATCH (g:Game {series: $series}) RETURN g.uid", series=series).records:
+            delete_game(driver, None, game)
         driver.execute_query("MATCH (s:Series {name: $series}) OPTIONAL MATCH (s)-[:HAS_PERSON]->(p) "
                              "DETACH DELETE s, p", series=series)
 
