@@ -84,7 +84,10 @@ def gist(text: str, limit: int = GIST_CHARS) -> str:
 
 
 def _quoted(text: str) -> str:
-    return " ".join(text.split())
+    """A statement's words as said: only the whitespace around them goes. Its line breaks (newlines, U+2028, U+2029,
+    U+0085) stay in the memory's text, which is the full text as the owner holds it (docs/graph-model.md); the
+    prompt block renders each memory on one line (docs/prompt.md)."""
+    return text.strip()
 
 
 TARGET_BALLOTS = {"banish": "to banish {whom}", "murder": "to murder {whom}",

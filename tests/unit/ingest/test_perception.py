@@ -111,9 +111,10 @@ def test_given_emotion_wins_over_appraisal_and_emotion_state_adds_to_it() -> Non
 
 def test_statement_heard_reads_as_its_content_and_the_speaker_remembers_saying_it() -> None:
     game = encode({"kind": "say", "id": "s", "speaker": "Ann", "to": ["Bob"], "channel": "private",
-                   "text": "Cid   is a traitor."})
+                   "text": " Cid   is a\u2028traitor.\n"})
     texts = {m.owner: m.text for m in game.memories}
-    assert texts == {"Ann": 'You told Bob: "Cid is a traitor."', "Bob": '"Cid is a traitor."'}
+    # the words as said, spaces and line breaks included (the prompt shows them on one line); only the ends go
+    assert texts == {"Ann": 'You told Bob: "Cid   is a\u2028traitor."', "Bob": '"Cid   is a\u2028traitor."'}
     bob = next(m for m in game.memories if m.owner == "Bob")
     assert bob.about == ["Cid"] and "Ann" in bob.keywords.split() and "Cid" in bob.keywords.split()
 

@@ -35,7 +35,7 @@ def test_a_statement_is_embedded_with_its_speaker_for_every_witness_and_shown_in
     ann, bob = memory(game, "Ann", "s1"), memory(game, "Bob", "s1")
     assert ann.embedded == bob.embedded == "Ann: I play the clarinet."
     assert ann.text.startswith("You told Bob:")
-    assert bob.text == '"I play the clarinet."'  # the quote alone: the prompt's label carries the teller
+    assert bob.text == '"I  play the clarinet."'  # the quote alone: the prompt's label carries the teller
 
 
 def test_a_reply_holds_the_statement_it_followed_in_the_same_conversation_and_phase() -> None:
