@@ -15,6 +15,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+INTEGER_MIN = -(2**63)
+"""The smallest Neo4j INTEGER (signed 64-bit); the driver cannot send a Python int below it."""
+INTEGER_MAX = 2**63 - 1
+"""The largest Neo4j INTEGER (signed 64-bit), and so the largest integer graphmem takes anywhere (a day, a count, a
+phase, a position, a query parameter): a larger one is refused naming its field (an invalid event, a 422, a usage
+error), never met as the driver's OverflowError. Here, in the module every layer may import, with the errors that
+refuse it."""
+
 
 class GraphmemError(Exception):
     """Root of every error graphmem raises on purpose."""
@@ -44,6 +52,10 @@ class Neo4jUnavailable(GraphmemError):
 class InvalidNeo4jUri(UsageProblem, Neo4jUnavailable):
     """A Neo4j URI graphmem cannot use (no or an unsupported scheme, a bad port): a usage error (CLI exit 2) that is
     also a Neo4jUnavailable, so callers that catch that around opening a driver still catch it."""
+
+
+class ServerStartError(GraphmemError):
+    """``graphmem serve`` could not start: its address is in use or not this machine's (CLI exit code 1)."""
 
 
 class LocalNeo4jError(GraphmemError):

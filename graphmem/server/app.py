@@ -9,10 +9,16 @@ and the configuration file (:func:`graphmem.settings.load_settings`).
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import socket
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from starlette.types import ASGIApp
 
+from graphmem.errors import ServerStartError
 from graphmem.settings import Settings, load_settings
 
 
@@ -39,16 +45,60 @@ def factory() -> ASGIApp:
 
 def run(settings: Settings, *, workers: int = 1, log_level: str = "info") -> None:
     """Serve on ``settings.server_host``:``settings.server_port`` with ``workers`` processes (uvicorn; each
-    process builds its own application from ``settings``). Returns when the server stops."""
+    process builds its own application from ``settings``). Returns when the server stops (SIGINT, SIGTERM).
+
+    The address is taken before any process starts, so a port in use is one error at once, not a worker that loads
+    the model and then fails. Raises ServerStartError (CLI exit 1: README's exit codes are 0, 1 and 2, where
+    ``uvicorn.run`` exits 3) when it cannot listen there or the server does not start.
+    """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config(AppFactory(settings), factory=True, host=settings.server_host, port=settings.server_port,
                             workers=workers, log_level=log_level, access_log=False)
-    if workers > 1:
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
-    else:
+    listening = listen(settings.server_host, settings.server_port)
+    with listening:
+        if workers > 1:
+            Multiprocess(config, sockets=[listening]).run()
+            return
         server = uvicorn.Server(config)
-        server.run()
-        if not server.started:
-            raise SystemExit(3)  # as uvicorn.run: the server could not start (the reason is in its log)
+        with _stopped_quietly():
+            server.run(sockets=[listening])
+    if not server.started:
+        raise ServerStartError(f"graphmem serve did not start on {settings.server_host}:{settings.server_port} "
+                               "(the reason is in the log above)")
+
+
+@contextlib.contextmanager
+def _stopped_quietly() -> Iterator[None]:
+    """SIGINT and SIGTERM stop the server and end the command with exit 0: uvicorn's server shuts down on them and
+    then raises the signal again for the handler it found, which would end the process by SIGTERM (143) or with a
+    KeyboardInterrupt (1); the handler it finds is this one, which lets the command return."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for uvicorn's processes to accept on (as ``uvicorn.Config.bind_socket``
+    binds it: IPv6 for a host with a colon, SO_REUSEADDR, inheritable). Raises ServerStartError naming the address
+    and the reason."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family=family)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        hint = " (another server listens there: stop it or choose --port)" if e.errno == errno.EADDRINUSE else ""
+        raise ServerStartError(f"graphmem serve cannot listen on {host}:{port}: {e.strerror or e}{hint}") from None
+    sock.set_inheritable(True)
+    return sock

@@ -20,14 +20,14 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.server import auth
-from graphmem.server.errors import Unexpected, answer, body, send_json
+from graphmem.server.errors import JsonAnswer, Unexpected, answer, body, send_json
 from graphmem.server.limits import BodyLimit
 from graphmem.server.models import ErrorAnswer
 from graphmem.server.routes import ROUTERS
@@ -123,6 +123,7 @@ def create_app(service: MemoryService, *, warm: bool = True, close: bool = False
             async with mcp.session_manager.run():
                 yield
         finally:
+            await anyio.to_thread.run_sync(warm_up.wait)
             if close:
                 service.close()
 
@@ -134,36 +135,36 @@ def create_app(service: MemoryService, *, warm: bool = True, close: bool = False
     for router in ROUTERS:
         app.include_router(router)
 
-    async def known(request: Request, exc: Exception) -> JSONResponse:
+    async def known(request: Request, exc: Exception) -> JsonAnswer:
         status, payload = answer(exc, settings.uri)
-        return JSONResponse(payload, status)
+        return JsonAnswer(payload, status)
 
     # Exception too: Starlette's error middleware then answers with this JSON instead of its plain-text 500
     app.add_exception_handler(Exception, known)
 
-    async def routing(request: Request, exc: Exception) -> JSONResponse:
+    async def routing(request: Request, exc: Exception) -> JsonAnswer:
         assert isinstance(exc, StarletteHTTPException)
         # an unknown route: the same JSON body as every other error, not Starlette's plain text
         if exc.status_code == 404:
             reason = f"no such route: {request.method} {request.url.path} (the API is listed at /docs)"
-            return JSONResponse(body("not_found", reason), 404)
+            return JsonAnswer(body("not_found", reason), 404)
         unreadable = _unreadable(exc.__cause__)
         if exc.status_code == 400 and unreadable is not None:
-            return JSONResponse(body("malformed_json", unreadable), 400)
-        return JSONResponse(body("http_error", str(exc.detail)), exc.status_code, headers=exc.headers)
+            return JsonAnswer(body("malformed_json", unreadable), 400)
+        return JsonAnswer(body("http_error", str(exc.detail)), exc.status_code, headers=exc.headers)
 
     app.add_exception_handler(StarletteHTTPException, routing)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JsonAnswer:
         errors = list(exc.errors())
         malformed = _malformed(errors)
         if malformed is not None:
-            return JSONResponse(body("malformed_json", malformed), 400)
+            return JsonAnswer(body("malformed_json", malformed), 400)
         first = errors[0] if errors else {}
         loc = [str(p) for p in first.get("loc", ()) if p != "body"]
         index = next((int(p) for p in loc if p.isdigit()), None)
-        return JSONResponse(body("invalid_request", f"{'.'.join(loc) or 'body'}: {first.get('msg', 'invalid')}",
+        return JsonAnswer(body("invalid_request", f"{'.'.join(loc) or 'body'}: {first.get('msg', 'invalid')}",
                                  field=".".join(loc) or None, index=index), 422)
 
     # the MCP app is mounted at the root (its route is /mcp), so it answers every unknown route: with our JSON too

@@ -5,6 +5,7 @@ stopped mid-request and restarted; without an engine key it listens on loopback 
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -152,3 +153,32 @@ def test_without_an_engine_key_the_server_listens_on_loopback_only_and_says_so(n
                 httpx.get(f"http://{outside}:{server.url.rsplit(':', 1)[1]}/health", timeout=5)
     finally:
         server.stop()
+
+
+def test_serve_exits_0_when_stopped_1_when_it_cannot_listen_and_2_for_a_bad_flag(server: Server) -> None:
+    # README: exit codes 0 (ok), 1 (failure, one line saying what and where), 2 (usage); uvicorn's own is 3
+    port = int(server.url.rsplit(":", 1)[1])
+    serve = [sys.executable, "-m", "graphmem.cli", "serve"]
+    taken = subprocess.run([*serve, "--port", str(port)], capture_output=True, text=True, timeout=120, env=server.env)
+    assert taken.returncode == 1, taken.stderr
+    assert f"Error: graphmem serve cannot listen on 127.0.0.1:{port}: Address already in use" in taken.stderr
+    assert "Traceback" not in taken.stderr
+    taken_two = subprocess.run([*serve, "--port", str(port), "--workers", "2"], capture_output=True, text=True,
+                               timeout=120, env=server.env)
+    assert taken_two.returncode == 1 and "cannot listen on" in taken_two.stderr, taken_two.stderr
+    bad = subprocess.run([*serve, "--port", "70000"], capture_output=True, text=True, timeout=120, env=server.env)
+    assert bad.returncode == 2 and "Invalid value for '--port'" in bad.stderr, bad.stderr
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        free = free_port()
+        running = subprocess.Popen([*serve, "--port", str(free)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   env=server.env, text=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{free}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        running.send_signal(stop)
+        _, err = running.communicate(timeout=120)
+        assert running.returncode == 0, (stop, running.returncode, err[-2000:])

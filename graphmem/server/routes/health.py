@@ -11,11 +11,12 @@ from fastapi.responses import JSONResponse
 
 from graphmem.server.deps import Service
 from graphmem.server.errors import answer
+from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import Health, Readiness
 from graphmem.service import MemoryService
 
 log = logging.getLogger(__name__)
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=Utf8JsonRoute)
 
 
 class WarmUp:
@@ -25,10 +26,18 @@ class WarmUp:
     def __init__(self) -> None:
         self.seconds: float | None = None
         self.error: str | None = None
+        self._thread: threading.Thread | None = None
 
     def start(self, service: MemoryService) -> None:
         """Warm up in a daemon thread."""
-        threading.Thread(target=self.run, args=(service,), name="graphmem-warm-up", daemon=True).start()
+        self._thread = threading.Thread(target=self.run, args=(service,), name="graphmem-warm-up", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Wait up to ``timeout`` seconds for a warm-up under way to end (the server stops: a process that exits
+        while the model loads dies in the runtime's native threads, SIGABRT, where a stopped server exits 0)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
 
     def run(self, service: MemoryService) -> None:
         """Warm up now (``seconds`` when done, ``error`` when the model cannot be loaded)."""
