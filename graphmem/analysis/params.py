@@ -1,7 +1,7 @@
 """Typing query parameters from ``key=value`` strings by the ``@param`` types of a query's header.
 
 Types (:data:`graphmem.store.queries.PARAM_TYPES`): STRING as given; INTEGER (``-3``, ``12``; Neo4j's signed 64-bit
-range, :data:`INTEGER_MIN` .. :data:`INTEGER_MAX`); FLOAT (finite);
+range, :data:`graphmem.errors.INTEGER_MIN` .. ``INTEGER_MAX``); FLOAT (finite);
 BOOLEAN (true/false, yes/no, 1/0, any case); MAP (a JSON object); LIST<T> (a JSON array, or comma-separated
 items: ``a,b,c``). ``null`` stands for no value and is accepted only for a parameter that has a default. A
 header default is read as JSON (``null``, ``1``, ``0.5``, ``true``, ``"text"``, ``["a"]``), a bare word as a string.
@@ -15,14 +15,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphmem.errors import UsageProblem
+from graphmem.errors import INTEGER_MAX, INTEGER_MIN, UsageProblem
 from graphmem.store.queries import Query, QueryParam
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
-INTEGER_MIN = -(2**63)
-"""The smallest Neo4j INTEGER (signed 64-bit); the driver cannot send a Python int below it."""
-INTEGER_MAX = 2**63 - 1
-"""The largest Neo4j INTEGER (signed 64-bit); the driver cannot send a Python int above it."""
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.analysis.params import INTEGER_MAX
 from graphmem.cli import memory_service
+from graphmem.errors import INTEGER_MAX
 
 if TYPE_CHECKING:
     from graphmem.jobs.decay import DecayReport

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from graphmem.analysis.params import INTEGER_MAX
 from graphmem.cli import memory_service
-from graphmem.errors import UsageProblem
+from graphmem.errors import INTEGER_MAX, UsageProblem
 
 
 def participant_names(value: str | None) -> tuple[str, ...]:

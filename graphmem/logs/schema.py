@@ -48,6 +48,8 @@ from pydantic import (
     model_validator,
 )
 
+from graphmem.errors import INTEGER_MAX
+
 FORMAT = "graphmem/1"
 """The value of the header's ``format`` field."""
 
@@ -233,8 +235,8 @@ Timestamp = Annotated[str, Strict(), AfterValidator(_iso_timestamp)]
 """An ISO 8601 timestamp, kept as written."""
 Intensity = Annotated[float, Strict(), Field(ge=0.0, le=1.0)]
 """A number in [0, 1] (an integer 0 or 1 is accepted)."""
-Count = Annotated[int, Strict(), Field(ge=0)]
-"""A non-negative integer."""
+Count = Annotated[int, Strict(), Field(ge=0, le=INTEGER_MAX)]
+"""A non-negative integer (at most :data:`graphmem.errors.INTEGER_MAX`, the largest Neo4j stores)."""
 Emotions = dict[Text, Intensity]
 """``{emotion: intensity}``, e.g. ``{"fear": 0.8, "anger": 0.3}``."""
 
@@ -260,7 +262,7 @@ class Claim(_Model):
     predicate: Text
     object: Text
     polarity: Annotated[bool, Strict()] = True
-    round: Annotated[int, Strict(), Field(ge=0)] | None = None
+    round: Count | None = None
 
     @model_validator(mode="after")
     def _nfc_players(self) -> Claim:
@@ -311,7 +313,7 @@ class SeriesSpec(_Model):
     """
 
     name: SeriesName
-    position: Annotated[int, Strict(), Field(ge=1)] | None = None
+    position: Annotated[int, Strict(), Field(ge=1, le=INTEGER_MAX)] | None = None
 
 
 class GameHeader(_Model):

@@ -22,6 +22,7 @@ import logging
 from typing import Any
 
 from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired, TransientError
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.errors import GraphmemError, InvalidGameLog, UsageProblem
@@ -38,6 +39,20 @@ class MalformedRequest(UsageProblem):
     def __init__(self, reason: str, field: str | None = None) -> None:
         super().__init__(reason)
         self.field = field
+
+
+def json_bytes(payload: Any) -> bytes:
+    """``payload`` as UTF-8 JSON. A lone surrogate a client sent (refused, but quoted back in a reason or as an
+    event's ``id``) is written as its JSON escape ``\\ud83d``, as the client sent it: UTF-8 cannot hold it, and an
+    answer that failed on it would be a 500 in place of the 422 that names it."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+
+
+class JsonAnswer(JSONResponse):
+    """A JSON answer rendered by :func:`json_bytes` (the error answers of the app, the routes and the middlewares)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_bytes(content)
 
 
 def body(error: str, reason: str, *, field: str | None = None, index: int | None = None,
@@ -81,7 +96,7 @@ def answer(exc: BaseException, uri: str) -> tuple[int, dict[str, Any]]:
 async def send_json(send: Send, status: int, payload: dict[str, Any],
                     headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
     """Send a whole JSON answer over ASGI (for the middlewares, which answer before or around the app)."""
-    data = json.dumps(payload, ensure_ascii=False).encode()
+    data = json_bytes(payload)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
                             *headers]})

@@ -1,7 +1,15 @@
-"""The request-body limit, enforced before anything reads the body (ASGI middleware around the whole app)."""
+"""What a request body must be before a route reads it: at most ``max_body_bytes`` (:class:`BodyLimit`, ASGI
+middleware around the whole app, before anything reads the body) and, for a JSON body, UTF-8 (:class:`Utf8JsonRoute`,
+the route class of every router)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphmem.server.errors import ResponseTracker, body, send_json
@@ -90,3 +98,27 @@ class BodyLimit:
 
 class _TooLarge(Exception):
     pass
+
+
+class _Utf8JsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            raw = await self.body()
+            # json.loads(bytes) decodes with "surrogatepass": the bytes of a UTF-16 surrogate (ED A0 BD, not UTF-8)
+            # would pass as a lone surrogate, a 422 about the text where the body is unreadable (400)
+            self._json = json.loads(raw.decode(json.detect_encoding(raw)))
+        return self._json
+
+
+class Utf8JsonRoute(APIRoute):
+    """A route whose JSON body is decoded strictly: bytes that are not UTF-8 (encoded surrogates included) are a
+    body that cannot be read, 400 ``malformed_json`` (docs/service.md, "Errors"), never text with a lone surrogate
+    in it (the FastAPI way to change how a route reads its request: a custom ``APIRoute``)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_Utf8JsonRequest(request.scope, request.receive))
+
+        return strict

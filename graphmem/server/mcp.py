@@ -26,15 +26,17 @@ had ("Error executing tool recall: 403 forbidden: ...").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
 
 from graphmem.errors import Forbidden
 from graphmem.server import auth
 from graphmem.server.errors import answer
+from graphmem.server.models import Count, Integer
 from graphmem.service import MemoryService
 
 INSTRUCTIONS = (
@@ -74,7 +76,8 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="Recall what you remember", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     def recall(ctx: Context[Any], topic: str | None = None, participants: list[str] | None = None,
-               k: int | None = None, dry_run: bool = False, seed: int | None = None, at: int | None = None,
+               k: Annotated[int, Field(ge=1, le=100)] | None = None, dry_run: bool = False,
+               seed: Integer | None = None, at: Count | None = None,
                game: str | None = None, player: str | None = None) -> CallToolResult:
         """What you remember for a conversation about `topic` with `participants` (the players you are talking
         with), at most `k` memories (default 10): the memory block to read before you speak or vote. Recalling
@@ -99,7 +102,8 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
 
     @server.tool(annotations=ToolAnnotations(title="Keep a thought in mind", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
-    def remember_thought(ctx: Context[Any], text: str, priority: float = 0.5, persistence: int = 2) -> dict[str, Any]:
+    def remember_thought(ctx: Context[Any], text: str, priority: float = 0.5,
+                         persistence: Count = 2) -> dict[str, Any]:
         """Keep `text` in your working memory for `persistence` phases (priority 0-1: when you hold too many
         thoughts, the least important goes)."""
         try:
@@ -125,7 +129,7 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="Add game events (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def add_events(ctx: Context[Any], game: str, events: list[dict[str, Any]],
-                   after: int | None = None) -> dict[str, Any]:
+                   after: Count | None = None) -> dict[str, Any]:
         """Engine only: add a batch of canonical events (docs/log-format.md) to a live game, validated whole; `after` is the
         number of events sent before this batch."""
         try:
@@ -137,7 +141,7 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="Advance the phase (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     def advance_phase(ctx: Context[Any], game: str, day: int | None = None, name: str | None = None,
-                      after: int | None = None) -> dict[str, Any]:
+                      after: Count | None = None) -> dict[str, Any]:
         """Engine only: open the next phase of a live game (`day`, `name`: the phase event) and let memories fade
         to it; without them, bring the game's decay up to its current phase."""
         try:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from graphmem.errors import INTEGER_MAX, INTEGER_MIN
 from graphmem.logs.schema import check_unicode
 
 
@@ -22,6 +23,10 @@ def _unicode(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(_unicode)]
 """A string of the request that must be valid Unicode."""
+Count = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
+"""A non-negative integer of the request (a number of events, a day, a phase): at most 2^63 - 1, which Neo4j stores."""
+Integer = Annotated[int, Field(ge=INTEGER_MIN, le=INTEGER_MAX)]
+"""An integer of the request that Neo4j can store (a signed 64-bit integer)."""
 
 
 class _Body(BaseModel):
@@ -39,16 +44,16 @@ class EventBatch(_Body):
     """A batch of canonical events (docs/log-format.md) and, optionally, how many events the engine sent before it."""
 
     events: list[dict[str, Any]] = Field(description="canonical event objects, in order")
-    after: int | None = Field(None, ge=0, description="events sent before this batch (a concurrency check)")
+    after: Count | None = Field(None, description="events sent before this batch (a concurrency check)")
 
 
 class PhaseRequest(_Body):
     """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
 
-    day: int | None = Field(None, ge=0)
+    day: Count | None = None
     name: Text | None = None
-    to: int | None = Field(None, ge=0)
-    after: int | None = Field(None, ge=0)
+    to: Count | None = None
+    after: Count | None = None
 
 
 class EndRequest(_Body):
@@ -56,7 +61,7 @@ class EndRequest(_Body):
 
     winner: Text
     text: Text | None = None
-    after: int | None = Field(None, ge=0)
+    after: Count | None = None
 
 
 class RolesRequest(_Body):
@@ -73,8 +78,8 @@ class RecallRequest(_Body):
     participants: list[Text] = Field(default_factory=list)
     k: int | None = Field(None, ge=1, le=100)
     dry_run: bool = Field(False, description="recall without writing the reconsolidated memories back")
-    seed: int | None = Field(None, description="the seed of this recall's random choices (default: the server's)")
-    at: int | None = Field(None, ge=0, description="recall as at this phase (an earlier one is always a dry run)")
+    seed: Integer | None = Field(None, description="the seed of this recall's random choices (default: the server's)")
+    at: Count | None = Field(None, description="recall as at this phase (an earlier one is always a dry run)")
 
 
 class ThoughtRequest(_Body):
@@ -82,7 +87,7 @@ class ThoughtRequest(_Body):
 
     text: Text
     priority: float = Field(0.5, ge=0.0, le=1.0)
-    persistence: int = Field(2, ge=0)
+    persistence: Count = 2
 
 
 class QueryRequest(_Body):

@@ -183,6 +183,14 @@ def test_a_body_that_cannot_be_read_is_malformed_json(engine: httpx.Client) -> N
     assert "not UTF-8" in not_utf8.json()["reason"]
     deep = engine.post(route, content=b'{"events": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", headers=json_body)
     assert deep.status_code == 400 and deep.json()["error"] == "malformed_json", deep.text
+    # the bytes of half an emoji encoded as if it were a character (ED A0 BD: not UTF-8); Python's json module lets
+    # them through as a lone surrogate (surrogatepass), which made the body a 422 about its text
+    say = {"kind": "say", "speaker": "Marcus", "to": "all", "channel": "public", "text": "I saw \ud83d"}
+    encoded = json.dumps({"after": 2, "events": [say]}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    assert b"I saw \xed\xa0\xbd" in encoded
+    surrogate = engine.post(route, content=encoded, headers=json_body)
+    assert surrogate.status_code == 400 and surrogate.json()["error"] == "malformed_json", surrogate.text
+    assert "not UTF-8 (byte 0xed at offset" in surrogate.json()["reason"]
 
 
 def test_a_decomposed_player_name_is_the_same_player_for_its_token(server: Server, engine: httpx.Client) -> None:
@@ -337,3 +345,72 @@ def test_a_live_game_of_a_series_started_over_http_remembers_the_earlier_game(se
     assert other.status_code == 200, other.text
     # Eleanor told Marcus alone: Thomas never heard it, in either game
     assert not any("medical training" in m["text"] for m in other.json()["memories"])
+
+
+def test_a_lone_surrogate_in_an_event_id_is_refused_and_quoted_back(engine: httpx.Client) -> None:
+    # validation caught it; the 422 that quotes the id failed to render (a 500), on the batch path and in a new game's
+    # history alike; the answer quotes it as the JSON escape the client sent
+    game, _ = live_game(engine, 0)
+    bad = {"id": "e1\ud83d", "kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private", "text": "x"}
+    json_body = {"content-type": "application/json"}
+    batch = engine.post(f"/games/{game}/events", content=_raw({"after": 0, "events": [bad]}), headers=json_body)
+    header, _ = small_game(fresh("srv-lone-id"))
+    created = engine.post("/games", content=_raw({**header, "history": [bad]}), headers=json_body)
+    for answer in (batch, created):
+        assert answer.status_code == 422, answer.text
+        assert (answer.json()["error"], answer.json()["index"], answer.json()["field"]) == ("invalid_events", 0, "id")
+        assert answer.json()["problems"][0]["id"] == "e1\ud83d"  # the id as sent, escaped in the JSON
+        assert b'"e1\\ud83d"' in answer.content
+        assert "event 0 of this batch (id 'e1\\ud83d'), field 'id': character 2 is a lone surrogate" in \
+            answer.json()["reason"]
+    # nothing of the history written (the game is open, as start_game says)
+    assert engine.post(f"/games/{header['game']}/events", json={"after": 0, "events": []}).json()["total_events"] == 0
+
+
+BIG = 2**63  # one more than the largest integer Neo4j stores
+
+
+def test_an_integer_neo4j_cannot_store_is_refused_naming_its_field(server: Server, engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 6)
+    before = engine.get(f"/games/{game}").json()
+    phase = engine.post(f"/games/{game}/events", json={"after": 6, "events": [
+        {"kind": "phase", "day": BIG, "name": "night"}]})
+    assert (phase.status_code, phase.json()["field"], phase.json()["index"]) == (422, "day", 0), phase.text
+    assert "less than or equal to 9223372036854775807" in phase.json()["reason"]
+    answers = {
+        "day": engine.post(f"/games/{game}/phase", json={"day": BIG, "name": "night"}),
+        "at": engine.post(f"/games/{game}/players/Marcus/recall", json={"topic": "Thomas", "at": BIG}),
+        "persistence": engine.post(f"/games/{game}/players/Marcus/thoughts", json={"text": "x", "persistence": BIG}),
+        "after": engine.post(f"/games/{game}/events", json={"after": BIG, "events": []}),
+    }
+    for field, answer in answers.items():
+        assert (answer.status_code, answer.json()["field"]) == (422, field), answer.text
+    header, _ = small_game(fresh("srv-big"))
+    series = engine.post("/games", json={**header, "series": {"name": fresh("big"), "position": BIG}})
+    assert (series.status_code, series.json()["field"]) == (422, "series.position"), series.text
+    token = mint(engine, game, "Marcus")
+    thought = mcp_call(server, token, "remember_thought", {"text": "x", "persistence": BIG})
+    assert thought.is_error and "persistence" in thought.content[0].text
+    assert engine.get(f"/games/{game}").json() == before  # nothing written
+
+
+def test_line_breaks_in_a_statement_stay_in_the_memory_and_the_prompt_shows_one_line(
+        engine: httpx.Client, driver: neo4j.Driver) -> None:
+    from graphmem.recall.prompt import check_block
+
+    game, _ = live_game(engine, 6)
+    said = "I was in the library.\nThomas was not\u2028and Priya\u0085left\u2029early."
+    say = {"kind": "say", "speaker": "Sarah", "to": ["Marcus"], "channel": "private", "text": f"  {said}\n"}
+    assert engine.post(f"/games/{game}/events", json={"after": 6, "events": [say]}).status_code == 200
+    texts = [r["text"] for r in driver.execute_query(
+        "MATCH (m:Memory {game: $game, owner: 'Marcus'}) WHERE m.text CONTAINS 'library' RETURN m.text AS text",
+        game=game).records]
+    assert len(texts) == 1 and f'"{said}"' in texts[0], texts  # the words as said, only the space around them gone
+    recalled = engine.post(f"/games/{game}/players/Marcus/recall", json={"topic": "library", "dry_run": True})
+    assert recalled.status_code == 200, recalled.text
+    prompt = recalled.json()["prompt"]
+    assert check_block(prompt) == [], prompt
+    line = next(line for line in prompt.splitlines() if "library" in line)
+    assert "I was in the library. Thomas was not and Priya left early." in line
+    shown = next(m for m in recalled.json()["memories"] if "library" in m["text"])
+    assert said in shown["text"]  # the JSON keeps the full text

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from graphmem.analysis.params import INTEGER_MAX, INTEGER_MIN, coerce
+from graphmem.analysis.params import coerce
 from graphmem.cli import main
-from graphmem.errors import InvalidNeo4jUri, Neo4jUnavailable, UsageProblem
+from graphmem.errors import INTEGER_MAX, INTEGER_MIN, InvalidNeo4jUri, Neo4jUnavailable, UsageProblem
 from graphmem.logs.reader import parse_json_line
 from graphmem.settings import Settings
 from graphmem.store.connection import SUPPORTED_SCHEMES, check_uri, open_driver

@@ -7,9 +7,10 @@ from fastapi import APIRouter
 
 from graphmem.server import auth
 from graphmem.server.deps import Caller, PlayerName, Service
+from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import Conflicts, RecallAnswer, RecallRequest, Thought, ThoughtRequest
 
-router = APIRouter(tags=["agent"])
+router = APIRouter(tags=["agent"], route_class=Utf8JsonRoute)
 
 
 @router.post("/games/{game}/players/{player}/recall")

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.server.deps import EngineOnly, Service
 from graphmem.server.errors import MalformedRequest
+from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
     BatchAnswer,
     Deleted,
@@ -25,7 +26,7 @@ from graphmem.server.models import (
     RolesRequest,
 )
 
-router = APIRouter(tags=["games"], dependencies=[EngineOnly])
+router = APIRouter(tags=["games"], dependencies=[EngineOnly], route_class=Utf8JsonRoute)
 
 
 def _batch(game: str | None, report: Any) -> BatchAnswer:

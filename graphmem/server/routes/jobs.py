@@ -12,9 +12,10 @@ from fastapi.responses import Response
 from graphmem.jobs.consolidation import ConsolidationReport
 from graphmem.jobs.contradictions import ContradictionReport
 from graphmem.server.deps import EngineOnly, Service
-from graphmem.server.models import QueryInfo, QueryRequest, QueryRows
+from graphmem.server.limits import Utf8JsonRoute
+from graphmem.server.models import Count, QueryInfo, QueryRequest, QueryRows
 
-router = APIRouter(dependencies=[EngineOnly])
+router = APIRouter(dependencies=[EngineOnly], route_class=Utf8JsonRoute)
 
 
 @router.post("/games/{game}/consolidate", tags=["jobs"], response_model=ConsolidationReport)
@@ -57,7 +58,8 @@ TOLD_CONTENT: dict[int | str, dict[str, Any]] = {200: {"content": {
 
 
 @router.get("/games/{game}/told", tags=["queries"], response_class=Response, responses=TOLD_CONTENT)
-def told(game: str, memory: Service, format: Literal["html", "graphml"] = "html", day: int | None = None) -> Response:
+def told(game: str, memory: Service, format: Literal["html", "graphml"] = "html",
+         day: Count | None = None) -> Response:
     """Who told whom: a self-contained interactive HTML page, or GraphML (for Gephi, networkx)."""
     graph = memory.told_graph(game, day)
     if format == "html":

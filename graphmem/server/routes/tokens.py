@@ -6,9 +6,10 @@ from fastapi import APIRouter
 
 from graphmem.logs.schema import nfc
 from graphmem.server.deps import EngineOnly, Service
+from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import Revoked, Token
 
-router = APIRouter(tags=["tokens"], dependencies=[EngineOnly])
+router = APIRouter(tags=["tokens"], dependencies=[EngineOnly], route_class=Utf8JsonRoute)
 
 
 @router.post("/games/{game}/players/{player}/tokens", status_code=201)
