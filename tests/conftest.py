@@ -102,6 +102,12 @@ def mafia_games_dir() -> Path:
     return corpus_dir("GRAPHMEM_LLMAFIA_DATA", "llmafia", "games/*/config.json")
 
 
+def werewolf_games_dir() -> Path:
+    """The 24 Werewolf Arena games (``$GRAPHMEM_WEREWOLF_DATA``, ``../shared/data/werewolf-arena``), else the 2 of
+    examples/."""
+    return corpus_dir("GRAPHMEM_WEREWOLF_DATA", "werewolf-arena", "games/*/game_complete.json")
+
+
 @pytest.fixture(scope="session")
 def avalon_games_path() -> Path:
     """The folder of real Avalon games (see :func:`avalon_games_dir`)."""
@@ -112,6 +118,12 @@ def avalon_games_path() -> Path:
 def mafia_games_path() -> Path:
     """The folder of real Mafia games (see :func:`mafia_games_dir`)."""
     return mafia_games_dir()
+
+
+@pytest.fixture(scope="session")
+def werewolf_games_path() -> Path:
+    """The folder of Werewolf Arena games (see :func:`werewolf_games_dir`)."""
+    return werewolf_games_dir()
 
 
 @dataclass(frozen=True)
@@ -147,6 +159,12 @@ def avalon_corpus(avalon_games_path: Path) -> tuple[ConvertedGame, ...]:
 def mafia_corpus(mafia_games_path: Path) -> tuple[ConvertedGame, ...]:
     """The real Mafia games (:func:`mafia_games_dir`), converted once per session."""
     return convert_corpus(mafia_games_path)
+
+
+@pytest.fixture(scope="session")
+def werewolf_corpus(werewolf_games_path: Path) -> tuple[ConvertedGame, ...]:
+    """The Werewolf Arena games (:func:`werewolf_games_dir`), converted once per session."""
+    return convert_corpus(werewolf_games_path)
 
 
 @pytest.fixture(scope="session")

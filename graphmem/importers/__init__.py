@@ -1,8 +1,9 @@
 """Importers for game logs of other shapes (docs/perception.md#imported-logs), and the registry that finds them.
 
 Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors), ``avalon-llm`` (Avalon
-games of LLM agents, SuveenE/multi-round-avalon-agents) and ``llmafia`` (Mafia games of people and an LLM,
-niveck/LLMafia). A new importer (a Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
+games of LLM agents, SuveenE/multi-round-avalon-agents), ``llmafia`` (Mafia games of people and an LLM,
+niveck/LLMafia) and ``werewolf-arena`` (Werewolf games saved by the engine of google/werewolf_arena). A new
+importer (another Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
 ``detect``, ``convert``) and is registered with :func:`register_importer`; everything else (the CLI, discovery,
 validation, the report of guesses) then works for it.
 
@@ -34,6 +35,7 @@ from graphmem.importers.avalon_llm import AvalonImporter
 from graphmem.importers.base import Conversion, Importer, import_game_log, validate_conversion
 from graphmem.importers.llmafia import LLMafiaImporter
 from graphmem.importers.traitors_plomp import TraitorsPlompImporter
+from graphmem.importers.werewolf_arena import WerewolfArenaImporter
 from graphmem.logs.reader import GameLog, read_game_log
 
 __all__ = [
@@ -142,7 +144,7 @@ def discover(paths: list[Path], fmt: str | None = None) -> list[tuple[Path, str]
     """Expand paths into ``(game log, format)`` pairs, in a stable order.
 
     A path that is itself one game (a canonical file, a plomp game folder or plomp.json, an Avalon game file, an
-    LLMafia game folder) yields itself. A folder that is not one game yields every game inside it, in its
+    LLMafia or Werewolf Arena game folder) yields itself. A folder that is not one game yields every game inside it, in its
     sub-folders too, up to :data:`MAX_DEPTH` folders down (a game's own folder is not searched further), in name
     order; other entries are ignored. ``fmt`` (an importer name or "graphmem") only looks for games of that format.
 
@@ -192,3 +194,4 @@ def load_game_log(path: str | Path, fmt: str | None = None, *, skip_invalid: boo
 register_importer(TraitorsPlompImporter())
 register_importer(AvalonImporter())
 register_importer(LLMafiaImporter())
+register_importer(WerewolfArenaImporter())

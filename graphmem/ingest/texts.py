@@ -91,8 +91,9 @@ def _quoted(text: str) -> str:
 
 
 TARGET_BALLOTS = {"banish": "to banish {whom}", "murder": "to murder {whom}",
-                  "assassinate": "to assassinate {whom}"}
-"""How a vote on a ballot with a target reads ("Riley voted to banish Casey"); other ballots: "for X in the B vote"."""
+                  "assassinate": "to assassinate {whom}", "protect": "to protect {whom}"}
+"""How a vote on a ballot with a target reads ("Riley voted to banish Casey", a Werewolf Doctor's "You voted to
+protect Mason"); other ballots: "for X in the B vote"."""
 
 
 def role_phrase(role: str, roles: Collection[str] | None = None) -> str:
