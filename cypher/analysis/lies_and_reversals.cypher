@@ -1,7 +1,8 @@
 // Who lies about votes and who flip-flops, with each speaker's true role (docs/jobs.md#contradictions): per speaker,
 // the lies the contradiction job caught (statements about a vote that a player saw cast otherwise: "Fletcher claimed
 // to have voted for Ellis on day 2, but you saw Fletcher vote for Sudz"; or claims of one's own role or side that a
-// reveal the player held contradicts: "Eve said on day 2 that they are good, but you know Eve is evil") and the
+// reveal the player held contradicts: "Eve said on day 2 that they are good, but you know Eve is evil"; or save
+// claims the player knew false: "Mason claimed to have protected Sam on night 1, but it was you who protected Sam") and the
 // stance reversals it found (one speaker's stance on one player reversing: "Riley defended Casey on day 1 and accused Casey on day 3"). Conflicts are per
 // owner, so one statement heard at the round table is caught by every player who saw the vote: lies and reversals
 // count distinct statements (pairs of events), caught_by and noticed_by the players who hold them. role is the

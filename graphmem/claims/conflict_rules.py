@@ -11,6 +11,22 @@ player at the table would notice. Pure: no I/O.
   never resolved. A player knows their own role, so such a claim is a lie, not a mistake; claims about others can
   be honest mistakes and are left to the identity rule. Not compared: what the owner's fellow traitors say (the
   owner knows their bluff).
+- **What the owner was shown** (:func:`known_role_conflicts`): a claim of a third player's role or side made
+  after the owner held a reveal of it that contradicts it (a Werewolf Seer's answer: "Mason is a werewolf"; someone
+  then says "Mason is a villager"): ``minor``, open, ``keep_both``. Not a ``lie``: the speaker may be honestly
+  mistaken (a villager vouching for a werewolf), and the owner cannot tell; both memories are true. The owner's own
+  words count too when the owner is not on the traitor side (a Seer stating the opposite of what they checked: a
+  mistake shown to them); a traitor's own words about a role they know are a bluff they know of, and so are their
+  fellow traitors'.
+- **Saves** (:func:`save_conflicts`): a claimed save ("I protected Sam last night", :mod:`graphmem.claims.saves`)
+  that the owner knows is false: the owner is the Doctor and protected someone else that night (a player knows
+  whether they are the Doctor, so anyone else's claim of a save is a lie), or the owner saw the player claimed saved
+  murdered that night: ``lie``, open, never resolved. The owner's own claim (the Doctor naming another player than
+  the one they protected) is a mistake shown to them: ``minor``, open, ``keep_both``.
+- **A vote for a player already gone** (:func:`gone_vote_conflicts`): a claim of a vote in a ballot round ("I'm
+  voting for Dan") for a player the owner had seen leave the game before that round's ballot (murdered that day or
+  earlier, banished on an earlier day): ``minor``, open, ``keep_both`` (a mistake shown to the player; both
+  memories are true). The owner's own words count too.
 - **Votes** (:func:`vote_conflicts`): ``voted_for`` is functional per ballot round, so only claims about the same
   voter *and round* are compared; a vote that changed between rounds is no conflict. A statement about a vote (the
   speaker's own, another player's, or the owner's) that the vote the owner saw contradicts is a lie caught:
@@ -43,6 +59,7 @@ from graphmem.claims.conflict_model import (
     KEEP_B,
     KEEP_BOTH,
     LIE,
+    MINOR,
     OPEN,
     PREFERENCE,
     RESOLVED,
@@ -60,10 +77,12 @@ from graphmem.claims.conflict_model import (
     norm,
     pairs,
 )
+from graphmem.claims.saves import PREDICATE as PROTECTED
 from graphmem.claims.stances import STANCE_PREDICATES, stance_sign
 from graphmem.store.keys import conflict_uid
 
-__all__ = ["role_conflicts", "self_claim_lies", "stance_conflicts", "stances_of", "vote_conflicts"]
+__all__ = ["gone_vote_conflicts", "known_role_conflicts", "role_conflicts", "save_conflicts", "self_claim_lies",
+           "stance_conflicts", "stances_of", "vote_conflicts"]
 
 ROLE_PREDICATES = frozenset({ROLE, SIDE})
 """The predicates that say what a player is: a role, or a side (read as any role of that side)."""
@@ -146,6 +165,116 @@ def self_claim_lies(game: str, owner: str, memories: Sequence[OwnerMemory], trut
                                speaker=speaker, text=words.self_claim_lie(owner, speaker, value, polarity,
                                                                           norm(truth.role), m.day)))
             break
+    return plans
+
+
+def known_role_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory], truths: Sequence[Truth],
+                         roles: frozenset[str], sides: Sides | None = None, allies: frozenset[str] = frozenset(),
+                         hidden: bool = False) -> list[ConflictPlan]:
+    """Claims of a third player's role or side that a reveal the owner already held contradicts (see the module
+    docstring). One conflict per statement and subject, paired with the reveal's memory.
+
+    truths : the reveals the owner holds; roles, sides : as for :func:`role_conflicts`; allies : the owner's fellow
+    traitors (their bluffs are known); hidden : the owner is on the traitor side (their own words are bluffs too)
+    """
+    by_uid = {m.uid: m for m in memories}
+    known: dict[str, list[tuple[OwnerMemory, str, frozenset[str]]]] = {}
+    for t in sorted(truths, key=lambda t: (t.phase, t.memory)):
+        if t.memory in by_uid and t.subject != owner:
+            known.setdefault(t.subject, []).append((by_uid[t.memory], norm(t.role),
+                                                    allowed([(norm(t.role), True)], roles, sides)))
+    plans: list[ConflictPlan] = []
+    for m in sorted(memories, key=lambda m: m.order):
+        speaker = m.speaker
+        if speaker is None or m.kind == "reveal" or speaker in allies or (speaker == owner and hidden):
+            continue
+        claimed: dict[str, list[tuple[str, bool]]] = {}
+        for subject, predicate, obj, polarity, _ in m.claims:
+            if predicate in ROLE_PREDICATES and subject not in (owner, speaker) and subject in known:
+                claimed.setdefault(subject, []).append((norm(obj), polarity))
+        for subject, constraints in sorted(claimed.items()):
+            held = [(r, role, ok) for r, role, ok in known[subject] if r.order < m.order]
+            if not held or allowed(constraints, roles, sides) & held[-1][2]:
+                continue
+            reveal, truth, _ = held[-1]
+            value, polarity = constraints[0]
+            reason = (f"{speaker} said {subject} is {describe(constraints)} (phase {m.phase}), but the owner knew "
+                      f"{subject} is {truth} (phase {reveal.phase})")
+            plans.append(_plan(game, owner, MINOR, OPEN, KEEP_BOTH, subject, ROLE, reveal, m, f"a claim the owner "
+                               f"knew false: {reason}", speaker=speaker,
+                               text=words.known_role(owner, speaker, subject, value, polarity, truth, m.day)))
+    return plans
+
+
+def save_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory]) -> list[ConflictPlan]:
+    """Claimed saves the owner knows are false (see the module docstring): each statement's ``protected`` claim of
+    its speaker, about the night of the statement's day, against the owner's own protection that night (the
+    owner's ``protect`` vote, which claims itself) and against a murder of that player that night the owner saw."""
+    protections: dict[int, OwnerMemory] = {}
+    murders: dict[tuple[str, int], OwnerMemory] = {}
+    for m in memories:
+        if m.kind == "vote" and m.ballot == "protect" and m.speaker == owner and m.day is not None:
+            protections[m.day] = m
+        elif m.kind == "murder" and m.day is not None:
+            for victim in m.about:
+                murders[(victim, m.day)] = m
+    plans: list[ConflictPlan] = []
+    for m in sorted(memories, key=lambda m: m.order):
+        if m.kind != "say" or m.speaker is None or m.day is None:
+            continue
+        for subject, predicate, obj, polarity, _ in m.claims:
+            if predicate != PROTECTED or subject != m.speaker or not polarity:
+                continue
+            murder = murders.get((obj, m.day))
+            own = protections.get(m.day)
+            done = [c[2] for c in own.claims if c[1] == PROTECTED and c[0] == owner] if own is not None else []
+            if murder is not None and murder.order < m.order:
+                text = words.save(owner, m.speaker, obj, m.day, murdered=True)
+                reason = f"{m.speaker} claimed to have protected {obj} on night {m.day}, but {obj} was murdered then"
+                plans.append(_save_plan(game, owner, obj, murder, m, reason, text))
+            elif own is not None and done and own.order < m.order and (m.speaker != owner or obj not in done):
+                text = words.save(owner, m.speaker, obj, m.day, protected=done[0])
+                reason = (f"{m.speaker} claimed to have protected {obj} on night {m.day}, but the owner, the "
+                          f"Doctor, protected {done[0]}")
+                plans.append(_save_plan(game, owner, obj, own, m, reason, text))
+    return plans
+
+
+def _save_plan(game: str, owner: str, saved: str, known: OwnerMemory, said: OwnerMemory, reason: str,
+               text: str) -> ConflictPlan:
+    """A false save: a lie, or the owner's own mistake (``minor``, both kept)."""
+    if said.speaker == owner:
+        return _plan(game, owner, MINOR, OPEN, KEEP_BOTH, saved, PROTECTED, known, said, f"a mistaken save: {reason}",
+                     speaker=owner, text=text)
+    return _plan(game, owner, LIE, OPEN, None, saved, PROTECTED, known, said, f"a false save: {reason}",
+                 speaker=said.speaker, text=text)
+
+
+def gone_vote_conflicts(game: str, owner: str, memories: Sequence[OwnerMemory]) -> list[ConflictPlan]:
+    """Claims of a vote for a player the owner had seen leave the game before that round's ballot (see the module
+    docstring): a murder on the round's day or earlier, a banishment on an earlier day."""
+    gone: dict[str, tuple[OwnerMemory, str]] = {}
+    for m in sorted(memories, key=lambda m: m.order):
+        if m.kind in ("murder", "banish") and m.day is not None:
+            for player in m.about[:1]:
+                gone.setdefault(player, (m, "murdered" if m.kind == "murder" else "banished"))
+    plans: list[ConflictPlan] = []
+    for m in sorted(memories, key=lambda m: m.order):
+        if m.kind != "say" or m.speaker is None:
+            continue
+        for subject, predicate, obj, polarity, round_ in m.claims:
+            if predicate != VOTED_FOR or not polarity or round_ is None or obj not in gone:
+                continue
+            left, how = gone[obj]
+            assert left.day is not None
+            before_ballot = left.day <= round_ if how == "murdered" else left.day < round_
+            if not before_ballot or left.order > m.order:
+                continue
+            reason = (f"{m.speaker} said {subject} voted_for {obj} in round {round_} (phase {m.phase}), but {obj} "
+                      f"was {how} on day {left.day} (phase {left.phase})")
+            plans.append(_plan(game, owner, MINOR, OPEN, KEEP_BOTH, obj, VOTED_FOR, left, m,
+                               f"a vote for a player already gone: {reason}", speaker=m.speaker, round_=round_,
+                               text=words.gone_vote(owner, m.speaker, subject, obj, round_, how, left.day)))
     return plans
 
 

@@ -13,13 +13,19 @@ or "she": the logs do not say). Days are the days of the memories (a vote's day 
 - roles: "Ava told you Dan is a traitor, but Ben told you Dan is faithful.";
 - a lie about oneself that a reveal exposes: "Eve said on day 2 that they are good, but you know Eve is evil.";
 - two accounts of one vote: "You heard two accounts of Dan's vote on day 2: Ava said Dan voted for Eve, Ben said
-  Dan voted for Cara."
+  Dan voted for Cara.";
+- a role the owner knew otherwise (a Werewolf Seer's answer): "Hayley said on day 1 that Mason is a villager, but
+  you know Mason is a werewolf."; the owner's own words: "You said on day 1 that Mason is a villager, but you know
+  Mason is a werewolf.";
+- a claimed save: "Mason claimed to have protected Sam on night 1, but it was you who protected Sam.", "... but
+  Sam was murdered that night.";
+- a vote for a player already gone: "David announced a vote for Mason on day 2, but Mason was banished on day 1."
 """
 
 from __future__ import annotations
 
-__all__ = ["accounts", "identity", "lie", "name", "report", "reversal", "role_phrase", "self_claim_lie", "similar_roles",
-           "who_said"]
+__all__ = ["accounts", "gone_vote", "identity", "known_role", "lie", "name", "report", "reversal", "role_phrase", "save",
+           "self_claim_lie", "similar_roles", "who_said"]
 
 
 def name(player: str | None, owner: str, *, subject: bool = False) -> str:
@@ -47,6 +53,42 @@ def self_claim_lie(owner: str, speaker: str, claimed: str, polarity: bool, truth
     when = f" on day {day}" if day is not None else ""
     return (f"{speaker} said{when} that they are {role_phrase(claimed, polarity)}, but you know {speaker} is "
             f"{role_phrase(truth, True)}.")
+
+
+def known_role(owner: str, speaker: str, subject: str, claimed: str, polarity: bool, truth: str,
+               day: int | None) -> str:
+    """A claim about ``subject``'s role that a reveal the owner held contradicts: "Hayley said on day 1 that Mason is
+    a villager, but you know Mason is a werewolf." (the owner's own words: "You said ...")."""
+    when = f" on day {day}" if day is not None else ""
+    about = name(subject, owner)
+    return (f"{name(speaker, owner, subject=True)} said{when} that {about} is {role_phrase(claimed, polarity)}, but "
+            f"you know {about} is {role_phrase(truth, True)}.")
+
+
+def save(owner: str, speaker: str, saved: str, night: int | None, *, protected: str | None = None,
+         murdered: bool = False) -> str:
+    """A claimed save (``speaker`` protected ``saved`` on ``night``) that the owner knows is false: the owner is the
+    Doctor and protected ``protected`` that night, or saw ``saved`` murdered that night (``murdered``)."""
+    who, whom = name(speaker, owner, subject=True), name(saved, owner)
+    when = f" on night {night}" if night is not None else ""
+    claim = f"You said you protected {whom}{when}" if speaker == owner else f"{who} claimed to have protected {whom}{when}"
+    if murdered:
+        return f"{claim}, but {whom} was murdered that night."
+    if speaker == owner:
+        return f"{claim}, but you protected {name(protected or 'someone', owner)}."
+    if protected == saved:
+        return f"{claim}, but it was you who protected {whom}."
+    return f"{claim}, but you protected {name(protected or 'someone', owner)} that night."
+
+
+def gone_vote(owner: str, speaker: str, subject: str, target: str, round_: int, how: str, day: int | None) -> str:
+    """A claim of a vote in ``round_`` for ``target``, who had left the game by then (``how``: "murdered",
+    "banished", on ``day``): "David announced a vote for Mason on day 2, but Mason was banished on day 1."."""
+    who, tgt = name(speaker, owner, subject=True), name(target, owner)
+    claim = f"{who} announced a vote for {tgt}" if speaker == subject else \
+        f"{who} said {name(subject, owner)} voted for {tgt}"
+    when = f" on day {day}" if day is not None else ""
+    return f"{claim} on day {round_}, but {tgt} {'were' if target == owner else 'was'} {how}{when}."
 
 
 def who_said(speaker: str | None, source: str | None, owner: str) -> str:

@@ -6,8 +6,11 @@ most):
 
 1. **Claims** (docs/perception.md#claims; :mod:`graphmem.claims.conflict_rules`): role claims that admit no common role
    (``identity``); statements about a vote that the vote the owner saw contradicts (``lie``), or two accounts of
-   one ballot round that cannot both be true (``temporal``; votes of different rounds never conflict); a speaker's
-   stance on a player that reversed, or two players telling the owner opposite stances on a third (``preference``).
+   one ballot round that cannot both be true (``temporal``; votes of different rounds never conflict); a claim of
+   one's own role that a held reveal contradicts (``lie``); Werewolf's checks: a claim of a role the owner was shown
+   otherwise, a vote for a player already gone (``minor``), a save claim the owner knows is false (``lie``; the
+   owner's own: ``minor``); a speaker's stance on a player that reversed, or two players telling the owner opposite
+   stances on a third (``preference``).
 2. **Texts**: two memories with cosine similarity >= ``parameters.similarity.contradiction`` (0.75), about a
    common player (not the owner), that disagree about that player: one predicates a role of them that the
    other's rules out ("Braxton might be a traitor" / "Braxton wasn't a traitor": identity), or a sentence
@@ -19,12 +22,15 @@ most):
 Kinds, and their status when detected:
 
 - ``identity`` (a player's role): critical, ``open`` at once;
-- ``lie`` (a statement about a vote the owner saw cast otherwise): critical, ``open``; never resolved;
+- ``lie`` (a statement about a vote the owner saw cast otherwise, a lie about oneself, a false save): critical,
+  ``open``; never resolved;
 - ``temporal`` (two accounts of one ballot round): the most recent is preferred: ``resolved`` with ``keep_b``
   (``b`` is the later memory), but ``open`` (flagged) when the two are within one phase of each other;
 - ``preference``: from stance claims (a reversal, conflicting reports) ``open`` with ``keep_both`` (shown to the
   player; neither memory loses); from similar texts ``resolved`` with ``keep_both``;
-- ``minor``: both are kept: ``resolved`` with ``keep_both``.
+- ``minor``: both are kept: from the claims (a role the owner was shown otherwise, a vote for a player already
+  gone, the owner's own mistaken save) ``open`` with ``keep_both`` (shown to the player); from similar texts
+  ``resolved`` with ``keep_both``.
 
 Every conflict of the claims carries ``text``, the conflict in a player's words from the owner's side
 (:mod:`graphmem.claims.conflict_words`), which the prompt block shows.
@@ -67,7 +73,16 @@ from graphmem.claims.conflict_model import (
     norm,
     role_universe,
 )
-from graphmem.claims.conflict_rules import ROLE_PREDICATES, role_conflicts, self_claim_lies, stance_conflicts, vote_conflicts
+from graphmem.claims.conflict_rules import (
+    ROLE_PREDICATES,
+    gone_vote_conflicts,
+    known_role_conflicts,
+    role_conflicts,
+    save_conflicts,
+    self_claim_lies,
+    stance_conflicts,
+    vote_conflicts,
+)
 from graphmem.store.keys import conflict_uid
 
 __all__ = ["CORRECT", "IDENTITY", "KEEP_A", "KEEP_B", "KEEP_BOTH", "LIE", "MINOR", "OPEN", "PREFERENCE", "RESOLVED",
@@ -229,19 +244,24 @@ def _text_pair(game: str, owner: str, a: OwnerMemory, b: OwnerMemory, similarity
 def detect(game: str, owner: str, memories: Sequence[OwnerMemory], roles: frozenset[str], players: frozenset[str],
            threshold: float, *, traitor_roles: Iterable[str] = ("traitor",),
            eliminated: Mapping[str, int] | None = None, allies: frozenset[str] = frozenset(),
-           sides: Sides | None = None, truths: Sequence[Truth] = ()) -> list[ConflictPlan]:
+           sides: Sides | None = None, truths: Sequence[Truth] = (), hidden: bool = False) -> list[ConflictPlan]:
     """Every conflict among one owner's memories: roles, lies about oneself that a held reveal exposes, votes,
-    stances, then similar texts, each pair of memories in one conflict at most (the first detector that pairs
-    them). Deterministic.
+    claims of roles the owner was shown otherwise, claimed saves, votes for players already gone, stances, then
+    similar texts, each pair of memories in one conflict at most (the first detector that pairs them).
+    Deterministic.
 
     traitor_roles : the game's traitor-side roles; eliminated : {player: phase of their elimination}; allies : the
     owner's fellow traitors, when the owner is one (their stances are plans, see :func:`stance_conflicts`); sides :
-    the game's sides (None: The Traitors'); truths : the reveals the owner holds
+    the game's sides (None: The Traitors'); truths : the reveals the owner holds; hidden : the owner is on the
+    traitor side (:func:`known_role_conflicts`)
     """
     plans: list[ConflictPlan] = []
     done: set[frozenset[str]] = set()
     for found in (claim_conflicts(game, owner, memories, roles, players, sides=sides),
                   self_claim_lies(game, owner, memories, truths, roles, sides, allies),
+                  known_role_conflicts(game, owner, memories, truths, roles, sides, allies, hidden),
+                  save_conflicts(game, owner, memories),
+                  gone_vote_conflicts(game, owner, memories),
                   stance_conflicts(game, owner, memories, traitor_roles, eliminated, allies, sides)):
         for plan in found:
             if frozenset((plan.a, plan.b)) not in done:

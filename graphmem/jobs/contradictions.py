@@ -150,7 +150,7 @@ def plan_owner(scope: Scope, owner: str, memories: Sequence[OwnerMemory], truths
     plans = detect(scope.game, owner, memories, roles, frozenset(scope.players), params.similarity.contradiction,
                    traitor_roles=scope.traitor_roles, eliminated=scope.eliminated,
                    allies=frozenset(scope.traitors) - {owner} if owner in scope.traitors else frozenset(),
-                   sides=sides, truths=truths)
+                   sides=sides, truths=truths, hidden=owner in scope.traitors)
     by_uid = {m.uid: m for m in memories}
     stored = {k.uid: k for k in known}
     candidates: list[ConflictPlan | Known] = [p for p in plans if p.status == OPEN and p.uid not in stored]

@@ -14,6 +14,8 @@ import pytest
 from graphmem.analysis import analysis_query, analysis_query_names, bind_params, run_read
 from graphmem.importers import discover
 from graphmem.ingest.pipeline import IngestSummary
+from graphmem.jobs.contradictions import find_contradictions
+from graphmem.model import Parameters
 from tests.werewolf_view import mismatches, shown
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -85,3 +87,19 @@ def test_every_analysis_query_answers_on_the_werewolf_games(driver: neo4j.Driver
             assert total > 0, name
     exiles = run(driver, "banishments", game="werewolf-arena-8p_seed03")
     assert [r["banished"] for r in exiles] == ["Scott", "Mason", "David"]
+
+
+def test_the_claims_a_werewolf_player_checks_are_contradictions(driver: neo4j.Driver, werewolf_games: IngestSummary,
+                                                                params: Parameters) -> None:
+    """8p_seed03: on day 1 the werewolf Mason says "I protected Sam last night" (Sam, the Doctor, protected himself);
+    on day 2 the werewolf David announces a vote for Mason, banished on day 1. Dry run: nothing is written."""
+    report = find_contradictions(driver, None, "werewolf-arena-8p_seed03", params, dry_run=True)
+    found = {(c["owner"], c["kind"], c["predicate"], c["subject"]): c["reason"] for c in report.conflicts
+             if c["predicate"] in ("protected", "voted_for")}
+    assert found[("Sam", "lie", "protected", "Sam")] == (
+        "a false save: Mason claimed to have protected Sam on night 1, but the owner, the Doctor, protected Sam")
+    gone = {owner for owner, kind, predicate, _ in found if (kind, predicate) == ("minor", "voted_for")}
+    assert gone == {"Harold", "Ginger", "Hayley", "David"}  # the players left on day 2 (David's own words too)
+    assert found[("Hayley", "minor", "voted_for", "Mason")].startswith(
+        "a vote for a player already gone: David said David voted_for Mason in round 2")
+    assert report.created == 0

@@ -164,7 +164,9 @@ class WerewolfGame:
             protected = self.name(protected, f"{path}.protected", self.alive, "the protected player")
             doctor = self.holder("doctor", f"{path}.protected")
             self.out.emit({"kind": "vote", "id": f"r{r}-protect", "voter": doctor, "target": protected,
-                           "ballot": "protect", "secret": True}, self.where(f"{path}.protected"))
+                           "ballot": "protect", "secret": True,
+                           "claims": [{"subject": doctor, "predicate": "protected", "object": protected}]},
+                          self.where(f"{path}.protected"))
         if unmasked is not None:
             unmasked = self.name(unmasked, f"{path}.unmasked", self.alive, "the unmasked player")
             seer = self.holder("seer", f"{path}.unmasked")

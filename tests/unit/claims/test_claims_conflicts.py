@@ -394,3 +394,105 @@ def test_two_quests_outcomes_are_no_text_conflict() -> None:
     said = [mem(x.uid, x.phase, text=x.text, about=x.about, vector=(1.0, 0.0) if x.uid == "a" else (0.95, 0.05),
                 kind="say") for x in (a, b)]
     assert [c.kind for c in text_conflicts("g", "Dan", said, 0.75, ROLES)] == ["minor"]  # the same words said
+
+
+# -- Werewolf: what the Seer was shown, claimed saves, votes for players already gone -----------------------------
+
+WEREWOLF = role_universe(["werewolf", "villager", "seer", "doctor"])
+WOLF_SIDES = Sides.of(["werewolves", "villagers"], ["werewolf"])
+
+
+def werewolf(owner: str, *memories: OwnerMemory, truths: tuple[Truth, ...] = (),
+             allies: frozenset[str] = frozenset(), hidden: bool = False) -> list[ConflictPlan]:
+    return detect("g", owner, memories, WEREWOLF, PLAYERS, 0.75, traitor_roles=("werewolf",), sides=WOLF_SIDES,
+                  truths=truths, allies=allies, hidden=hidden)
+
+
+def test_a_role_claim_against_what_the_seer_was_shown_is_shown_to_the_seer() -> None:
+    # Cara, the Seer, unmasked Dan (a werewolf) on night 1; on day 1 Ava vouches for Dan, Eve (a villager) does not
+    unmask = mem("r", 1, speaker=None, kind="reveal", source="first_hand", day=1)
+    truth = (Truth("Dan", "werewolf", 1, False, "r"),)
+    said = [mem("m1", 2, role("Dan", "villager"), speaker="Ava", day=1),
+            mem("m2", 2, side("Dan", "villagers"), speaker="Ben", day=1, line=1),
+            mem("m3", 2, role("Dan", "werewolf"), speaker="Eve", day=1, line=2)]
+    everything = werewolf("Cara", unmask, *said, truths=truth)
+    assert [(c.kind, c.a, c.b) for c in everything if c.a != "r"] == [("identity", "m1", "m3"),
+                                                                           ("identity", "m2", "m3")]  # vs Eve
+    found = [c for c in everything if c.a == "r"]
+    assert [(c.kind, c.status, c.resolution, c.a, c.b, c.speaker) for c in found] == [
+        ("minor", "open", "keep_both", "r", "m1", "Ava"), ("minor", "open", "keep_both", "r", "m2", "Ben")]
+    assert found[0].text == "Ava said on day 1 that Dan is a villager, but you know Dan is a werewolf."
+    # a claim made before the Seer checked is no conflict with the check
+    early = mem("m0", 0, role("Dan", "villager"), speaker="Ava", day=0)
+    assert werewolf("Cara", early, unmask, truths=truth) == []
+
+
+def test_a_seer_stating_the_opposite_of_what_they_checked_is_shown_their_mistake() -> None:
+    unmask = mem("r", 1, speaker=None, kind="reveal", source="first_hand", day=1)
+    own = mem("m1", 2, role("Dan", "villager"), speaker="Cara", day=1)
+    (c,) = werewolf("Cara", unmask, own, truths=(Truth("Dan", "werewolf", 1, False, "r"),))
+    assert (c.kind, c.speaker, c.text) == ("minor", "Cara", "You said on day 1 that Dan is a villager, but you know "
+                                                            "Dan is a werewolf.")
+
+
+def test_a_werewolf_knows_the_bluffs_about_their_partner() -> None:
+    # Cara and Dan are the werewolves: Cara's own "Dan is a villager" and her partner's are bluffs she knows of
+    partner = mem("r", 0, speaker=None, kind="reveal", source="first_hand", day=0)
+    truth = (Truth("Dan", "werewolf", 0, False, "r"),)
+    bluffs = [mem("m1", 2, role("Dan", "villager"), speaker="Cara", day=1),
+              mem("m2", 2, role("Dan", "villager"), speaker="Dan", day=1, line=1)]
+    assert werewolf("Cara", partner, *bluffs, truths=truth, allies=frozenset({"Dan"}), hidden=True) == []
+    # a villager's word about Dan is still held against what Cara knows
+    other = mem("m3", 2, role("Dan", "villager"), speaker="Eve", day=1, line=2)
+    found = werewolf("Cara", partner, *bluffs, other, truths=truth, allies=frozenset({"Dan"}), hidden=True)
+    assert [(c.kind, c.speaker) for c in found] == [("minor", "Eve")]
+
+
+def saved(speaker: str, target: str) -> Row:
+    return (speaker, "protected", target, True)
+
+
+def test_a_claimed_save_is_held_against_the_doctors_protection_and_the_morning() -> None:
+    # Cara is the Doctor: on night 1 she protected Ben; Ava (a werewolf) then claims to have protected Ben
+    protect = mem("p", 1, saved("Cara", "Ben"), kind="vote", ballot="protect", speaker="Cara", day=1)
+    claim = mem("m1", 2, saved("Ava", "Ben"), speaker="Ava", day=1)
+    (c,) = werewolf("Cara", protect, claim)
+    assert (c.kind, c.status, c.resolution, c.a, c.b, c.subject, c.predicate, c.speaker) == (
+        "lie", "open", None, "p", "m1", "Ben", "protected", "Ava")
+    assert c.text == "Ava claimed to have protected Ben on night 1, but it was you who protected Ben."
+    other = werewolf("Cara", protect, mem("m1", 2, saved("Ava", "Eve"), speaker="Ava", day=1))
+    assert [x.text for x in other] == ["Ava claimed to have protected Eve on night 1, but you protected Ben that night."]
+    # the Doctor's own claim of the save she made is true; of another player, a mistake shown to her
+    assert werewolf("Cara", protect, mem("m1", 2, saved("Cara", "Ben"), speaker="Cara", day=1)) == []
+    (own,) = werewolf("Cara", protect, mem("m1", 2, saved("Cara", "Eve"), speaker="Cara", day=1))
+    assert (own.kind, own.resolution, own.text) == ("minor", "keep_both",
+                                                    "You said you protected Eve on night 1, but you protected Ben.")
+    # a save claimed of another night is not compared with this one
+    assert werewolf("Cara", protect, mem("m1", 4, saved("Ava", "Eve"), speaker="Ava", day=2)) == []
+
+
+def test_a_save_claimed_of_a_player_murdered_that_night_is_a_lie_to_everyone_who_saw_the_murder() -> None:
+    murder = mem("k", 2, kind="murder", speaker=None, about=("Eve",), day=1)
+    claim = mem("m1", 2, saved("Ava", "Eve"), speaker="Ava", day=1, line=1)
+    (c,) = werewolf("Cara", murder, claim)
+    assert (c.kind, c.a, c.b, c.text) == ("lie", "k", "m1", "Ava claimed to have protected Eve on night 1, but Eve "
+                                                            "was murdered that night.")
+    # a save of the night before the murder is no conflict
+    assert werewolf("Cara", murder, mem("m1", 0, saved("Ava", "Eve"), speaker="Ava", day=0)) == []
+
+
+def test_a_vote_for_a_player_already_gone_is_shown_as_a_mistake() -> None:
+    banished = mem("b", 3, kind="banish", speaker=None, about=("Eve",), day=1)
+    murdered = mem("k", 4, kind="murder", speaker=None, about=("Dan",), day=2)
+    said = [mem("m1", 4, ("Ava", "voted_for", "Eve", True, 2), speaker="Ava", day=2, line=1),
+            mem("m2", 4, ("Ben", "voted_for", "Dan", True, 2), speaker="Ben", day=2, line=2),
+            mem("m3", 4, ("Cara", "voted_for", "Eve", True, 2), speaker="Cara", day=2, line=3),
+            mem("m4", 2, ("Ava", "voted_for", "Eve", True, 1), speaker="Ava", day=1)]  # before Eve's banishment
+    found = werewolf("Cara", banished, murdered, *said)
+    assert [(c.kind, c.status, c.resolution, c.a, c.b, c.round) for c in found] == [
+        ("minor", "open", "keep_both", "b", "m1", 2), ("minor", "open", "keep_both", "k", "m2", 2),
+        ("minor", "open", "keep_both", "b", "m3", 2)]
+    assert [c.text for c in found] == [
+        "Ava announced a vote for Eve on day 2, but Eve was banished on day 1.",
+        "Ben announced a vote for Dan on day 2, but Dan was murdered on day 2.",
+        "You announced a vote for Eve on day 2, but Eve was banished on day 1."]

@@ -121,6 +121,7 @@ def test_header_and_the_first_night() -> None:
     assert isinstance(choice, VoteEvent) and (choice.voter, choice.target, choice.ballot) == ("David", "Harold", "murder")
     saved = events["r0-protect"].event
     assert isinstance(saved, VoteEvent) and saved.secret and (saved.voter, saved.target) == ("Sam", "Harold")
+    assert [(c.subject, c.predicate, c.object) for c in saved.claims] == [("Sam", "protected", "Harold")]  # a save
     unmask = events["r0-unmask"].event
     assert isinstance(unmask, RevealEvent) and (unmask.player, unmask.role, unmask.witnesses) == (
         "Mason", "werewolf", ("Ginger",))
