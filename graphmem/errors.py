@@ -95,6 +95,21 @@ class GameConflict(GraphmemError):
     error: ClassVar[str] = "conflict"
 
 
+class IdempotencyKeyReused(UsageProblem):
+    """An Idempotency-Key sent again with another request (another route or body) than the one it was first sent
+    with: HTTP 422, nothing done (docs/service.md, "Retries")."""
+
+    error: ClassVar[str] = "idempotency_key_reused"
+
+
+class RetryConflict(GameConflict):
+    """A request sent with an Idempotency-Key that cannot be carried out or answered now: the first request with
+    the key is still under way, a retry took the key over, or the first one committed its write and its process
+    stopped before its answer was kept (nothing is written again): HTTP 409."""
+
+    error: ClassVar[str] = "idempotency_conflict"
+
+
 class Unauthorized(GraphmemError):
     """A service request without a valid credential (no key or token, or one the server does not know): HTTP 401."""
 

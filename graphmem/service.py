@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from graphmem.jobs.series_consolidation import SeriesConsolidationReport
     from graphmem.recall import RecallResult
     from graphmem.recall.vectors import EmbeddingCache
+    from graphmem.store.idempotency import Answer
     from graphmem.store.tokens import PlayerGrant
     from graphmem.viz.decay import DecayChart
 
@@ -75,10 +76,10 @@ each time (full jitter: uniform in [0, pause]), at most :data:`RECALL_LONGEST_PA
 RECALL_LONGEST_PAUSE = 1.0
 """The longest single pause between two attempts of one recall, in seconds."""
 _JITTER = random.SystemRandom()
-WARM_QUERIES = ("ingest/", "recall/", "jobs/decay", "tokens/", "stats/list_games")
+WARM_QUERIES = ("ingest/", "recall/", "jobs/decay", "tokens/", "stats/list_games", "idempotency/")
 """The queries :meth:`MemoryService.warm_up` runs once in a transaction it rolls back (by name prefix): a live batch,
-its decay, a recall, the token check. (``EXPLAIN`` alone left the first batch at 3.8 s and the first recall at
-2.2 s after ``/ready``, against 0.5 s and 0.08 s later.)"""
+its decay, a recall, the token check, a write sent with an Idempotency-Key. (``EXPLAIN`` alone left the first batch
+at 3.8 s and the first recall at 2.2 s after ``/ready``, against 0.5 s and 0.08 s later.)"""
 _WARM_VALUES: dict[str, Any] = {"STRING": "graphmem-warm-up", "INTEGER": 0, "FLOAT": 0.0, "BOOLEAN": False,
                                 "MAP": {"warm": 0}, "LIST<STRING>": ["graphmem-warm-up"], "LIST<INTEGER>": [0],
                                 "LIST<FLOAT>": [0.0], "LIST<MAP>": [{"warm": 0}]}
@@ -509,6 +510,7 @@ class MemoryService:
         """
         from graphmem.jobs.decay import refresh_working_memory
         from graphmem.model.working_memory import WorkingMemoryItem
+        from graphmem.store.idempotency import fence
         from graphmem.store.keys import api_thought_uid_prefix
         from graphmem.store.queries import cypher
 
@@ -516,10 +518,15 @@ class MemoryService:
             raise UsageProblem("a thought needs text: content is empty")
         _check_text("text", content)
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
-        records, _, _ = self.driver.execute_query(
-            cypher("ingest/push_thought"), game=game, player=player, content=content, priority=priority,
-            persistence=persistence, trigger=trigger, uid_prefix=api_thought_uid_prefix(game, player),
-            database_=self.database)
+
+        def work(tx: neo4j.ManagedTransaction) -> list[neo4j.Record]:
+            fence(tx)  # pushed with an Idempotency-Key: the key is marked committed with the thought
+            return list(tx.run(cypher("ingest/push_thought"), game=game, player=player, content=content,
+                               priority=priority, persistence=persistence, trigger=trigger,
+                               uid_prefix=api_thought_uid_prefix(game, player)))
+
+        with self.driver.session(database=self.database) as session:
+            records = session.execute_write(work)
         if not records:
             self._missing(game, player)
         if records[0]["uid"] is None:
@@ -542,6 +549,26 @@ class MemoryService:
 
         require_game(self.driver, self.database, game)
         raise NotFound(f"no player '{player}' in game '{game}'")
+
+    # -- retries --------------------------------------------------------------------------------------------------
+
+    def once(self, caller: str, key: str, request_sha256: str, game: str,
+             operation: Callable[[], Answer]) -> tuple[Answer, bool]:
+        """Carry out a write at most once per ``key`` of ``caller`` (SPEC 15.1: an engine that never heard an answer
+        sends the same request again with the same Idempotency-Key): the first time ``operation()`` runs and its
+        answer is kept for a day; a retry gets that answer again and writes nothing
+        (:func:`graphmem.store.idempotency.carry_out_once`). Returns (the answer, whether it is one given again).
+
+        caller : "engine" or a player's uid (:func:`graphmem.store.keys.player_uid`); request_sha256 : the hash of
+        the request (a retry must be the same request); game : the game it writes to.
+        Raises IdempotencyKeyReused (422) for another request under the key, RetryConflict (409) when the first
+        request is still under way after a minute or committed without answering, and what ``operation`` raises.
+        """
+        from graphmem.store.idempotency import carry_out_once
+        from graphmem.store.keys import idempotency_uid
+
+        return carry_out_once(self.driver, self.database, idempotency_uid(caller, key), game, request_sha256,
+                              operation)
 
     # -- player tokens ------------------------------------------------------------------------------------------
 

@@ -67,6 +67,7 @@ from graphmem.logs.reader import LoggedEvent, parse_json_line, validate_header
 from graphmem.logs.schema import EndEvent, GameHeader, nfc
 from graphmem.logs.writer import LogDigest, dumps_line, event_line, to_json_object
 from graphmem.model import Parameters
+from graphmem.store.idempotency import fence
 from graphmem.store.keys import log_batch_uid
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
@@ -496,6 +497,7 @@ class LiveGames:
         nonce = secrets.token_hex(8)
 
         def work(tx: neo4j.ManagedTransaction) -> dict[str, Any]:
+            fence(tx)  # created with an Idempotency-Key: the key is marked committed with the game
             now = datetime.now(timezone.utc).isoformat(timespec="seconds")
             opened = tx.run(cypher("ingest/live_open"), row=rows.game.row(), header_json=fresh.header_json(),
                             header_sha256=fresh.sha256, nonce=nonce, now=now).single(strict=True).data()

@@ -3,19 +3,26 @@ checks of what the caller may do (:mod:`graphmem.server.auth`).
 
 ``Service`` is the :class:`~graphmem.service.MemoryService` of the process (``app.state.service``); ``Caller`` the
 principal of the request's credential; ``EngineOnly`` refuses a player token (403); ``PlayerName`` is the route's
-``{player}`` as stored (NFC) once the caller may reach that player's memory.
+``{player}`` as stored (NFC) once the caller may reach that player's memory; ``Once`` carries a write out at most
+once per ``Idempotency-Key`` header.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import hashlib
+from collections.abc import Callable
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
 
 from graphmem.errors import Unauthorized
 from graphmem.server import auth
+from graphmem.server.errors import JsonAnswer
 from graphmem.service import MemoryService
+from graphmem.store.idempotency import Answer
+from graphmem.store.keys import player_uid
 
 bearer = HTTPBearer(auto_error=False, scheme_name="graphmem credential",
                     description="The engine key (every operation) or a player token (that player's agent operations)")
@@ -58,3 +65,53 @@ def player_name(game: str, player: str, principal: Caller) -> str:
 
 
 PlayerName = Annotated[str, Depends(player_name)]
+
+
+REPLAYED = "Idempotent-Replayed"
+"""The header of an answer to a request sent with an Idempotency-Key: "true" when it is the first request's answer
+given again (nothing was written), "false" when this request carried the write out."""
+
+
+class Retry:
+    """A write route's request with its ``Idempotency-Key`` (docs/service.md, "Retries"): ``retry(operation,
+    status)`` runs ``operation()`` (which returns the route's answer model) once per key of the caller and answers
+    with it, or gives the first request's answer again; without a key it just runs it."""
+
+    def __init__(self, memory: MemoryService, key: str | None, caller: str, request_sha256: str, game: str) -> None:
+        self.memory = memory
+        self.key = key
+        self.caller = caller
+        self.request_sha256 = request_sha256
+        self.game = game
+
+    def __call__(self, operation: Callable[[], BaseModel], status: int = 200) -> Any:
+        if self.key is None:
+            return operation()
+
+        def carried() -> Answer:
+            return Answer(status, operation().model_dump(mode="json"))
+
+        answer, replayed = self.memory.once(self.caller, self.key, self.request_sha256, self.game, carried)
+        return JsonAnswer(answer.body, answer.status, headers={REPLAYED: "true" if replayed else "false"})
+
+
+async def retry(request: Request, memory: Service, principal: Caller, key: Annotated[str | None, Header(
+        alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[\x21-\x7e]+$",
+        description="A key of your choice (1-255 visible ASCII characters, e.g. a UUID) naming this write: sent "
+                    "again with the same request, it gives the first answer again and writes nothing (kept a day)"
+)] = None) -> Retry:
+    """The request's :class:`Retry`: its key, its caller ("engine" or the player's uid), the SHA-256 of its method,
+    path and body, and its game (the route's, or the created game's)."""
+    if key is None:
+        return Retry(memory, None, "", "", "")
+    data = await request.body()
+    digest = hashlib.sha256(f"{request.method} {request.url.path}\n".encode() + data).hexdigest()
+    game = request.path_params.get("game")
+    if game is None:
+        created = await request.json() if data else None
+        game = created.get("game") if isinstance(created, dict) else None
+    caller = player_uid(principal.game, principal.player) if isinstance(principal, auth.Agent) else "engine"
+    return Retry(memory, key, caller, digest, str(game or ""))
+
+
+Once = Annotated[Retry, Depends(retry)]

@@ -24,7 +24,7 @@ def require_game(driver: neo4j.Driver, database: str | None, game: str) -> None:
 
 
 DELETE_ORDER = ("PlayerToken", "MemoryVersion", "Memory", "Source", "Conflict", "Thought", "Event", "Phase", "Player",
-                "LogBatch", "Game")
+                "LogBatch", "IdempotencyKey", "Game")
 """Labels in deletion order: the player tokens first (they stop working at once), then memories (they hold most
 relationships, so a player is cheap to delete once they are gone), the Game node last, so a delete interrupted
 half-way still lists the game and running it again finishes."""

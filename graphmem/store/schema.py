@@ -26,11 +26,12 @@ from graphmem.store.versions import raise_memory_versions
 log = logging.getLogger(__name__)
 
 UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken",
-              "MemoryVersion", "Series", "Person")
+              "MemoryVersion", "Series", "Person", "IdempotencyKey")
 """Every label with a ``uid`` (a uniqueness constraint each; all but Game, Series and Person also carry ``game``,
 range-indexed). LogBatch holds a live game's accepted events, PlayerToken the hash of a player token
 (docs/service.md), MemoryVersion an owner's memory version (:mod:`graphmem.store.versions`), Series and Person a
-series of games and its people (:mod:`graphmem.store.series`)."""
+series of games and its people (:mod:`graphmem.store.series`), IdempotencyKey a write sent with an
+Idempotency-Key and its answer (:mod:`graphmem.store.idempotency`)."""
 SERIES_LABELS = ("Game", "Series", "Person")
 """The labels whose nodes belong to no single game (a Game is its own)."""
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
@@ -40,6 +41,7 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Event", "kind"),
     ("Player", "name"),
     ("Series", "name"),
+    ("IdempotencyKey", "claimed_at"),
 )
 PAIR_INDEXES: tuple[tuple[str, str, str], ...] = (("Memory", "game", "owner"),)
 RELATIONSHIP_INDEXES: tuple[tuple[str, str], ...] = (("TOLD", "event"),)

@@ -50,6 +50,7 @@ from typing import TypeVar
 import neo4j
 from neo4j.exceptions import DriverError, Neo4jError
 
+from graphmem.store.idempotency import fence
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 
@@ -135,9 +136,11 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
     ``owners`` (player names) of ``game`` and of the players ``also`` of other games; once it has committed, raise
     them again in a transaction of its own (:func:`raise_again`; see the module docstring for why twice).
     ``changed``: {owner: uids of the memories ``work`` changes or creates} for the owners whose changes are known,
-    ``also`` {(game, name): the same} (:func:`raise_memory_versions`). ``raise_after=False`` leaves the second raise
-    to the caller, who must make it once the call has returned (:func:`raise_after_commit`, as a writing recall does
-    on its process's own thread: :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`).
+    ``also`` {(game, name): the same} (:func:`raise_memory_versions`). A request sent with an Idempotency-Key
+    marks its key committed in the same transaction (:func:`graphmem.store.idempotency.fence`).
+    ``raise_after=False`` leaves the second raise to the caller, who must make it once the call has returned
+    (:func:`raise_after_commit`, as a writing recall does on its process's own thread:
+    :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`).
 
     Returns (what ``work`` returned, {(game, owner): version after the first raise}, {(game, owner): version after
     the second}; {} when the caller raises again), for ``owners`` and ``also`` alike.
@@ -148,6 +151,7 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
     others = dict(also or {})
 
     def raising(tx: neo4j.ManagedTransaction) -> tuple[T, dict[tuple[str, str], int]]:
+        fence(tx)  # a request's write with an Idempotency-Key: the key is marked committed with it
         first = raise_memory_versions(tx, game, names, changed, others)
         return work(tx), first
 

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.server.deps import EngineOnly, Service
+from graphmem.server.deps import EngineOnly, Once, Service
 from graphmem.server.errors import MalformedRequest
 from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
@@ -39,16 +39,15 @@ def games(memory: Service) -> list[GameRow]:
     return [GameRow(**row) for row in memory.games()]
 
 
-@router.post("/games", status_code=201)
-def create_game(header: dict[str, Any], memory: Service) -> BatchAnswer:
+@router.post("/games", status_code=201, response_model=BatchAnswer)
+def create_game(header: dict[str, Any], memory: Service, once: Once) -> Any:
     """Create a live game from its canonical header (docs/log-format.md; a player may come without role). An optional
     ``history`` (the events sent so far) reopens a stored game: those stored write nothing."""
     header = dict(header)
     history = header.pop("history", [])
     if not isinstance(history, list):
         raise MalformedRequest("history must be a list of events", "history")
-    report = memory.start_game(header, history)
-    return _batch(header.get("game"), report)
+    return once(lambda: _batch(header.get("game"), memory.start_game(header, history)), 201)
 
 
 @router.get("/games/{game}")
@@ -71,25 +70,28 @@ def set_roles(game: str, request: RolesRequest, memory: Service) -> Roles:
     return Roles(game=game, roles=request.roles)
 
 
-@router.post("/games/{game}/events")
-def add_events(game: str, batch: EventBatch, memory: Service) -> BatchAnswer:
+@router.post("/games/{game}/events", response_model=BatchAnswer)
+def add_events(game: str, batch: EventBatch, memory: Service, once: Once) -> Any:
     """Add a batch of events, validated whole (422 names "event N of this batch", nothing written); the answer
     gives the stored events' ids."""
-    return _batch(game, memory.add_events(game, batch.events, after=batch.after))
+    return once(lambda: _batch(game, memory.add_events(game, batch.events, after=batch.after)))
 
 
-@router.post("/games/{game}/phase")
-def advance_phase(game: str, request: PhaseRequest, memory: Service) -> PhaseAnswer:
+@router.post("/games/{game}/phase", response_model=PhaseAnswer)
+def advance_phase(game: str, request: PhaseRequest, memory: Service, once: Once) -> Any:
     """Open the next phase of a live game (day, name) and decay to it; or decay a finished game to ``to``."""
-    report = memory.advance_phase(game, request.to, day=request.day, name=request.name, after=request.after)
-    return PhaseAnswer(game=game, from_phase=report.from_phase, to_phase=report.to_phase, memories=report.memories,
-                       states=dict(report.states))
+    def phase() -> PhaseAnswer:
+        report = memory.advance_phase(game, request.to, day=request.day, name=request.name, after=request.after)
+        return PhaseAnswer(game=game, from_phase=report.from_phase, to_phase=report.to_phase,
+                           memories=report.memories, states=dict(report.states))
+
+    return once(phase)
 
 
-@router.post("/games/{game}/end")
-def end_game(game: str, request: EndRequest, memory: Service) -> BatchAnswer:
+@router.post("/games/{game}/end", response_model=BatchAnswer)
+def end_game(game: str, request: EndRequest, memory: Service, once: Once) -> Any:
     """The end event: the game is complete; player tokens minted during it stop working."""
-    return _batch(game, memory.end_game(game, request.winner, text=request.text, after=request.after))
+    return once(lambda: _batch(game, memory.end_game(game, request.winner, text=request.text, after=request.after)))
 
 
 @router.post("/ingest", response_model=IngestSummary)
