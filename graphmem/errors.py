@@ -97,7 +97,7 @@ class GameConflict(GraphmemError):
 
 class IdempotencyKeyReused(UsageProblem):
     """An Idempotency-Key sent again with another request (another route or body) than the one it was first sent
-    with: HTTP 422, nothing done (docs/service.md, "Retries")."""
+    with: HTTP 422, nothing done (docs/service.md#retries)."""
 
     error: ClassVar[str] = "idempotency_key_reused"
 

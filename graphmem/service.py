@@ -554,9 +554,9 @@ class MemoryService:
 
     def once(self, caller: str, key: str, request_sha256: str, game: str,
              operation: Callable[[], Answer]) -> tuple[Answer, bool]:
-        """Carry out a write at most once per ``key`` of ``caller`` (SPEC 15.1: an engine that never heard an answer
-        sends the same request again with the same Idempotency-Key): the first time ``operation()`` runs and its
-        answer is kept for a day; a retry gets that answer again and writes nothing
+        """Carry out a write at most once per ``key`` of ``caller`` (docs/service.md#retries: an engine that never
+        heard an answer sends the same request again with the same Idempotency-Key): the first time ``operation()``
+        runs and its answer is kept for a day; a retry gets that answer again and writes nothing
         (:func:`graphmem.store.idempotency.carry_out_once`). Returns (the answer, whether it is one given again).
 
         caller : "engine" or a player's uid (:func:`graphmem.store.keys.player_uid`); request_sha256 : the hash of

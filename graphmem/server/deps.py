@@ -73,7 +73,7 @@ given again (nothing was written), "false" when this request carried the write o
 
 
 class Retry:
-    """A write route's request with its ``Idempotency-Key`` (docs/service.md, "Retries"): ``retry(operation,
+    """A write route's request with its ``Idempotency-Key`` (docs/service.md#retries): ``retry(operation,
     status)`` runs ``operation()`` (which returns the route's answer model) once per key of the caller and answers
     with it, or gives the first request's answer again; without a key it just runs it."""
 

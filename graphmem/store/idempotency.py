@@ -1,4 +1,4 @@
-"""Writes carried out at most once per Idempotency-Key (SPEC 15.1, docs/service.md "Retries").
+"""Writes carried out at most once per Idempotency-Key (docs/service.md#retries).
 
 An engine that never heard the answer to a write (a timeout, a killed worker, a lost connection) sends the same
 request again with the same ``Idempotency-Key``; the first answer comes back and nothing is written again. Any
@@ -44,7 +44,7 @@ from graphmem.errors import IdempotencyKeyReused, RetryConflict
 from graphmem.store.queries import cypher
 
 KEEP_SECONDS = 86_400
-"""How long a key and its answer are kept, in seconds: a day, as SPEC 15.1 asks at least (then it is deleted by a
+"""How long a key and its answer are kept, in seconds: a day, as docs/service.md#retries promises (then it is deleted by a
 later claim, and the same key names a new request)."""
 LEASE_SECONDS = 60.0
 """How long, in seconds, a retry waits for the first request with its key to answer before it takes the key over

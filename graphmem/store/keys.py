@@ -125,7 +125,7 @@ def token_uid(token_sha256: str) -> str:
 
 
 def idempotency_uid(caller: str, key: str) -> str:
-    """``idempotency/{sha256 of the caller and the key}``: an Idempotency-Key is the caller's own (docs/service.md,
-    "Retries"), so the same key sent by two callers names two requests; ``caller`` is "engine" or a player's
-    ``{game}/player/{name}`` (:func:`player_uid`)."""
+    """``idempotency/{sha256 of the caller and the key}``: an Idempotency-Key is the caller's own
+    (docs/service.md#retries), so the same key sent by two callers names two requests; ``caller`` is "engine" or a
+    player's ``{game}/player/{name}`` (:func:`player_uid`)."""
     return "idempotency/" + hashlib.sha256(f"{caller}\n{key}".encode()).hexdigest()

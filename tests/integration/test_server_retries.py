@@ -1,4 +1,4 @@
-"""Retries with an Idempotency-Key (SPEC 15.1, docs/service.md "Retries") through a real ``graphmem serve``: the first
+"""Retries with an Idempotency-Key (docs/service.md#retries) through a real ``graphmem serve``: the first
 request commits and its answer is lost on the way back (a proxy that closes the connection as the answer comes), the
 engine sends the same request again with the key, gets the first answer and nothing new is stored; and the key's
 store itself against a real Neo4j: a write that committed without its answer being kept, a write taken over by a
