@@ -145,10 +145,9 @@ CORPUS_NAMES = tuple(c.name for c in CORPORA)
 
 def corpus_dir(corpus: Corpus) -> Path:
     """The folder of a corpus's real games: ``$GRAPHMEM_TRAITORS_DATA`` (``_AVALON_``, ``_MAFIA_``), else
-    ``../shared/data/NAME`` beside the checkout, else ``/work/shared/data/NAME``, else the few in ``examples/``
+    ``../shared/data/NAME`` beside the checkout, else the few in ``examples/``
     (the first that holds a game of the corpus's importer)."""
-    for candidate in (os.environ.get(corpus.env, ""), str(ROOT.parent / "shared" / "data" / corpus.shared),
-                      f"/work/shared/data/{corpus.shared}"):
+    for candidate in (os.environ.get(corpus.env, ""), str(ROOT.parent / "shared" / "data" / corpus.shared)):
         if candidate and Path(candidate).is_dir() and any(fmt == corpus.importer
                                                             for _, fmt in discover([Path(candidate)])):
             return Path(candidate)

@@ -63,11 +63,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def real_games_dir() -> Path:
-    """The 40 real games: ``$GRAPHMEM_TRAITORS_DATA``, else ``../shared/data/traitors-llm/games`` beside the checkout
-    or under /work, else the three games shipped in ``examples/traitors-llm`` (so a checkout alone still tests)."""
+    """The 40 real games: ``$GRAPHMEM_TRAITORS_DATA``, else ``../shared/data/traitors-llm/games`` beside the checkout,
+    else the three games shipped in ``examples/traitors-llm`` (so a checkout alone still tests)."""
     candidates = [os.environ.get("GRAPHMEM_TRAITORS_DATA", ""),
-                  str(ROOT.parent / "shared" / "data" / "traitors-llm" / "games"),
-                  "/work/shared/data/traitors-llm/games"]
+                  str(ROOT.parent / "shared" / "data" / "traitors-llm" / "games")]
     for candidate in candidates:
         if candidate and Path(candidate).is_dir() and any(Path(candidate).glob("*/plomp.json")):
             return Path(candidate)
@@ -81,11 +80,10 @@ def real_games_path() -> Path:
 
 
 def corpus_dir(variable: str, folder: str, game_glob: str) -> Path:
-    """A corpus of real games: ``$variable``, else ``../shared/data/FOLDER`` beside the checkout or under /work, else
+    """A corpus of real games: ``$variable``, else ``../shared/data/FOLDER`` beside the checkout, else
     ``examples/FOLDER`` (a few of its games, shipped so that a checkout alone still tests); a candidate counts only
     when ``game_glob`` finds a game in it."""
-    candidates = [os.environ.get(variable, ""), str(ROOT.parent / "shared" / "data" / folder),
-                  f"/work/shared/data/{folder}"]
+    candidates = [os.environ.get(variable, ""), str(ROOT.parent / "shared" / "data" / folder)]
     for candidate in candidates:
         if candidate and Path(candidate).is_dir() and any(Path(candidate).glob(game_glob)):
             return Path(candidate)

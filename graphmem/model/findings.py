@@ -302,7 +302,7 @@ ACCOUNTS_LOG = Path(__file__).with_name("co_witness.jsonl")
 """A graphmem game log of 13 pairs of accounts of one event: what a witness perceived (an observation, or a vote
 at the round table) and what a co-witness then told them about it in private. Pairs 1-10 were written for this
 finding (the same scene told plainly, then as players chat); pairs 11-13 are verbatim from real games of The
-Traitors played by LLM agents (/work/shared/data/traitors-llm). ``graphmem model findings`` stores each pair's
+Traitors played by LLM agents (michaelgiba/the-traitors, MIT). ``graphmem model findings`` stores each pair's
 texts as graphmem stores the witness's two memories and embeds them with the configured model."""
 
 
