@@ -1,8 +1,7 @@
 // Everything one recall reads before ranking, in one query (docs/model.md#recall-and-reconsolidation, docs/model.md#working-memory, docs/prompt.md, docs/jobs.md#contradictions): the game and the owner, the owner's
 // working memory (Thought nodes: at Game.decayed_to the ones the decay job marked active; at an earlier phase every
 // push up to it, for the caller to replay), the owner's open conflicts at the recall phase, and the owner's
-// candidate memories as parallel lists of numbers (node ids, access counts, strengths, flashbulb flags, thresholds)
-// and the owner's full-text hits as parallel lists (node ids, scores).
+// candidate memories as parallel lists of numbers (node ids, access counts, strengths, flashbulb flags, thresholds).
 // Candidates: the owner's memories that some cue could bring back at phase `now` (= $at, else Game.decayed_to):
 // encoded by `now`, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
 // max($vague_floor, threshold) * (1 - $cue_support) (graphmem.model.retrieval.cue_floor): below it nothing brings a
@@ -13,28 +12,25 @@
 // decay job's), max(floor, e_ref * R(now - t_ref, s)); only for a memory rehearsed after `now` (a look into the
 // past) are the encoding values e0 and s_enc read from the store. So a memory the owner has long forgotten costs
 // one index entry, and its embedding is never read.
-// lexical: the full-text score of $lucene in the index memory_text, 0 when not matched or not among the best
-// $lexical_hits; $lucene carries the owner's scope clause (graphmem.recall.lucene), so Lucene returns the owner's
-// matches only. The caller joins the hits to the candidates by node id (no property read per hit), and takes each
-// candidate's uid from the node ids it has already met (graphmem.recall.vectors.EmbeddingCache.uids, `recall/uids` in
-// the same transaction for the others):
+// The caller takes each candidate's uid from the node ids it has already met (graphmem.recall.vectors.EmbeddingCache
+// .uids, `recall/uids` in the same transaction for the others):
 // numbers, not strings, because decoding 10,000 uids and element ids was most of the client's time (the perfect
 // profile's owner of 10,000 memories: bench/README.md, graphmem/recall/__init__.py). No join in Cypher.
-// The dense scores are computed by the caller, from the embeddings it keeps (graphmem.recall.vectors); `n` tells it
-// which memories a reconsolidation has changed since it read them.
+// The dense and lexical scores are computed by the caller, from the embeddings and words it keeps
+// (graphmem.recall.vectors, graphmem.recall.lexical: the lexical statistics are the owner's candidates', never the
+// database's, so Neo4j's full-text index is not asked); `n` tells it which memories a reconsolidation has changed
+// since it read them.
 // No row when the game is not stored; `found` is false when the player is not one of its players.
 // @param game: STRING  the game id
 // @param player: STRING  the owner's name
 // @param player_uid: STRING  the owner's Player uid, which its MemoryVersion shares (graphmem.store.keys.player_uid)
 // @param at: INTEGER = null  the phase to recall at (null: the game's decayed_to)
-// @param lucene: STRING = null  the escaped Lucene query of the topic (null: no lexical scores)
-// @param lexical_hits: INTEGER  the most full-text hits read, the best first (graphmem.recall.lucene.MAX_HITS)
 // @param curve: STRING  the forgetting curve when the game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
-// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, recued, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, recued, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds
 // CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
 CYPHER replan=skip
 MATCH (g:Game {uid: $game})
@@ -125,9 +121,10 @@ CALL (now, curve, weakest, fresh, changed) {
   RETURN collect(id(m)) AS ids, collect(n) AS ns, collect(strength) AS strengths, collect(flashbulb) AS flashbulbs,
          collect(threshold) AS thresholds
 }
-// recued: of each memory logged, what recall/embeddings reads but the embedding and `about`, which never change once
-// written: a recall's write changes the access count and the source cue, so the caller sets them on the row it
-// keeps (graphmem.recall.vectors.EmbeddingCache.recued) instead of reading the embedding again
+// recued: of each memory logged, what recall/embeddings reads but the embedding, `about` and `context`, which never
+// change once written: a recall's write changes the access count, the source cue, the text and the keywords, so the
+// caller sets them on the row it keeps (graphmem.recall.vectors.EmbeddingCache.recued) instead of reading the
+// embedding again
 CALL (changed) {
   UNWIND coalesce(changed, []) AS uid
   WITH DISTINCT uid
@@ -136,16 +133,10 @@ CALL (changed) {
   RETURN collect({uid: m.uid, n: coalesce(m.n, 0),
                   speaker: CASE WHEN coalesce(m.own, false) THEN m.owner ELSE m.believed_teller END,
                   c0: m.c0, source_k: m.source_k, t_enc: m.t_enc, s_enc: m.s_enc, own: coalesce(m.own, false),
-                  flashbulb: coalesce(m.flashbulb, false), misattributed: coalesce(m.misattributed, false)}) AS recued
-}
-CALL () {
-  WITH 1 AS one WHERE $lucene IS NOT NULL
-  // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
-  CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
-  CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $lexical_hits}) YIELD node, score
-  RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
+                  flashbulb: coalesce(m.flashbulb, false), misattributed: coalesce(m.misattributed, false),
+                  text: m.text, keywords: m.keywords}) AS recued
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
        fresh, changed, recued, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
-       thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds, hit_ids, hit_scores
+       thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds

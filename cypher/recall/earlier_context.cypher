@@ -3,17 +3,15 @@
 // series job keeps at the series' present, graphmem.jobs.series) and curve, the player's memory version, and that
 // player's candidate memories at `now`, chosen and computed exactly as `recall/context` chooses and computes the
 // owner's own (read from the composite index memory_recall; not read again when the caller holds them as they are:
-// `fresh`); and the full-text hits of $lucene, whose scope clause names every earlier self's scope token.
+// `fresh`). Their lexical scores are the caller's (graphmem.recall.lexical), as the owner's own.
 // @param player_uid: STRING  the owner's Player uid: `now_selves` lists the games of its earlier selves as stored now, so
 //   that the caller, which names the selves it knew of, sees when a game joined or left the series since
 // @param selves: LIST<MAP>  {game, player, player_uid, known (null, or {incarnation, version, now, decayed_to} of the candidates the caller holds)}
-// @param lucene: STRING = null  the escaped Lucene query of the topic over the earlier selves' scopes (null: none)
-// @param lexical_hits: INTEGER  the most full-text hits read, the best first (graphmem.recall.lucene.MAX_HITS)
 // @param curve: STRING  the forgetting curve when a game has none stored
 // @param vague_floor: FLOAT  parameters.clarity.vague_floor (0.15)
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor)
-// @returns now_selves, selves, hit_ids, hit_scores
+// @returns now_selves, selves
 // CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
 CYPHER replan=skip
 CALL () {
@@ -53,11 +51,4 @@ CALL () {
                   now: now, curve: curve, version: version, fresh: fresh, ids: ids, ns: ns, strengths: strengths,
                   flashbulbs: flashbulbs, thresholds: thresholds}) AS selves
 }
-CALL () {
-  WITH 1 AS one WHERE $lucene IS NOT NULL
-  // the index is eventually consistent (schema/fulltext_index): first the updates of every committed write
-  CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
-  CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $lexical_hits}) YIELD node, score
-  RETURN collect(id(node)) AS hit_ids, collect(score) AS hit_scores
-}
-RETURN now_selves, selves, hit_ids, hit_scores
+RETURN now_selves, selves

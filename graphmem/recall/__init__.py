@@ -9,25 +9,25 @@ Pipeline, one call:
 
 1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the
    owner's thoughts and open conflicts, the candidates as parallel lists of numbers (node id, access count, strength
-   at ``now``, flashbulb flag, threshold) and the owner's full-text hits as (node id, score), joined here by node id;
-   each candidate's uid is the one the process's :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its
+   at ``now``, flashbulb flag, threshold); each candidate's uid is the one the process's :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its
    node id, the others read in the same transaction (``recall/uids``: a node id names a node only while it lives). The
    candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
    encoded by ``now``, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
    max(0.15, threshold) * (1 - CueSupport); a memory below it is forgotten and moves no other memory's score.
    Everything is read from the composite index ``memory_recall``, never from the store, and at the game's current
    phase the index seek starts at the lowest cue floor (the stored strength is never below the strength now), so
-   a long-forgotten memory costs nothing. The full-text query carries the owner's scope token
-   (``(words) AND scope:TOKEN^0``, :mod:`.lucene`), so Lucene returns the owner's matches only. The request is
+   a long-forgotten memory costs nothing. The request is
    checked against what the query returns (unknown game, player or participant; ``at`` outside the game's phases)
    before anything is embedded. The candidates are not read again while the process holds them at the owner's
    current memory version (:mod:`graphmem.store.versions`; :mod:`.vectors`, "Candidates");
 2. embed the topic (timed apart: ``timings["embed"]``);
-3. dense scores and the source route: each candidate's text embedding and source cue (:mod:`.vectors`) come from
-   the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only the first time or after a
-   reconsolidation elsewhere changed the memory (a writing recall brings the cache up to date with what it wrote);
-   the dense score is the topic's cosine with the text (one pass over the matrix), the source route the owner's
-   source confidence for the memories believed to come from a player the topic names (:func:`.ranking.named_in`,
+3. dense and lexical scores and the source route: each candidate's text embedding, words and source cue
+   (:mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
+   the first time or after a reconsolidation elsewhere changed the memory (a writing recall brings the cache up to
+   date with what it wrote); the dense score is the topic's cosine with the text (one pass over the matrix), the
+   lexical score BM25 of the topic's words with the statistics of the owner's candidates alone (:mod:`.lexical`: never
+   the database's, so a recall depends on the owner's game alone), the source route the owner's source confidence
+   for the memories believed to come from a player the topic names (:func:`.ranking.named_in`,
    :func:`.ranking.source_route`);
 4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical, the source route and the
    participant boost, score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full

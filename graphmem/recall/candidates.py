@@ -22,15 +22,14 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import can_retrieve, cue_floor
 from graphmem.model.source import OWN_KINDS
-from graphmem.recall.lucene import MAX_HITS
 from graphmem.recall.types import Candidate
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
 from graphmem.store.games import stored_game_ids
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 
-__all__ = ["Context", "check_context", "held_from_row", "held_key", "keep_written", "lexical_scores", "read_context",
-           "read_memories", "strength_now"]
+__all__ = ["Context", "check_context", "held_from_row", "held_key", "keep_written", "read_context", "read_memories",
+           "strength_now"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ class Context:
     candidates were read at (:mod:`graphmem.store.versions`).
     The candidates (the owner's memories some cue could bring back at ``now``, see ``recall/context``), as arrays of
     shape (count,) in the same order: uids; ns (access counts); strengths (m at ``now``, float64 in [0, 1]); flashbulbs
-    (bool); thresholds (each memory's RetrievalThreshold); lexical (full-text score >= 0, 0 when not matched).
+    (bool); thresholds (each memory's RetrievalThreshold).
     shown : the rows of recalled memories the held candidates keep (:attr:`HeldCandidates.shown`, shared with them).
     """
 
@@ -66,7 +65,6 @@ class Context:
     strengths: npt.NDArray[np.float64]
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
-    lexical: npt.NDArray[np.float64]
     series: str | None = None
     shown: dict[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -88,19 +86,18 @@ def _no_game(driver: neo4j.Driver, database: str | None, game: str) -> NotFound:
 
 
 def read_context(driver: neo4j.Driver, database: str | None, game: str, player: str, at: int | None,
-                 lucene: str | None, params: Parameters, cache: EmbeddingCache) -> Context:
+                 params: Parameters, cache: EmbeddingCache) -> Context:
     """Run ``recall/context`` once, in a read transaction (see the query's header for what it reads); the
     candidates' uids come from the node ids ``cache`` has met, the others are read in the same transaction
     (:meth:`EmbeddingCache.uids`). A candidate whose node is gone by then (its game being deleted) is left out.
     The owner's candidates are not read again while ``cache`` holds them as the query would read them
     (:class:`graphmem.recall.vectors.HeldCandidates`), and only the memories the owner's change log names when it
-    holds them at an older version the log covers (:mod:`graphmem.store.versions`); the full-text hits are read
-    every time.
+    holds them at an older version the log covers (:mod:`graphmem.store.versions`).
 
     Raises NotFound (listing the stored games) when the game is not stored.
     """
     values: dict[str, Any] = {"game": game, "player": player, "player_uid": player_uid(game, player), "at": at,
-                              "lucene": lucene, "lexical_hits": MAX_HITS, "curve": params.curve,
+                              "curve": params.curve,
                               "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
                               "lowest_cue_floor": cue_floor(0.0, params)}
     key = held_key(database, game, player, at, params)
@@ -144,8 +141,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
         emotion_json=str(row["emotion_json"] or "{}"), thoughts=tuple(row["thoughts"]),
         conflicts=tuple(c for c in row["conflicts"] if c is not None), version=held.version,
         uids=held.uids, ns=held.ns, strengths=held.strengths, flashbulbs=held.flashbulbs,
-        thresholds=held.thresholds, lexical=lexical_scores(held.ids, row["hit_ids"] or [], row["hit_scores"] or []),
-        series=row["series"], shown=held.shown)
+        thresholds=held.thresholds, series=row["series"], shown=held.shown)
 
 
 def held_key(database: str | None, game: str, player: str, at: int | None, params: Parameters) -> tuple[object, ...]:
@@ -203,23 +199,6 @@ def held_from_row(row: Mapping[str, Any], uids: Sequence[str | None]) -> HeldCan
         uids=tuple(cast(list[str], uids)) if kept is None else tuple(u for u in uids if u is not None),
         ns=tuple(column("ns", np.int64).tolist()), strengths=column("strengths", np.float64),
         flashbulbs=column("flashbulbs", bool), thresholds=column("thresholds", np.float64))
-
-
-def lexical_scores(ids: npt.NDArray[np.int64], hit_ids: Sequence[int],
-                   hit_scores: Sequence[float]) -> npt.NDArray[np.float64]:
-    """Each candidate's full-text score (0 when the index did not match it), shape (len(ids),): the hits joined to
-    the candidates by node id (one sort and one binary search, not a dict lookup per candidate: 10,000 of them cost
-    6 ms that way). A hit that is no candidate (consolidated, tombstoned, too weak) is dropped."""
-    out = np.zeros(ids.shape[0], dtype=np.float64)
-    if not len(hit_ids) or not ids.size:
-        return out
-    order = np.argsort(ids, kind="stable")
-    ordered = ids[order]
-    hits = np.array(hit_ids, dtype=np.int64)
-    at = np.minimum(np.searchsorted(ordered, hits), ordered.size - 1)
-    match = ordered[at] == hits
-    out[order[at[match]]] = np.array(hit_scores, dtype=np.float64)[match]
-    return out
 
 
 def read_memories(driver: neo4j.Driver, database: str | None, player: str,

@@ -1,5 +1,7 @@
-"""The Lucene query of a recall topic, for the full-text index ``memory_text`` (docs/model.md#candidates-and-ranking,
-lexical half).
+"""The Lucene query of a topic, for the full-text index ``memory_text``: for whoever searches the index by hand
+(``graphmem.store.schema.FULLTEXT_SEARCH``) and for the benchmarks' "lexical only" rankings. Recall itself no longer
+asks the index: Lucene's term statistics are global to the database, and a recall's must be the owner's alone
+(:mod:`graphmem.recall.lexical`, docs/model.md#candidates-and-ranking).
 
 A topic is free text from a game engine or a user ("Did Marcus (the doctor) lie?"), so every character that the
 Lucene query parser treats as syntax is escaped with a backslash, and the operator words ``AND``, ``OR`` and ``NOT``
@@ -7,15 +9,16 @@ are lower-cased so that they are searched as words instead of combining clauses.
 Lucene's default, so a memory matching more of the topic's words scores higher.
 
 The words are searched in the memory's text and keywords at full weight and in its ``context`` (the statement a
-statement followed) at :data:`CONTEXT_BOOST`: ``(text:(w...) keywords:(w...) context:(w...)^0.5) AND scope:T^0``.
-A topic is bounded to :data:`MAX_TERMS` distinct words, the longest first (in English a longer word is a rarer one,
+statement followed) at :data:`graphmem.recall.lexical.CONTEXT_WEIGHT`:
+``(text:(w...) keywords:(w...) context:(w...)^0.5) AND scope:T^0``. A topic is bounded to
+:data:`graphmem.recall.lexical.MAX_TERMS` distinct words, the longest first (in English a longer word is a rarer one,
 so it carries more of the topic): Lucene refuses a query of more than 1,024 clauses, and an agent may pass the last
 stretch of its conversation as the topic.
 
-Words that carry no topic (Lucene's classic English stop words, pronouns, question and auxiliary words: ``STOP``)
-are left out: the index's analyzer (``standard-no-stop-words``) keeps them, so "is" or "a" would match nearly every
-memory of every game, cost a property read per match (the index is global; matches are filtered to the owner
-afterwards) and add only noise to the scores. A topic made of such words alone is searched as it is.
+Words that carry no topic (:data:`graphmem.recall.lexical.STOP`, the words recall's own lexical lane leaves out)
+are left out: "is" or "a" would match nearly every memory of every game, cost a property read per match (the index is
+global; matches are filtered to the owner afterwards) and add only noise to the scores. A topic made of such words
+alone is searched as it is.
 """
 
 from __future__ import annotations
@@ -23,32 +26,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["CONTEXT_BOOST", "LUCENE_SPECIAL", "MAX_HITS", "MAX_TERMS", "STOP", "escape_lucene", "lucene_query",
-           "topic_terms"]
+from graphmem.recall.lexical import CONTEXT_WEIGHT, MAX_TERMS, STOP
 
-MAX_TERMS = 100
-"""The most distinct words of a topic searched (each is three clauses: text, keywords, context)."""
-MAX_HITS = 1_000
-"""The best-scoring full-text hits a recall reads (``queryNodes``'s ``limit``); a memory past them counts as not
-matched (lexical 0). Lucene then keeps a top-N instead of returning every match: on the synthetic conversations'
-owner of 10,000 memories a topic matches ~4,500 of them, and reading the best 1,000 took the read from 13.4/24.9 to
-11.0/19.9 ms median/p95, writing recalls alternated with and without the limit in one run. An owner with fewer
-matching memories ranks exactly as without it (LoCoMo's conversations have at most 680 turns)."""
-CONTEXT_BOOST = 0.5
-"""The weight of a match in the statement a statement followed, against 1 for its own text and keywords (LoCoMo,
-bench/README.md: 0.3 to 1.0 gave the same recall@10 within 0.01; 0.5 is kept)."""
+__all__ = ["LUCENE_SPECIAL", "escape_lucene", "lucene_query", "topic_terms"]
+
 FIELDS = ("text", "keywords")
 
 LUCENE_SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
 """Characters with a meaning in Lucene's classic query syntax (``&&`` and ``||`` are covered by ``&`` and ``|``)."""
 
 _OPERATORS = frozenset({"AND", "OR", "NOT"})
-STOP = frozenset(
-    "a an and are as at be but by for if in into is it no not of on or such that the their then there these they "
-    "this to was will with i me my mine you your yours he him his she her hers we us our they them who whom whose "
-    "what which when where why how do does did done has have had am been being were would should could can "
-    "about any some so just than too very".split())
-"""Words left out of the query (matched case-insensitively)."""
 _WORD = re.compile(r"\w", re.UNICODE)
 _TOKEN = re.compile(r"[a-z][0-9a-z]*")
 
@@ -95,7 +82,7 @@ def lucene_query(topic: str | None, scope: str | Sequence[str] | None = None) ->
     if topic is None or not _WORD.search(topic):
         return None
     words = " ".join(topic_terms(topic))
-    query = " ".join(f"{field}:({words})" for field in FIELDS) + f" context:({words})^{CONTEXT_BOOST}"
+    query = " ".join(f"{field}:({words})" for field in FIELDS) + f" context:({words})^{CONTEXT_WEIGHT}"
     if scope is None:
         return query
     tokens = [scope] if isinstance(scope, str) else list(scope)

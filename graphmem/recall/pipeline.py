@@ -25,7 +25,7 @@ from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker, SourceType
 from graphmem.recall.candidates import Context, check_context, held_key, keep_written, read_context, read_memories
-from graphmem.recall.lucene import lucene_query
+from graphmem.recall.lexical import topic_terms
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
 from graphmem.recall.reconsolidate import (
@@ -41,7 +41,6 @@ from graphmem.recall.series import read_earlier, read_earlier_beside
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
-from graphmem.store.keys import scope_token
 from graphmem.store.versions import raise_after_commit
 
 __all__ = ["dense_scores", "recall", "run_recall"]
@@ -138,7 +137,7 @@ def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
                  vector: Vectors | None) -> npt.NDArray[np.float64] | None:
     """The raw dense score of each candidate, cos(topic, text) in [-1, 1], float64, shape (len(rows),); NaN for a
     memory stored without an embedding (row -1); None without a topic (:mod:`graphmem.recall.vectors` says why the
-    context of a memory cues through the full-text index, not here).
+    context of a memory cues through the lexical lane, not here).
 
     vectors, rows : the game's kept vectors (text embeddings, :mod:`graphmem.recall.vectors`)
     and each candidate's row (:meth:`EmbeddingCache.fetch`). One pass over the float32 vectors, the topic
@@ -240,21 +239,19 @@ class Segment:
     strengths: npt.NDArray[np.float64]
     flashbulbs: npt.NDArray[np.bool_]
     thresholds: npt.NDArray[np.float64]
-    lexical: npt.NDArray[np.float64]
     shown: dict[str, Mapping[str, Any]]
 
 
 def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], tuple[int, ...], npt.NDArray[np.float64],
-                                                  npt.NDArray[np.bool_], npt.NDArray[np.float64],
-                                                  npt.NDArray[np.float64]]:
-    """(uids, ns, strengths, flashbulbs, thresholds, lexical) of every segment's candidates, one after another (the
-    arrays of the only segment as they are)."""
+                                                  npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """(uids, ns, strengths, flashbulbs, thresholds) of every segment's candidates, one after another (the arrays of
+    the only segment as they are)."""
     if len(segments) == 1:
         s = segments[0]
-        return s.uids, s.ns, s.strengths, s.flashbulbs, s.thresholds, s.lexical
+        return s.uids, s.ns, s.strengths, s.flashbulbs, s.thresholds
     return (tuple(u for s in segments for u in s.uids), tuple(n for s in segments for n in s.ns),
             np.concatenate([s.strengths for s in segments]), np.concatenate([s.flashbulbs for s in segments]),
-            np.concatenate([s.thresholds for s in segments]), np.concatenate([s.lexical for s in segments]))
+            np.concatenate([s.thresholds for s in segments]))
 
 
 class TieOrder(Sequence[str]):
@@ -306,16 +303,15 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if request.has_topic and embedder is None:
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
-    lucene = lucene_query(request.topic, scope_token(request.game, request.player))
     kept = cache if cache is not None else EmbeddingCache(0)
     # with the model loaded, the topic is embedded while Neo4j reads; else after the check below, so that a typo in a
     # name never waits for the model to load
     embedding = (embedder.encode_one_later(request.topic or "")
                  if request.has_topic and embedder is not None and embedder.loaded else None)
     # a game the process has met as one of a series: its earlier games are read beside the owner's own
-    beside = (read_earlier_beside(driver, database, request.game, request.player, request.topic, params, kept)
+    beside = (read_earlier_beside(driver, database, request.game, request.player, params, kept)
               if request.at is None else None)
-    context = read_context(driver, database, request.game, request.player, request.at, lucene, params, kept)
+    context = read_context(driver, database, request.game, request.player, request.at, params, kept)
     check_context(context, request.game, request.player, request.participants, request.at)
     lap("read")
     vector = None
@@ -332,26 +328,28 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if beside is not None:
         earlier = beside.result() if in_series else []  # the game left its series since: what was read is dropped
     else:
-        earlier = (read_earlier(driver, database, request.game, request.player, request.topic, params, kept)
-                   if in_series else [])
+        earlier = read_earlier(driver, database, request.game, request.player, params, kept) if in_series else []
     segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.version,
                         context.uids, context.ns, context.strengths, context.flashbulbs, context.thresholds,
-                        context.lexical, context.shown),
+                        context.shown),
                 *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve,
                           e.held.version, e.held.uids, e.held.ns, e.held.strengths, e.held.flashbulbs,
-                          e.held.thresholds, e.lexical, e.held.shown)
+                          e.held.thresholds, e.held.shown)
                   for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
     lap("read earlier games")
-    uids, ns, strengths, flashbulbs, thresholds, lexical = joined(segments)
+    uids, ns, strengths, flashbulbs, thresholds = joined(segments)
     n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
     source: npt.NDArray[np.float64] | None = None
+    lexical = np.zeros(n)
     about = np.zeros(n, dtype=bool)
     if n and (vector is not None or request.participants):
         named = named_in(request.topic, context.players)
         parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
+        held_rows: list[tuple[GameVectors, npt.NDArray[np.intp]]] = []
         for seg in segments:
             vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, seg.uids, seg.ns)
+            held_rows.append((vectors, rows))
             parts.append((dense_scores(vectors, rows, vector),
                           source_values(vectors, rows, named, seg.now, seg.curve, p.source.unknown_below)
                           if named else None,
@@ -360,7 +358,13 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         dense = None if vector is None else np.concatenate([d for d, _, _ in parts if d is not None])
         source = None if not named else np.concatenate([v for _, v, _ in parts if v is not None])
         about = np.concatenate([a for _, _, a in parts]) if parts else about
-    lap("dense")
+        lap("dense")
+        terms = topic_terms(request.topic)
+        if terms:
+            lexical = np.concatenate(kept.lexical(held_rows, terms))
+        lap("lexical")
+    else:
+        lap("dense")
 
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
@@ -441,8 +445,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
             keep({key: second for key, (_, second) in versions.items()})
         for seg in segments:
             kept.rewritten(database, seg.game, seg.incarnation,
-                           [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]))
-                            for uid, u in updates.items() if seg_of(uid) is seg])
+                           [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]), u["text"],
+                             u["keywords"]) for uid, u in updates.items() if seg_of(uid) is seg])
     lap("write")
 
     conflicts = _conflicts(context, by_uid)

@@ -10,9 +10,9 @@ not even read it).
 - ``dense``: the cosine similarity of topic and memory embeddings, min-max normalised over the owner's candidates
   (:func:`min_max`). A degenerate range (one candidate, or all equally similar) carries no information: every
   candidate gets 0.
-- ``lexical``: the full-text score of the topic against the memory's text and keywords divided by the best score
-  among the candidates (:func:`relative_to_best`); 0 for a memory the index did not match, and 0 everywhere when
-  nothing matches.
+- ``lexical``: the BM25 score of the topic against the memory's text, keywords and context, with the statistics of
+  the owner's candidates (:mod:`graphmem.recall.lexical`), divided by the best score among the candidates
+  (:func:`relative_to_best`); 0 for a memory matching no word of the topic, and 0 everywhere when nothing matches.
 - ``source``: the source route. A cue that names a person (a player of the game, :func:`named_in`) reaches the
   memories the owner believes came from that person (the speaker of a statement, the owner for the owner's own
   statements and actions) through the remembered source, so the route is as strong as the owner's source confidence
@@ -75,7 +75,7 @@ def min_max(values: Sequence[float | None], low: float | None = None, high: floa
 
 def relative_to_best(scores: Mapping[str, float], uids: Iterable[str], best: float | None = None) -> dict[str, float]:
     """Each uid's score divided by the best score among ``uids`` (0 for uids without a score; all 0 when the best
-    is not positive). scores : {uid: full-text score >= 0}, possibly holding uids that are not candidates;
+    is not positive). scores : {uid: lexical (BM25) score >= 0}, possibly holding uids that are not candidates;
     best : the best score among all the candidates when ``uids`` is a subset of them."""
     wanted = list(uids)
     if best is None:
@@ -214,9 +214,9 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
 
     Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
     thresholds (the owner's RetrievalThreshold), dense_raw (cosine or any increasing affine transform of it; None
-    or NaN for no score; ``dense_raw`` None without a topic), lexical_raw (full-text scores >= 0, 0 when not
+    or NaN for no score; ``dense_raw`` None without a topic), lexical_raw (BM25 scores >= 0, 0 when not
     matched), about_participant flags; source (the source route, :func:`source_route`; None: 0 everywhere).
-    dense_range, lexical_best : the min and max dense score and the best full-text score over ALL the owner's
+    dense_range, lexical_best : the min and max dense score and the best lexical score over ALL the owner's
     candidates, when the sequences hold only some of them (default: computed from the sequences).
     The values equal the scalar :func:`relevance`, :func:`score` and
     :func:`graphmem.model.retrieval.can_retrieve` element by element (the same operations in the same order).
@@ -275,7 +275,7 @@ def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[b
 
     Parallel sequences over the owner's candidates: uids, strengths (m now), flashbulb flags, thresholds,
     dense_raw (cosine or any increasing transform of it, None without a topic), about_participant flags;
-    lexical_raw : {uid: full-text score} (may hold non-candidates, which are ignored).
+    lexical_raw : {uid: lexical (BM25) score} (may hold non-candidates, which are ignored).
     dense_range, lexical_best, source : as in :func:`score_candidates`.
     Returns (all given candidates scored, in input order; the recalled ones, best first, at most ``k``).
     """

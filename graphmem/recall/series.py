@@ -2,8 +2,8 @@
 players in the earlier games of the series join the owner's own as candidates.
 
 :func:`read_earlier` reads, in one read transaction, which players the owner was in the earlier games
-(``series/earlier_selves``) and then their candidates and full-text hits in one query (``recall/earlier_context``),
-chosen and scored as the owner's own in ``recall/context``, at each game's own phase now (its ``decayed_to``, which
+(``series/earlier_selves``) and then their candidates in one query (``recall/earlier_context``), chosen as the
+owner's own in ``recall/context``, at each game's own phase now (its ``decayed_to``, which
 :mod:`graphmem.jobs.series` keeps at the series' present). Candidates are held between recalls per earlier self
 exactly as the owner's own (:class:`graphmem.recall.vectors.HeldCandidates`, under the key a recall in that game
 would use), so a later game's recalls do not read the earlier games' candidates again until one of them changes;
@@ -20,15 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import neo4j
-import numpy as np
-import numpy.typing as npt
 
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
-from graphmem.recall.candidates import held_from_row, held_key, lexical_scores
-from graphmem.recall.lucene import MAX_HITS, lucene_query
+from graphmem.recall.candidates import held_from_row, held_key
 from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
-from graphmem.store.keys import player_uid, scope_token
+from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 from graphmem.store.series import EarlierSelf, earlier_selves
 
@@ -54,18 +51,16 @@ class _SeriesMoved(Exception):
 @dataclass(frozen=True)
 class EarlierCandidates:
     """The candidates of one earlier self: ``self`` (game, position, player), ``now`` (the phase of that game now),
-    ``curve`` (its forgetting curve), ``held`` (the candidates, as :class:`HeldCandidates`) and ``lexical`` (each
-    candidate's full-text score, shape (count,))."""
+    ``curve`` (its forgetting curve) and ``held`` (the candidates, as :class:`HeldCandidates`)."""
 
     self: EarlierSelf
     now: int
     curve: str
     held: HeldCandidates
-    lexical: npt.NDArray[np.float64]
 
 
-def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: str, topic: str | None,
-                 params: Parameters, cache: EmbeddingCache) -> list[EarlierCandidates]:
+def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: str, params: Parameters,
+                 cache: EmbeddingCache) -> list[EarlierCandidates]:
     """The candidates of the players the person who is ``player`` in ``game`` was in the earlier games of its
     series, in position order ([] for a game in no series or a person new to it). See the module docstring."""
     values: dict[str, Any] = {"curve": params.curve, "vague_floor": params.clarity.vague_floor,
@@ -74,8 +69,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
     key = (database, game, player)
     known_selves = _SELVES.setdefault(cache, {})
 
-    def work(tx: neo4j.ManagedTransaction) -> list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None,
-                                                         Mapping[int, float]]]:
+    def work(tx: neo4j.ManagedTransaction) -> list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None]]:
         # the earlier selves met before, checked by the same query that reads them (one round trip); read again
         # when a game joined or left the series since
         selves = known_selves.get(key)
@@ -85,17 +79,15 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             return []
         rows = [{"game": s.game, "player": s.player, "player_uid": player_uid(s.game, s.player),
                  "known": _known(cache, database, s, params)} for s in selves]
-        lucene = lucene_query(topic, [scope_token(s.game, s.player) for s in selves])
-        record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player), selves=rows,
-                        lucene=lucene, lexical_hits=MAX_HITS).single(strict=True)
+        record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player),
+                        selves=rows).single(strict=True)
         if list(record["now_selves"]) != [s.game for s in selves]:
             known_selves.pop(key, None)
             raise _SeriesMoved
-        hits = dict(zip(record["hit_ids"] or [], record["hit_scores"] or []))
-        out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None, Mapping[int, float]]] = []
+        out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None]] = []
         for s, row in zip(selves, record["selves"]):
             uids = None if row["fresh"] else cache.uids(tx, database, s.game, row["incarnation"], row["ids"])
-            out.append((s, row, uids, hits))
+            out.append((s, row, uids))
         return out
 
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
@@ -105,8 +97,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
         except _SeriesMoved:
             read = session.execute_read(work)
     found = []
-    helds: list[HeldCandidates] = []
-    for s, row, uids, _ in read:
+    for s, row, uids in read:
         held_at = held_key(database, s.game, s.player, None, params)
         if uids is None:
             held = cache.held_candidates(held_at)
@@ -116,22 +107,12 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             held = held_from_row(row, uids)
             if held.incarnation:
                 cache.keep_candidates(held_at, held)
-        helds.append(held)
-    if not read:
-        return []
-    # the full-text hits joined to every earlier self's candidates at once (one sort, not one per game)
-    hits = read[0][3]
-    lexical = lexical_scores(np.concatenate([h.ids for h in helds]), list(hits), list(hits.values()))
-    start = 0
-    for (s, row, _, _), held in zip(read, helds):
-        found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held,
-                                       lexical[start:start + len(held.ids)]))
-        start += len(held.ids)
+        found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held))
     return found
 
 
-def read_earlier_beside(driver: neo4j.Driver, database: str | None, game: str, player: str, topic: str | None,
-                        params: Parameters, cache: EmbeddingCache) -> Future[list[EarlierCandidates]] | None:
+def read_earlier_beside(driver: neo4j.Driver, database: str | None, game: str, player: str, params: Parameters,
+                        cache: EmbeddingCache) -> Future[list[EarlierCandidates]] | None:
     """:func:`read_earlier` started in a thread of its own, so that it runs while the caller reads the owner's own
     game (two transactions at once instead of one after the other: 7 ms of a series recall's 49 on the 50-game
     series, bench/README.md), when ``cache``'s recalls have met earlier selves of ``player`` in ``game`` (it is
@@ -140,7 +121,7 @@ def read_earlier_beside(driver: neo4j.Driver, database: str | None, game: str, p
     drops it when its own read says otherwise (the game left its series since)."""
     if not met_earlier_selves(cache, database, game, player):
         return None
-    return _READERS.submit(read_earlier, driver, database, game, player, topic, params, cache)
+    return _READERS.submit(read_earlier, driver, database, game, player, params, cache)
 
 
 def met_earlier_selves(cache: EmbeddingCache, database: str | None, game: str, player: str) -> bool:

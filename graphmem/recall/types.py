@@ -71,7 +71,7 @@ class Candidate:
 
     dense : float in [-1, 1] or None, the raw dense score cos(topic, text)
         (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
-    lexical : float >= 0, the full-text score of the topic (0: not matched);
+    lexical : float >= 0, the lexical (BM25) score of the topic (0: not matched);
     witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
     labelled Summary; own : the owner's own statement or action (docs/model.md#source-memory: it keeps its source);
     similar : (uid, cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the

@@ -4,7 +4,7 @@ docs/model.md#candidates-and-ranking.
 **What is kept.** Dense relevance is the cosine of the topic's embedding and the memory text's
 (:func:`graphmem.recall.pipeline.dense_scores`). It once was the better of that and the cosine with an embedding of
 the memory's context (its keywords: names, place, day); on LoCoMo every turn of a session shared one context, so
-whole sessions tied at the top (issue 24): the context now cues only through the full-text index, where the day and
+whole sessions tied at the top (issue 24): the context now cues only through the lexical lane, where the day and
 the place are words among others. A cue naming a person reaches the memories that person is believed to have said
 through the source route (:func:`graphmem.recall.ranking.source_route`), for which the cache keeps each memory's
 :class:`SourceCue`.
@@ -74,6 +74,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.model.source import keeps_source
+from graphmem.recall.lexical import Postings, bm25
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
@@ -117,8 +118,9 @@ class SourceCue:
 NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False)
 """The source cue of a memory with no one it came from (or one stored before these properties existed)."""
 
-_Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue]
-"""One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, about, n, source cue."""
+_Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue, tuple[str | None, str | None, str | None]]
+"""One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, about, n, source cue, (text, keywords,
+context)."""
 
 
 @dataclass
@@ -129,7 +131,9 @@ class GameVectors:
     (:meth:`source` gives a row's :class:`SourceCue`): ``speakers`` (names, "" for none) with ``speaker_ids`` (int32,
     0 for none; ``speaker_index`` maps a name to its id), ``cue_numbers`` (float64, shape (capacity, 4): c0, k,
     t_enc, s_enc) and ``cue_flags`` (bool, shape (capacity, 3): own, flashbulb, misattributed); ``uid_of[node
-    id]``: the uid of each Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not."""
+    id]``: the uid of each Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not; ``postings``:
+    the lexical index of the same rows (:class:`graphmem.recall.lexical.Postings`: each row's text, keywords and
+    context as searched, at the access count ``n``)."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
@@ -142,6 +146,7 @@ class GameVectors:
     cue_flags: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 3), dtype=bool))
     size: int = 0
     uid_of: dict[int, str] = field(default_factory=dict)
+    postings: Postings = field(default_factory=Postings)
 
     @property
     def held(self) -> int:
@@ -163,8 +168,10 @@ class GameVectors:
         self.cue_flags[row] = (cue.own, cue.flashbulb, cue.misattributed)
 
     def put(self, uid: str, text: npt.NDArray[np.float32], about: tuple[str, ...], n: int,
-            source: SourceCue = NO_SOURCE) -> None:
-        """Set the row of ``uid`` (appended when new)."""
+            source: SourceCue = NO_SOURCE, words: tuple[str | None, str | None, str | None] = (None, None, None)
+            ) -> None:
+        """Set the row of ``uid`` (appended when new); ``words``: its (text, keywords, context) as stored, indexed
+        for the lexical lane."""
         row = self.rows.get(uid)
         dim = text.shape[0]
         if row is None:
@@ -187,6 +194,7 @@ class GameVectors:
             self.about[row], self.n[row] = about, n
         self.set_source(row, source)
         self.texts[row] = text
+        self.postings.put(row, *words)
 
 
 @dataclass(frozen=True)
@@ -415,8 +423,8 @@ class EmbeddingCache:
             # the read runs without the lock: under it, every concurrent recall waited for one another's query
             read = self._read(driver, database, list(dict.fromkeys(stale)))
             with self._lock:
-                for uid, text, about, n, source in read:
-                    vectors.put(uid, text, about, n, source)
+                for uid, text, about, n, source, words in read:
+                    vectors.put(uid, text, about, n, source, words)
                 self.read += len(read)
         with self._lock:
             if keep:
@@ -430,12 +438,21 @@ class EmbeddingCache:
                 return vectors, np.array(found, dtype=np.intp)
             return vectors, np.array([-1 if r is None else r for r in found], dtype=np.intp)
 
+    def lexical(self, parts: Sequence[tuple[GameVectors, npt.NDArray[np.intp]]],
+                terms: Sequence[str]) -> list[npt.NDArray[np.float64]]:
+        """:func:`graphmem.recall.lexical.bm25` of ``terms`` for the candidates of ``parts`` ((a game's vectors from
+        :meth:`fetch`, each candidate's row in them) per game), computed under this cache's lock: a writing recall on
+        another thread may be indexing a memory's new words meanwhile."""
+        with self._lock:
+            return bm25([(vectors.postings, rows) for vectors, rows in parts], terms)
+
     def rewritten(self, database: str | None, game: str, incarnation: str | None,
-                  updates: Sequence[tuple[str, int, int, str | None, bool]]) -> int:
+                  updates: Sequence[tuple[str, int, int, str | None, bool, str | None, str | None]]) -> int:
         """Bring the memories a recall has just reconsolidated and written up to date without reading them again:
         ``updates`` are (uid, access count before, access count written, believed teller written, misattributed
-        written). A memory held at the count before gets the count written and its source cue the teller written
-        (the owner's own keep their speaker); one held at another count, or not held, is left for :meth:`fetch` to
+        written, text written, keywords written). A memory held at the count before gets the count written, its
+        source cue the teller written (the owner's own keep their speaker) and its lexical row the text and keywords
+        written (a lost detail no longer cues); one held at another count, or not held, is left for :meth:`fetch` to
         read. Returns the memories brought up to date.
 
         Without it, the next recall of the owner read every memory the last one returned again (one query and
@@ -447,13 +464,14 @@ class EmbeddingCache:
             vectors = self._games.get(key) if incarnation else None
             if vectors is None:
                 return 0
-            for uid, before, n, teller, misattributed in updates:
+            for uid, before, n, teller, misattributed, text, keywords in updates:
                 row = vectors.rows.get(uid)
                 if row is None or vectors.n[row] != before:  # another recall read or rewrote it: theirs stands
                     continue
                 cue = vectors.source(row)
                 if cue != NO_SOURCE and not cue.own:
                     vectors.set_source(row, replace(cue, speaker=teller or "", misattributed=misattributed))
+                vectors.postings.rewrite(row, text, keywords)
                 vectors.n[row] = n
                 done += 1
         return done
@@ -461,9 +479,9 @@ class EmbeddingCache:
     def recued(self, database: str | None, game: str, incarnation: str | None,
                cues: Sequence[Mapping[str, Any]]) -> int:
         """Bring held memories that another process's recall rewrote up to date from what ``recall/context`` read of
-        them (its ``recued``: the columns of ``recall/embeddings`` but the embedding and ``about``, of each memory
-        the owner's change log names): those two never change once written, so :meth:`fetch` need not read them
-        again. A memory not held (a new one) is left for :meth:`fetch`. Returns the memories brought up to date.
+        them (its ``recued``: the columns of ``recall/embeddings`` but the embedding, ``about`` and ``context``, of
+        each memory the owner's change log names): those three never change once written, so :meth:`fetch` need not
+        read them again. A memory not held (a new one) is left for :meth:`fetch`. Returns the memories brought up to date.
         """
         key = (database, game, incarnation or "")
         done = 0
@@ -476,13 +494,14 @@ class EmbeddingCache:
                 if row is None or vectors.n[row] == int(cue["n"]):
                     continue
                 vectors.set_source(row, _source_cue(cue))
+                vectors.postings.rewrite(row, cue["text"], cue["keywords"])
                 vectors.n[row] = int(cue["n"])
                 done += 1
         return done
 
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str]) -> list[_Read]:
-        """(uid, text vector, about, n, source cue) of each of ``uids`` stored with an embedding
-        (``recall/embeddings``)."""
+        """(uid, text vector, about, n, source cue, (text, keywords, context)) of each of ``uids`` stored with an
+        embedding (``recall/embeddings``)."""
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
                                              routing_=neo4j.RoutingControl.READ)
         found = [r for r in records if r["embedding"] is not None]
@@ -491,8 +510,8 @@ class EmbeddingCache:
         raw = np.array([r["embedding"] for r in found], dtype=np.float32)
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
-        return [(str(r["uid"]), texts[i], tuple(r["about"] or ()), int(r["n"]), _source_cue(r))
-                for i, r in enumerate(found)]
+        return [(str(r["uid"]), texts[i], tuple(r["about"] or ()), int(r["n"]), _source_cue(r),
+                 (r["text"], r["keywords"], r["context"])) for i, r in enumerate(found)]
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:
         total = len(self)

@@ -22,11 +22,10 @@ from graphmem.model.forgetting import strength_at
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor, retrieval_floor
 from graphmem.recall import EmbeddingCache, RecallResult, recall
-from graphmem.recall.lucene import lucene_query
+from graphmem.recall.lexical import Postings, bm25, topic_terms
 from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
 from graphmem.store.games import delete_game
-from graphmem.store.schema import FULLTEXT_SEARCH
 from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
@@ -263,17 +262,25 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     for uid, mine, theirs in zip(uids, kept_rows, fresh_rows):
         assert kept.source(mine) == fresh.source(theirs), uid
         np.testing.assert_array_equal(kept.texts[mine], fresh.texts[theirs])
+        assert kept.postings.row_terms[mine] == fresh.postings.row_terms[theirs], uid
     # a teller a reconsolidation misattributed is the speaker a cue reaches (here rewritten by hand: a
     # misattribution is chance)
     told = [(u, n) for u, n, r in zip(uids, ns, kept_rows) if kept.source(r).speaker and not kept.source(r).own]
     assert told, "Marcus was told something"
     uid, n = told[0]
-    assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas", True),
-                                                     (uids[1], n + 7, n + 8, "Sarah", True)]) \
+    assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas", True, "Thomas told you: lighthouse",
+                                                      "Thomas"),
+                                                     (uids[1], n + 7, n + 8, "Sarah", True, "Sarah: lighthouse", "")]) \
         == 1, "only a memory held at the count before is brought up to date"
     kept, kept_rows = cache.fetch(driver, None, game, incarnation, [uid], [n + 1])
     cue = kept.source(kept_rows[0])
     assert cache.read == first.candidates and cue.speaker == "Thomas" and cue.misattributed and cue.keep
+    # its words too, as the recall wrote them: the lexical lane finds it by them, and only it
+    assert cache.lexical([(kept, kept_rows)], ["lighthous"])[0].tolist()[0] > 0.0
+    every, every_rows = cache.fetch(driver, None, game, incarnation, uids, [n + 1 if u == uid else m
+                                                                          for u, m in zip(uids, ns)])
+    assert cache.read == first.candidates
+    assert [u for u, x in zip(uids, cache.lexical([(every, every_rows)], ["lighthous"])[0]) if x > 0] == [uid]
     # the same id stored again from another log is another incarnation: nothing of the old one is used
     delete_game(driver, None, game)
     fresh_game(SMALL, game=game, edit=lambda lines: [line.replace("medical training", "a pilot licence")
@@ -416,17 +423,20 @@ def test_the_donors_are_the_memories_recalled_together_by_the_cosine_of_their_te
     assert found > 0
 
 
-def test_lexical_scores_are_the_topic_words_alone(driver: neo4j.Driver, run: Recall, game: str) -> None:
-    """The owner's scope clause filters the full-text hits and adds nothing to their scores."""
+def test_lexical_scores_are_bm25_over_the_owners_candidates(driver: neo4j.Driver, run: Recall, game: str) -> None:
+    """The lexical lane scores the topic's words with the statistics of the owner's candidates alone
+    (graphmem.recall.lexical), each relative to the best."""
     result = run("Marcus", topic="medical training traitor", dry_run=True, k=50)
     assert len(result.memories) == result.candidates
-    raw = {r["uid"]: r["score"] for r in driver.execute_query(
-        FULLTEXT_SEARCH + "WHERE node.game = $game AND node.owner = 'Marcus' RETURN node.uid AS uid, score",
-        q=lucene_query("medical training traitor"), game=game).records}
-    best = max(raw.get(m.uid, 0.0) for m in result.memories)
-    assert best > 0.0
-    assert [m.lexical for m in result.memories] == [pytest.approx(raw.get(m.uid, 0.0) / best, abs=1e-12)
-                                                    for m in result.memories]
+    records = driver.execute_query("UNWIND $uids AS uid MATCH (m:Memory {uid: uid}) "
+                                   "RETURN m.text AS text, m.keywords AS keywords, m.context AS context",
+                                   uids=[m.uid for m in result.memories]).records
+    postings = Postings()
+    for row, r in enumerate(records):
+        postings.put(row, r["text"], r["keywords"], r["context"])
+    (raw,) = bm25([(postings, np.arange(len(records)))], topic_terms("medical training traitor"))
+    assert raw.max() > 0.0 and (raw == 0.0).any()
+    assert [m.lexical for m in result.memories] == pytest.approx((raw / raw.max()).tolist(), abs=1e-12)
 
 
 def test_donors_are_the_memories_recalled_together(driver: neo4j.Driver, run: Recall, game: str,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import neo4j
+import numpy as np
 import pytest
 
 from bench.conversation import SPEAKERS, conversation, statement
@@ -23,12 +24,10 @@ from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import source_confidence
 from graphmem.recall import EmbeddingCache, RecallResult, recall
 from graphmem.recall.candidates import held_key, keep_written, read_context, read_memories
-from graphmem.recall.lucene import lucene_query
+from graphmem.recall.lexical import Postings, bm25, topic_terms
 from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
-from graphmem.store.keys import scope_token
-from graphmem.store.schema import FULLTEXT_SEARCH
 from graphmem.store.versions import LOG_SIZE, raise_after_commit, raise_memory_versions
 
 pytestmark = pytest.mark.neo4j
@@ -53,7 +52,8 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
               participants: Sequence[str], k: int) -> list[tuple[str, float]]:
     """The best ``k`` (uid, score) recomputed from the store without the recall query, node ids or a kept cache:
     every memory of the owner read by uid, its strength in closed form (graphmem.model.forgetting), the cued-recall
-    floor (graphmem.model.retrieval), the dense scores from embeddings read now, the full-text scores by uid, the
+    floor (graphmem.model.retrieval), the dense scores from embeddings read now, BM25 over these candidates' words
+    read now (graphmem.recall.lexical), the
     source route from the store's believed teller and the model's source confidence (graphmem.model.source), ranked
     by graphmem.recall.ranking.rank."""
     now = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.decayed_to AS t", game=game).records[0]["t"]
@@ -61,7 +61,8 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
         "MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.n AS n, m.state AS state, "
         "m.t_enc AS t_enc, m.e_ref AS e_ref, m.t_ref AS t_ref, m.s AS s, m.floor AS floor, m.threshold AS threshold, "
         "m.flashbulb AS flashbulb, m.own AS own, m.believed_teller AS teller, m.c0 AS c0, m.source_k AS k, "
-        "m.s_enc AS s_enc, m.misattributed AS misattributed ORDER BY uid", game=game, owner=owner).records
+        "m.s_enc AS s_enc, m.misattributed AS misattributed, m.text AS text, m.keywords AS keywords, "
+        "m.context AS context ORDER BY uid", game=game, owner=owner).records
         if r["state"] in LIVE and r["t_enc"] <= now]
     strengths = [strength_at(r["e_ref"], r["t_ref"], r["s"], now, params.curve, r["floor"]) for r in rows]
     kept = [i for i, (r, m) in enumerate(zip(rows, strengths))
@@ -70,10 +71,11 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
     uids = [r["uid"] for r in rows]
     vectors, found = EmbeddingCache(0).fetch(driver, None, game, None, uids, [r["n"] for r in rows])
     dense = dense_scores(vectors, found, embedder.encode_one(topic) if topic else None)
-    query = lucene_query(topic, scope_token(game, owner))
-    lexical = {} if query is None else {r["uid"]: r["score"] for r in driver.execute_query(
-        FULLTEXT_SEARCH + "RETURN node.uid AS uid, score",
-        q=query).records}
+    postings = Postings()
+    for i, r in enumerate(rows):
+        postings.put(i, r["text"], r["keywords"], r["context"])
+    (scores,) = bm25([(postings, np.arange(len(rows)))], topic_terms(topic))
+    lexical = dict(zip(uids, scores.tolist()))
     named = named_in(topic, SPEAKERS)
 
     def route(r: Any) -> float:
@@ -141,27 +143,6 @@ def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver,
         assert written.written == 10, round_
 
 
-def test_a_recall_reads_only_the_best_full_text_hits_and_scores_the_rest_as_not_matched(
-        driver: neo4j.Driver, params: Parameters, talk: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # graphmem.recall.lucene.MAX_HITS (1,000) bounds what Lucene returns for owners of many memories; 5 here, so that
-    # an owner of 300 memories meets it
-    import graphmem.recall.candidates as candidates
-
-    monkeypatch.setattr(candidates, "MAX_HITS", 5)
-    topic = "Do you remember when Jordan talked about the garden and the river?"
-    query = lucene_query(topic, scope_token(talk, SPEAKERS[0]))
-    every = [(r["uid"], r["score"]) for r in driver.execute_query(
-        FULLTEXT_SEARCH + "RETURN node.uid AS uid, score ORDER BY score DESC", q=query).records]
-    assert len(every) > 20  # the topic matches many of the owner's memories
-    context = read_context(driver, None, talk, SPEAKERS[0], None, query, params, EmbeddingCache(0))
-    scored = {uid: float(x) for uid, x in zip(context.uids, context.lexical) if x > 0}
-    # at most the best 5 hits (in any order among equal scores), each with the score the whole search gives it
-    assert 3 <= len(scored) <= 5  # the best hits are candidates on both profiles
-    assert scored == pytest.approx({uid: score for uid, score in every if uid in scored})
-    assert min(scored.values()) >= every[5][1] - 1e-6
-    assert {uid for uid, score in every if score > every[5][1] + 1e-6} & set(context.uids) <= set(scored)
-
-
 def test_held_candidates_are_read_again_after_every_write_that_changes_them(driver: neo4j.Driver, embedder: Any,
                                                                            params: Parameters, memory: Any) -> None:
     # a process keeps each owner's candidates and skips reading them while the owner's memory version says nothing
@@ -184,7 +165,7 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
         # depends on the order of the candidates)
         held_now, read_now = ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                                zip(c.uids, c.ns, c.strengths, c.flashbulbs, c.thresholds, strict=True)}
-                              for c in (read_context(driver, None, game, owner, None, None, params, cache)
+                              for c in (read_context(driver, None, game, owner, None, params, cache)
                                         for cache in (held, EmbeddingCache(0))))
         assert held_now == read_now, step
         return used
@@ -228,7 +209,7 @@ def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_afte
     game = small_game_started(memory, "held-written")
     held = EmbeddingCache()
     try:
-        context = read_context(driver, None, game, "Marcus", None, None, params, held)
+        context = read_context(driver, None, game, "Marcus", None, params, held)
         uid, n, strength = context.uids[0], context.ns[0], float(context.strengths[0])
         change = {uid: (n + 1, min(1.0, strength + 0.1))}
         v = context.version
@@ -263,7 +244,7 @@ def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owne
     topic = "what did Priya say about Thomas?"
 
     def version() -> int:
-        return read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+        return read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
 
     try:
         before = version()
@@ -314,14 +295,14 @@ def test_writers_of_one_owner_wait_for_each_other_and_never_deadlock(driver: neo
                     tx.close()
 
     try:
-        before = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+        before = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
         threads = [threading.Thread(target=write, args=(40,)) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         assert deadlocks == []
-        after = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0)).version
+        after = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
         assert after == before + 160
     finally:
         delete_game(driver, None, game)
@@ -385,7 +366,7 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
                       cache=EmbeddingCache(0))
         assert same(kept) == same(cold), step
         ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
-        fresh = read_context(driver, None, game, "Marcus", None, None, params, EmbeddingCache(0))
+        fresh = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0))
         assert ours is not None and ours.version == fresh.version, step
         assert_shown_as_stored(driver, ours.shown, step)
         assert ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.recall.lucene import LUCENE_SPECIAL, MAX_TERMS, escape_lucene, lucene_query, topic_terms
+from graphmem.recall.lexical import MAX_TERMS
+from graphmem.recall.lucene import LUCENE_SPECIAL, escape_lucene, lucene_query, topic_terms
 from graphmem.store.keys import scope_token
 
 
