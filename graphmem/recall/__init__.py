@@ -9,8 +9,9 @@ Pipeline, one call:
 
 1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the
    owner's thoughts and open conflicts, the candidates as parallel lists of numbers (node id, access count, strength
-   at ``now``, flashbulb flag, threshold); each candidate's uid is the one the process's :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its
-   node id, the others read in the same transaction (``recall/uids``: a node id names a node only while it lives). The
+   at ``now``, flashbulb flag, threshold); each candidate's uid is the one the process's
+   :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its node id, the others read in the same transaction
+   (``recall/uids``: a node id names a node only while it lives). The
    candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
    encoded by ``now``, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor
    max(0.15, threshold) * (1 - CueSupport); a memory below it is forgotten and moves no other memory's score.
