@@ -5,7 +5,7 @@ UNWIND $rows AS r
 MERGE (e:Event {uid: r.uid})
 ON CREATE SET e += r {.game, .id, .kind, .phase, .day, .line, .text, .channel, .ballot, .actor, .targets,
                       .witnesses, .details_json, .claims_json, .role_revealed, .t, .secret,
-                      .choice, .result}
+                      .choice, .result, .belief, .annotations_json}
 WITH e, r
 MATCH (ph:Phase {uid: r.phase_uid})
 MERGE (e)-[:IN_PHASE]->(ph)

@@ -108,6 +108,14 @@ def _claims_json(claims: Sequence[ClaimTuple]) -> str:
     return json.dumps([list(c[:4]) + ([c[4]] if c[4] is not None else []) for c in claims], ensure_ascii=False)
 
 
+def _annotations_json(event: Event) -> str | None:
+    """``annotations_json`` of an Event: its annotations (labels added after play, docs/log-format.md#annotations) as
+    a JSON object with sorted keys, or None when it has none. Only the Event node holds them: no memory is made of
+    them."""
+    annotations = getattr(event, "annotations", None)
+    return json.dumps(annotations, ensure_ascii=False, sort_keys=True) if annotations else None
+
+
 def _attributed(event: Event) -> str | None:
     """A statement with its speaker, as everyone who perceives it does at encoding ("Melanie: I play the clarinet"):
     what is embedded for every memory of it (the speaker's own included), so that a question naming the speaker
@@ -339,6 +347,7 @@ class Encoder:
             role_revealed=getattr(event, "role_revealed", None) or getattr(event, "role", None),
             t=getattr(event, "t", None), secret=bool(getattr(event, "secret", False)),
             choice=getattr(event, "choice", None), result=getattr(event, "result", None),
+            belief=getattr(event, "belief", None), annotations_json=_annotations_json(event),
             phase_uid=phase_uid(game, logged.phase),
             actor_uid=player_uid(game, actor) if actor else None,
             target_uids=[player_uid(game, p) for p in targets],

@@ -13,9 +13,11 @@ Source types: the speaker of a ``say`` remembers having said it first-hand; addr
 ``direct_told``; the other witnesses of a private statement ``overheard`` it; witnesses of a round-table, public or
 traitors' statement got it in ``group_discuss``; everything else is ``first_hand``.
 
-A ``reflect`` (a player's conclusion after the game, about another player or themselves) is perceived by its player
-alone, ``inferred`` (their own conclusion), situation ``other``; being the owner's own act it keeps its source
-(docs/model.md#the-owners-own-statements-and-actions).
+A ``reflect`` (a player's conclusion after the game, about another player or themselves) and a ``belief`` (a
+conclusion a player stated during the game: another player's role or side) are perceived by their player alone,
+``inferred`` (their own conclusion), situation ``other``; being the owner's own acts they keep their source
+(docs/model.md#the-owners-own-statements-and-actions). An event's ``annotations`` (labels added after play) are
+never read here: they are nobody's percept.
 
 Mission games (Avalon): a ``propose`` is seen by every living player, and leaves those off the team
 ``left_off_team``; a ``secret`` vote (a quest card) is seen by its voter alone; an ``outcome`` is public, and a
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 from graphmem.logs.reader import LoggedEvent
 from graphmem.logs.schema import (
     BanishEvent,
+    BeliefEvent,
     EndEvent,
     Event,
     MurderEvent,
@@ -72,8 +75,8 @@ class Percept:
 
 
 def actor_of(event: Event) -> str | None:
-    """The player who acted: speaker, voter, recruiter, leader of a proposal, the player who reflects, or the sole
-    murderer when known."""
+    """The player who acted: speaker, voter, recruiter, leader of a proposal, the player who reflects or states a
+    belief, or the sole murderer when known."""
     if isinstance(event, SayEvent):
         return event.speaker
     if isinstance(event, ProposeEvent):
@@ -84,7 +87,7 @@ def actor_of(event: Event) -> str | None:
         return event.by
     if isinstance(event, MurderEvent) and event.by and len(event.by) == 1:
         return event.by[0]
-    if isinstance(event, ReflectEvent):
+    if isinstance(event, (ReflectEvent, BeliefEvent)):
         return event.player
     return None
 
@@ -109,7 +112,7 @@ def about_of(event: Event, players: list[str]) -> list[str]:
     """Players an event is about: its ``about`` list, its targets (not addressees), claim subjects and players
     named in its text (whole-word, case-insensitive), in header order."""
     about = getattr(event, "about", ()) or ()
-    named: set[str] = {about} if isinstance(about, str) else set(about)  # a reflection is about one player
+    named: set[str] = {about} if isinstance(about, str) else set(about)  # a reflection or belief: one player
     if not isinstance(event, SayEvent):
         named.update(targets_of(event))
     for claim in getattr(event, "claims", ()):
@@ -156,7 +159,7 @@ def default_witnesses(event: Event, state: GameState) -> list[str]:
         return [event.player]
     if isinstance(event, RecruitEvent):
         return [event.player, *(p for p in state.living_traitors() if p != event.player)]
-    if isinstance(event, ReflectEvent):
+    if isinstance(event, (ReflectEvent, BeliefEvent)):
         return [event.player]
     if isinstance(event, (BanishEvent, EndEvent, ProposeEvent, OutcomeEvent)):
         return state.living()
@@ -258,7 +261,7 @@ def _situation(event: Event, owner: str, source: SourceType, state: GameState) -
 
 def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
     """Every witness's percept of one perceivable event (say, observe, vote, murder, banish, reveal, recruit, end,
-    propose, outcome, reflect).
+    propose, outcome, reflect, belief).
 
     Call before ``state.apply`` for the same event: witnesses and situations are judged on the state just before it.
     """
@@ -271,7 +274,7 @@ def perceive(logged: LoggedEvent, state: GameState) -> list[Percept]:
     for owner in witnesses_of(logged, state):
         if isinstance(event, SayEvent):
             source, teller = _say_source(event, owner)
-        elif isinstance(event, ReflectEvent):
+        elif isinstance(event, (ReflectEvent, BeliefEvent)):
             source, teller = SourceType.INFERRED, None  # the owner's own conclusion
         else:
             source, teller = SourceType.FIRST_HAND, None

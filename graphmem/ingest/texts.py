@@ -12,7 +12,9 @@ Roles read "a traitor", "an assassin", and bare when capitalised (a named charac
 word is a side's name rather than a role ("Charlie is evil"). Mission games: "Charlie proposed a team of Alice and
 Bob, leaving you off", "You voted to approve the team of Alice and Charlie", "You played a fail card on the quest
 with Alice", and an outcome's own words (unquoted: they are the game's, not a player's). A reflection keeps the
-player's words: "You concluded about Charlie after the game: "Charlie blended in well ..."".
+player's words: "You concluded about Charlie after the game: "Charlie blended in well ..."". A belief stated during
+the game reads "You concluded that player-5 is Merlin." (its reasons, when given, follow as a quote), and "You were
+undecided about player-5." when the player withdrew a conclusion.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from graphmem.logs.schema import (
     BanishEvent,
+    BeliefEvent,
     EndEvent,
     Event,
     MurderEvent,
@@ -209,6 +212,40 @@ def _reflect(event: ReflectEvent, owner: str | None, day: int, ended: bool) -> W
                                gist(event.text)))
 
 
+UNDECIDED = "undecided"
+"""The ``belief`` that withdraws a conclusion (Avalon-NLU's drop-down default): "You were undecided about
+player-5."."""
+
+
+def belief_phrase(belief: str, roles: Collection[str] | None = None) -> str:
+    """A belief's role or side as it follows "is", named as the game names it: a word that is one of ``roles``
+    (the game's roles) but for case, or the last word of one ("merlin" -> "Merlin", "servant" -> "a loyal
+    servant", "assassin" -> "an assassin"), reads as that role (:func:`role_phrase`); any other word as written
+    ("evil", "good": a side's name)."""
+    for role in roles or ():
+        if role.casefold() == belief.casefold():
+            return role_phrase(role, roles)
+    for role in roles or ():
+        if role.casefold().split()[-1:] == [belief.casefold()]:
+            return role_phrase(role, roles)
+    return role_phrase(belief, roles)
+
+
+def _belief(event: BeliefEvent, owner: str | None, day: int, roles: Collection[str] | None) -> Wording:
+    """A belief stated during the game: "You concluded that {whom} is Merlin." ("{who} concluded ..." for anyone
+    else, the ground truth), "You were undecided about {whom}." for ``undecided``; its reasons, when given, as a
+    quote after a colon."""
+    subject, who = ("You", None) if owner == event.player else ("{who}", event.player)
+    if event.belief.casefold() == UNDECIDED:
+        base = f"{subject} {'were' if who is None else 'was'} undecided about {{whom}}"
+    else:
+        base = f"{subject} concluded that {{whom}} is {belief_phrase(event.belief, roles)}"
+    what = render(base, details_for(day, who, [event.about]))
+    if event.text is None:
+        return Wording(base + ".", details_for(day, who, [event.about], what=what))
+    return Wording(base + ": {content}", details_for(day, who, [event.about], None, event.text, what))
+
+
 def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = (),
             roles: Collection[str] | None = None, killers: str = "traitors", ended: bool = False) -> Wording:
     """The template and details of ``event`` as ``owner`` encodes it (``owner=None``: the objective account
@@ -259,6 +296,8 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
                        details_for(day, quote=event.text, what=gist(event.text) if event.text else None))
     if isinstance(event, ReflectEvent):
         return _reflect(event, owner, day, ended)
+    if isinstance(event, BeliefEvent):
+        return _belief(event, owner, day, roles)
     raise ValueError(f"no wording for a {event.kind} event")
 
 

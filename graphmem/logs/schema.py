@@ -18,7 +18,12 @@ became public: a vote tally, a quest's result), and yes/no ``vote`` ballots with
 voter sees (a quest card), ``secret``.
 
 A ``reflect`` (docs/log-format.md#reflections) is a player's own conclusion after the game, about another player
-(``about``, one name) or about themselves; reflections may follow the ``end`` event.
+(``about``, one name) or about themselves; reflections may follow the ``end`` event. A ``belief``
+(docs/log-format.md#beliefs) is a conclusion a player stated during the game: what role or side they take another
+player (``about``, one name) to hold. Both are perceived by their player alone.
+
+``annotations`` (every perceived event) are labels added after play, for analysis (a corpus's persuasion and
+deception labels): stored with the event, never perceived.
 
 Player names, in the header and in every one of those fields, are normalised to Unicode NFC when read, so a name
 written with a combining accent ("Chloe\u0301", NFD) and the precomposed one ("Chlo\u00e9", NFC) are the same
@@ -217,6 +222,23 @@ def _one_observed(value: Any) -> Any:
     return value
 
 
+def _one_believed(value: Any) -> Any:
+    if isinstance(value, list):
+        raise ValueError('must be one player name (a string, e.g. "Charlie"), not a list: a belief is about one '
+                         "player (write one belief per player)")
+    return value
+
+
+def _perceived_by_player_alone(player: str, witnesses: tuple[str, ...] | None, emotion: dict[str, Any] | None,
+                               what: str) -> None:
+    """Raise ValueError when ``witnesses`` or the keys of ``emotion`` name anyone but ``player`` (``what``: "a
+    reflection", "a belief")."""
+    others = [w for w in dict.fromkeys([*(witnesses or ()), *(emotion or {})]) if w != player]
+    if others:
+        raise ValueError(f"{what} is perceived by its player alone ({player}), but witnesses or emotion also "
+                         f"names {', '.join(others)}")
+
+
 Text = Annotated[str, Strict(), StringConstraints(min_length=1)]
 """A non-empty string."""
 Speech = Annotated[str, Strict(), AfterValidator(_has_text)]
@@ -239,6 +261,8 @@ Count = Annotated[int, Strict(), Field(ge=0, le=INTEGER_MAX)]
 """A non-negative integer (at most :data:`graphmem.errors.INTEGER_MAX`, the largest Neo4j stores)."""
 Emotions = dict[Text, Intensity]
 """``{emotion: intensity}``, e.g. ``{"fear": 0.8, "anger": 0.3}``."""
+Annotations = dict[Text, Annotated[str, Strict()] | None]
+"""``{label: value or null}``, e.g. ``{"persuasion": "accusation", "deception": null}``."""
 
 
 class _Model(BaseModel):
@@ -413,11 +437,15 @@ class _Perceived(_EventBase):
         model_fields_set``): a ``say`` or a ``vote`` with a reason ``text`` that has no ``claims`` key gets the
         claims of its text when it is encoded (:func:`graphmem.claims.extract.derived_claims`; logs written natively
         and live games), ``[]`` means none; the writer keeps an explicit ``[]``
+    annotations : ``{label: str or None}``, default empty: labels added after play for analysis (Avalon-NLU's
+        ``persuasion`` and ``deception`` of a message, docs/log-format.md#annotations). Stored on the Event node
+        (``annotations_json``) and never perceived: no memory's text, details, keywords or embedding holds them
     """
 
     witnesses: tuple[Name, ...] | None = None
     emotion: dict[Name, Emotions] | None = None
     claims: tuple[Claim, ...] = ()
+    annotations: Annotations = Field(default_factory=dict)
 
 
 class PhaseEvent(_EventBase):
@@ -617,10 +645,29 @@ class ReflectEvent(_Perceived):
         if self.about is not None and self.about == self.player:
             raise ValueError(f"a reflection of {self.player} about {self.player} is a self-assessment: leave out "
                              "about")
-        others = [w for w in dict.fromkeys([*(self.witnesses or ()), *(self.emotion or {})]) if w != self.player]
-        if others:
-            raise ValueError(f"a reflection is perceived by its player alone ({self.player}), but witnesses or "
-                             f"emotion also names {', '.join(others)}")
+        _perceived_by_player_alone(self.player, self.witnesses, self.emotion, "a reflection")
+        return self
+
+
+class BeliefEvent(_Perceived):
+    """A belief a player stated during the game (docs/log-format.md#beliefs, docs/perception.md#beliefs): their own
+    conclusion that ``about`` (one other player, a string) holds ``belief`` (a role or a side as the player names it:
+    "merlin", "Merlin", "servant", "evil", ...; open text, in any case; "undecided" withdraws a conclusion), with an optional ``text``
+    (their reasons, not blank). Perceived by its player alone: ``witnesses``, if given, and the keys of ``emotion``
+    may name nobody else. Unlike a ``reflect`` it is part of the game: it may not follow the ``end`` event, and an
+    eliminated player holds none."""
+
+    kind: Literal["belief"]
+    player: Name
+    about: Annotated[Name, BeforeValidator(_one_believed)]
+    belief: Text
+    text: Speech | None = None
+
+    @model_validator(mode="after")
+    def _the_players_own(self) -> BeliefEvent:
+        if self.about == self.player:
+            raise ValueError(f"a belief of {self.player} about {self.player}: a belief is about another player")
+        _perceived_by_player_alone(self.player, self.witnesses, self.emotion, "a belief")
         return self
 
 
@@ -640,6 +687,7 @@ Event = Annotated[
         ProposeEvent,
         OutcomeEvent,
         ReflectEvent,
+        BeliefEvent,
     ],
     Field(discriminator="kind"),
 ]
@@ -660,8 +708,10 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "propose": ProposeEvent,
     "outcome": OutcomeEvent,
     "reflect": ReflectEvent,
+    "belief": BeliefEvent,
 }
-"""The model of each event kind (docs/log-format.md's order, then the mission-game kinds, then reflections)."""
+"""The model of each event kind (docs/log-format.md's order, then the mission-game kinds, then reflections and
+beliefs)."""
 
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_MODELS)
 """The known event kinds, in the order of docs/log-format.md."""
@@ -684,7 +734,7 @@ def player_references(event: _EventBase) -> list[tuple[str, str]]:
         refs.extend((f"by[{i}]", name) for i, name in enumerate(by))
     for field in ("to", "witnesses", "observers", "about", "team"):
         value = getattr(event, field, None)
-        if isinstance(value, str) and field == "about":  # a reflection is about one player
+        if isinstance(value, str) and field == "about":  # a reflection or a belief is about one player
             refs.append((field, value))
         elif isinstance(value, tuple):
             refs.extend((f"{field}[{i}]", name) for i, name in enumerate(value))

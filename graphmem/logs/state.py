@@ -15,8 +15,9 @@ each accepted event. The validation rules:
   spoken to (``say.to``), do not vote or receive votes (``vote.voter``, ``vote.target``), observe nothing
   (``observe.observers``), are not murdered, banished or recruited again (``murder.victim``, ``banish.player``,
   ``recruit.player``), murder or recruit nobody (``murder.by``, ``recruit.by``), have no thoughts or emotion state
-  (``thought.player``, ``emotion.player``), do not reflect before the game's end (``reflect.player``), and
-  witness nothing (``witnesses``, the keys of ``emotion``).
+  (``thought.player``, ``emotion.player``), do not reflect before the game's end (``reflect.player``), hold no
+  belief (``belief.player``: a belief is stated during play, so it never follows the end either), and witness
+  nothing (``witnesses``, the keys of ``emotion``).
 - Legitimate after an elimination: being talked or thought about (``about``, claims, ``observe.subject``), a
   ``reveal`` of the eliminated player's role, and the ``end`` event's ``witnesses`` and ``emotion`` (everyone may
   learn who won).
@@ -45,6 +46,7 @@ from graphmem.logs.schema import (
     DEFAULT_SIDE_NAMES,
     DEFAULT_TRAITOR_ROLES,
     BanishEvent,
+    BeliefEvent,
     EmotionEvent,
     EndEvent,
     Event,
@@ -122,6 +124,8 @@ def _acting(event: Event) -> list[tuple[str, str, str]]:
         refs.append(("player", event.player, "have an emotion state"))
     elif isinstance(event, ReflectEvent):
         refs.append(("player", event.player, "reflect before the game's end"))
+    elif isinstance(event, BeliefEvent):
+        refs.append(("player", event.player, "hold a belief"))
     if not isinstance(event, EndEvent):
         refs.extend((f"witnesses[{i}]", name, "witness anything")
                     for i, name in enumerate(getattr(event, "witnesses", None) or ()))

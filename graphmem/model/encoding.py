@@ -19,7 +19,7 @@ from graphmem.model.vocabulary import MemoryType
 __all__ = ["MemoryType", "classify_type", "decay_rate", "encoding_strength", "stability", "type_factor"]
 
 LESSON_KINDS = frozenset({"lesson"})
-SEMANTIC_KINDS = frozenset({"summary", "reveal", "reflect"})
+SEMANTIC_KINDS = frozenset({"summary", "reveal", "reflect", "belief"})
 
 
 def type_factor(memory_type: MemoryType | str, params: Parameters | None = None) -> float:
@@ -95,8 +95,8 @@ def classify_type(kind: str, *, emotion_peak: float, flashbulb: bool, factual: b
     docs/perception.md#claims).
 
     1. procedural for lessons (procedural thoughts and the outcome rule "Voting out NAME was a mistake");
-    2. semantic for role reveals, reflections (a player's conclusions after a game), factual claims and
-       summaries;
+    2. semantic for role reveals, reflections (a player's conclusions after a game), beliefs (a player's stated
+       conclusion about another's role or side), factual claims and summaries;
     3. emotional when emotion_peak >= 0.6 and the memory is not a flashbulb (a flashbulb is a vivid episode);
     4. episodic otherwise.
     """

@@ -73,9 +73,10 @@ def source_confidence(c0: float, t: float, t_enc: float, s_enc: float, k: float,
     return c0 * math.pow(retention(t - t_enc, s_enc, curve), k)
 
 
-OWN_KINDS = ("say", "vote", "recruit", "reflect")
+OWN_KINDS = ("say", "vote", "recruit", "reflect", "belief")
 """The event kinds whose actor's memory is the owner's own statement or action (the speaker's memory of saying it,
-the voter's of voting, the recruiter's of recruiting, the player's of their reflection after the game): with the
+the voter's of voting, the recruiter's of recruiting, the player's of their reflection after the game and of a
+belief they stated during it): with the
 owner as the event's actor, such a memory is ``own`` and keeps its source (docs/model.md#source-memory)."""
 
 

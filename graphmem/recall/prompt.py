@@ -45,7 +45,9 @@ Decisions the design (docs/prompt.md) leaves open, fixed here:
   "[Source unclear]" nor "[You witnessed] You said". At [VAGUE] a statement keeps that it was theirs: ``You said
   something about "<first six words>"...``, and an action keeps the first six words of its gist: ``You voted to banish
   Riley...``. A reflection (``reflect``, the owner's conclusion after a game) reads ``You concluded about Charlie
-  after the game: "..."``, and at [VAGUE] ``You concluded something about "<first six words>"...``.
+  after the game: "..."``, and at [VAGUE] ``You concluded something about "<first six words>"...``. A belief the
+  owner stated during the game (``belief``) is the one own memory with a label: ``[You worked it out] You concluded
+  that player-5 is Merlin.``, and at [VAGUE] its first six words, ``You concluded that player-5 is Merlin...``.
 - **[FUZZY] with a lost who** ends with ``(You cannot remember who.)``.
 - **[VAGUE] lines** keep only a fragment: ``There was something about "<first six words of the gist>"... you think
   it involved A, B and C.`` (the kept who/whom names and the players the memory is about, the owner excluded, at
@@ -146,10 +148,11 @@ def source_label(memory: RecalledMemory) -> str:
     first_hand [You witnessed]; direct_told [NAME told you]; overheard [You overheard NAME]; group_discuss
     [Said at the round table by NAME]; inferred [You worked it out]; unknown [Source unclear]. NAME is the teller
     the owner believes in, "someone" when the ``who`` detail is lost or no teller is known. "" for the owner's own
-    statements and actions, whose line says it ("You said ...", docs/model.md#source-memory).
+    statements and actions, whose line says it ("You said ...", docs/model.md#source-memory), but for a belief they
+    stated (``belief``), which keeps [You worked it out]: its words read like a fact about another player.
     """
     if memory.own:
-        return ""
+        return "[You worked it out]" if memory.kind == "belief" else ""
     name = "someone" if memory.who_lost or not memory.teller else memory.teller
     belief = memory.source_belief
     if belief == SourceType.FIRST_HAND:

@@ -66,7 +66,9 @@ class PhaseRow(_Row):
 class EventRow(_Row):
     """An Event node (ground truth) with IN_PHASE, BY, TARGETS and WITNESSED_BY edges. ``secret``: a vote only its
     voter saw (a quest card); ``choice``: a yes/no vote's choice ("approve", "fail", ...); ``result``: an outcome's
-    result ("fail", "approved", ...)."""
+    result ("fail", "approved", ...); ``belief``: a belief's role or side ("Merlin", "evil", ...);
+    ``annotations_json``: the event's annotations (labels added after play, never perceived) as a JSON object, or
+    None when it has none."""
 
     uid: str
     game: str
@@ -88,6 +90,8 @@ class EventRow(_Row):
     secret: bool
     choice: str | None
     result: str | None
+    belief: str | None
+    annotations_json: str | None
     phase_uid: str
     actor_uid: str | None
     target_uids: list[str]

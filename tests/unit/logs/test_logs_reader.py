@@ -33,6 +33,9 @@ def problems_of(path: Path, **kwargs: Any) -> list[LogProblem]:
 MISSION_KINDS = {"propose", "outcome", "reflect"}
 """The kinds the mission example shows and the Traitors example does not (the players' reflections after the game
 included)."""
+IMPORTED_KINDS = {"belief"}
+"""The kinds neither hand-written example shows: a belief stated during play comes from the Avalon-NLU games
+(tests/unit/importers/test_importers_avalon_nlu.py)."""
 
 
 def test_small_mission_game_uses_the_mission_kinds_side_names_and_secret_votes() -> None:
@@ -56,7 +59,7 @@ def test_small_example_game_reads_with_phases_days_and_default_ids() -> None:
     log = read_game_log(EXAMPLES / "small-game.jsonl")
     assert log.game == "small-game"
     assert log.imported_from == "graphmem"
-    assert {e.kind for e in log.events} == set(EVENT_KINDS) - MISSION_KINDS
+    assert {e.kind for e in log.events} == set(EVENT_KINDS) - MISSION_KINDS - IMPORTED_KINDS
     assert [(p.index, p.day, p.name) for p in log.phases] == [
         (0, 0, "pregame"), (1, 1, "breakfast"), (2, 1, "social"), (3, 1, "roundtable"), (4, 1, "banishment"),
         (5, 1, "night"), (6, 2, "breakfast"), (7, 2, "final")]
