@@ -106,6 +106,12 @@ def werewolf_games_dir() -> Path:
     return corpus_dir("GRAPHMEM_WEREWOLF_DATA", "werewolf-arena", "games/*/game_complete.json")
 
 
+def avalon_nlu_games_dir() -> Path:
+    """The 14 Avalon games of people with their stated beliefs (``$GRAPHMEM_AVALON_NLU_DATA``,
+    ``../shared/data/avalon-nlu``: its ``games/``), else the 2 of examples/."""
+    return corpus_dir("GRAPHMEM_AVALON_NLU_DATA", "avalon-nlu", "games/*.json")
+
+
 @pytest.fixture(scope="session")
 def avalon_games_path() -> Path:
     """The folder of real Avalon games (see :func:`avalon_games_dir`)."""
@@ -122,6 +128,12 @@ def mafia_games_path() -> Path:
 def werewolf_games_path() -> Path:
     """The folder of Werewolf Arena games (see :func:`werewolf_games_dir`)."""
     return werewolf_games_dir()
+
+
+@pytest.fixture(scope="session")
+def avalon_nlu_games_path() -> Path:
+    """The folder of Avalon-NLU games (see :func:`avalon_nlu_games_dir`)."""
+    return avalon_nlu_games_dir()
 
 
 @dataclass(frozen=True)
@@ -163,6 +175,12 @@ def mafia_corpus(mafia_games_path: Path) -> tuple[ConvertedGame, ...]:
 def werewolf_corpus(werewolf_games_path: Path) -> tuple[ConvertedGame, ...]:
     """The Werewolf Arena games (:func:`werewolf_games_dir`), converted once per session."""
     return convert_corpus(werewolf_games_path)
+
+
+@pytest.fixture(scope="session")
+def avalon_nlu_corpus(avalon_nlu_games_path: Path) -> tuple[ConvertedGame, ...]:
+    """The Avalon-NLU games (:func:`avalon_nlu_games_dir`), converted once per session."""
+    return convert_corpus(avalon_nlu_games_path)
 
 
 @pytest.fixture(scope="session")

@@ -2,10 +2,11 @@
 
 Built in: ``traitors-plomp`` (the public LLM Traitors logs of michaelgiba/the-traitors), ``avalon-llm`` (Avalon
 games of LLM agents, SuveenE/multi-round-avalon-agents), ``llmafia`` (Mafia games of people and an LLM,
-niveck/LLMafia) and ``werewolf-arena`` (Werewolf games saved by the engine of google/werewolf_arena). A new
-importer (another Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``,
-``detect``, ``convert``) and is registered with :func:`register_importer`; everything else (the CLI, discovery,
-validation, the report of guesses) then works for it.
+niveck/LLMafia), ``werewolf-arena`` (Werewolf games saved by the engine of google/werewolf_arena) and
+``avalon-nlu`` (Avalon games of people with their stated beliefs, sstepput/Avalon-NLU). A new importer (another
+Werewolf corpus, say) implements :class:`Importer` (``name``, ``description``, ``detect``, ``convert``) and is
+registered with :func:`register_importer`; everything else (the CLI, discovery, validation, the report of guesses)
+then works for it.
 
 Every importer is a package of the same parts, on the same three verbs:
 
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from graphmem.errors import UsageProblem, closest, did_you_mean
 from graphmem.importers.avalon_llm import AvalonImporter
+from graphmem.importers.avalon_nlu import AvalonNluImporter
 from graphmem.importers.base import Conversion, Importer, import_game_log, validate_conversion
 from graphmem.importers.llmafia import LLMafiaImporter
 from graphmem.importers.traitors_plomp import TraitorsPlompImporter
@@ -144,9 +146,10 @@ def discover(paths: list[Path], fmt: str | None = None) -> list[tuple[Path, str]
     """Expand paths into ``(game log, format)`` pairs, in a stable order.
 
     A path that is itself one game (a canonical file, a plomp game folder or plomp.json, an Avalon game file, an
-    LLMafia or Werewolf Arena game folder) yields itself. A folder that is not one game yields every game inside it, in its
-    sub-folders too, up to :data:`MAX_DEPTH` folders down (a game's own folder is not searched further), in name
-    order; other entries are ignored. ``fmt`` (an importer name or "graphmem") only looks for games of that format.
+    LLMafia or Werewolf Arena game folder, an Avalon-NLU game file) yields itself. A folder that is not one game
+    yields every game inside it, in its sub-folders too, up to :data:`MAX_DEPTH` folders down (a game's own folder is
+    not searched further), in name order; other entries are ignored. ``fmt`` (an importer name or "graphmem") only
+    looks for games of that format.
 
     Raises UsageProblem for a path that does not exist, a file of unknown format (or not of ``fmt``), an unknown
     ``fmt``, or a folder without games.
@@ -195,3 +198,4 @@ register_importer(TraitorsPlompImporter())
 register_importer(AvalonImporter())
 register_importer(LLMafiaImporter())
 register_importer(WerewolfArenaImporter())
+register_importer(AvalonNluImporter())

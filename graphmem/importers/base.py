@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -88,6 +88,18 @@ class ConversionBuilder:
     def drop_guesses(self) -> None:
         """Forget the guesses of a part of the source that was refused."""
         self._pending.clear()
+
+    def hold(self) -> tuple[Guess, ...]:
+        """Take away the guesses waiting for the next emitted object: those of a part read ahead of the place where
+        it is emitted (an Avalon-NLU belief row is read before the messages it goes among), to be given back by
+        :meth:`restore` when that part is emitted."""
+        held = tuple(self._pending)
+        self._pending.clear()
+        return held
+
+    def restore(self, guesses: Iterable[Guess]) -> None:
+        """Give back guesses taken by :meth:`hold`: they wait for the next emitted object again."""
+        self._pending.extend(guesses)
 
     def keyword(self, text: str, vocabulary: tuple[str, ...] | list[str], where: str, what: str) -> str:
         """``text`` read as one keyword of ``vocabulary`` (:func:`graphmem.importers.keywords.read_keyword`),

@@ -60,8 +60,8 @@ def test_several_games_need_an_output_folder() -> None:
 def test_unknown_format_is_a_usage_error_listing_the_importers() -> None:
     code, _, err = run("--from", "mafia", GAMES / "yy0et4ne")
     assert code == 2
-    assert ("unknown log format 'mafia'; known importers: avalon-llm, llmafia, traitors-plomp, werewolf-arena (did you "
-            "mean llmafia?)") in err
+    assert ("unknown log format 'mafia'; known importers: avalon-llm, avalon-nlu, llmafia, traitors-plomp, "
+            "werewolf-arena (did you mean llmafia?)") in err
 
 
 def test_invalid_input_exits_1_with_every_problem_and_writes_nothing(tmp_path: Path) -> None:

@@ -21,8 +21,8 @@ def test_known_importers_and_unknown_name() -> None:
     assert isinstance(plomp, Importer) and plomp.name == "traitors-plomp"
     with pytest.raises(UsageProblem) as info:
         get_importer("wolf")
-    assert str(info.value) == ("unknown log format 'wolf'; known importers: avalon-llm, llmafia, traitors-plomp, "
-                               "werewolf-arena")
+    assert str(info.value) == ("unknown log format 'wolf'; known importers: avalon-llm, avalon-nlu, llmafia, "
+                               "traitors-plomp, werewolf-arena")
 
 
 def test_every_importer_reads_converts_and_reports_on_the_shared_builder() -> None:
@@ -86,8 +86,8 @@ def test_discover_reports_unusable_paths(tmp_path: Path) -> None:
     with pytest.raises(UsageProblem, match="no game logs found in this folder"):
         discover([tmp_path])
     (tmp_path / "x.txt").write_text("hello", encoding="utf-8")
-    with pytest.raises(UsageProblem, match=r"unknown log format \(known: graphmem, avalon-llm, llmafia, traitors-plomp, "
-                                           r"werewolf-arena\)"):
+    with pytest.raises(UsageProblem, match=r"unknown log format \(known: graphmem, avalon-llm, avalon-nlu, llmafia, "
+                                           r"traitors-plomp, werewolf-arena\)"):
         discover([tmp_path / "x.txt"])
 
 
