@@ -652,10 +652,10 @@ class ReflectEvent(_Perceived):
 class BeliefEvent(_Perceived):
     """A belief a player stated during the game (docs/log-format.md#beliefs, docs/perception.md#beliefs): their own
     conclusion that ``about`` (one other player, a string) holds ``belief`` (a role or a side as the player names it:
-    "merlin", "Merlin", "servant", "evil", ...; open text, in any case; "undecided" withdraws a conclusion), with an optional ``text``
-    (their reasons, not blank). Perceived by its player alone: ``witnesses``, if given, and the keys of ``emotion``
-    may name nobody else. Unlike a ``reflect`` it is part of the game: it may not follow the ``end`` event, and an
-    eliminated player holds none."""
+    "merlin", "Merlin", "servant", "evil", ...; open text, in any case; "undecided" withdraws a conclusion), with an
+    optional ``text`` (their reasons, not blank). Perceived by its player alone: ``witnesses``, if given, and the
+    keys of ``emotion`` may name nobody else. Unlike a ``reflect`` it is part of the game: it may not follow the
+    ``end`` event, and an eliminated player holds none."""
 
     kind: Literal["belief"]
     player: Name

@@ -64,7 +64,7 @@ def test_header_roles_and_what_each_player_was_shown() -> None:
                             "player-4": "assassin", "player-5": "Morgana", "player-6": "Merlin"}
     assert header.traitor_roles == ("assassin", "Morgana")
     assert (header.side_names.traitor, header.side_names.faithful) == ("evil", "good")
-    assert header.metadata["source_roles"] == {"player-1": "percival", "player-2": "servant-2",  # type: ignore[index]
+    assert header.metadata["source_roles"] == {"player-1": "percival", "player-2": "servant-2",
                                                "player-3": "servant-1", "player-4": "assassin",
                                                "player-5": "morgana", "player-6": "merlin"}
     pregame = [e for e in log.events if e.phase == 0]
