@@ -109,8 +109,20 @@ def shorten(text: str, limit: int = DISPLAY_LIMIT) -> str:
     return cut.rstrip(" ,;:.-") + "..."
 
 
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:] if text[:1].islower() else text
+def _capitalised(text: str, names: Iterable[str] = ()) -> str:
+    """``text`` with its first letter capitalised, unless it starts with one of ``names`` (players' names are
+    written as the game writes them: "player-5 proposed ...", never "Player-5")."""
+    if not text[:1].islower() or any(name and text.startswith(name) and not text[len(name):len(name) + 1].isalnum()
+                                     for name in names):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def _line_names(memory: RecalledMemory) -> list[str]:
+    """The players a memory's line may start with: its who and whom details (as they now read), the players it is
+    about and its teller."""
+    named = [d.value for d in memory.details if d.kind in (DetailKind.WHO, DetailKind.WHOM)]
+    return [*named, *memory.about, *([memory.teller] if memory.teller else [])]
 
 
 def _display_details(details: Iterable[Detail]) -> list[Detail]:
@@ -129,10 +141,11 @@ def _join(names: Sequence[str]) -> str:
 
 def full_text(memory: RecalledMemory) -> str:
     """The memory's text as displayed: rendered from its details with long quotes shortened, whitespace
-    collapsed, the first letter capitalised ("someone voted..." -> "Someone voted...")."""
+    collapsed, the first letter capitalised ("someone voted..." -> "Someone voted...") unless it is a player's name
+    ("player-5 proposed ...")."""
     if memory.template is not None:
-        return _capitalised(_flat(render(memory.template, _display_details(memory.details))))
-    return _capitalised(shorten(memory.text))
+        return _capitalised(_flat(render(memory.template, _display_details(memory.details))), _line_names(memory))
+    return _capitalised(shorten(memory.text), _line_names(memory))
 
 
 def day_label(day: int | None, series_game: int | None = None) -> str:
@@ -158,7 +171,7 @@ def source_label(memory: RecalledMemory) -> str:
     if belief == SourceType.FIRST_HAND:
         return "[You witnessed]"
     if belief == SourceType.DIRECT_TOLD:
-        return f"[{_capitalised(name)} told you]"
+        return f"[{_capitalised(name, [memory.teller] if memory.teller else [])} told you]"
     if belief == SourceType.OVERHEARD:
         return f"[You overheard {name}]"
     if belief == SourceType.GROUP_DISCUSS:

@@ -151,6 +151,22 @@ def test_lost_who_reads_someone_capitalised_and_only_fuzzy_gets_the_clause() -> 
     assert memory_lines(clear, 1) == ["1. [CLEAR] [Day 3] [You witnessed] Someone voted to banish you."]
 
 
+def test_a_name_in_lower_case_keeps_its_case_at_the_start_of_a_line() -> None:
+    # the Avalon-NLU players are player-1 ... player-6: "Player-5" would be no player of the game
+    details = (Detail("who", "player-5"), Detail("whom", "player-2"), Detail("when", "3"), Detail("what", "proposed"))
+    proposed = memory("g/memory/player-1/m24", Marker.CLEAR, "{who} proposed a team of you and {whom}", details)
+    assert memory_lines(proposed, 1) == ["1. [CLEAR] [Day 3] [You witnessed] player-5 proposed a team of you and "
+                                         "player-2"]
+    told = memory("g/memory/player-1/m30", Marker.CLEAR, "{who} told you: {content}",
+                  (Detail("who", "player-5"), Detail("when", "3"), Detail("quote", '"trust me"'),
+                   Detail("what", "trust me")), source="direct_told", teller="player-5")
+    assert memory_lines(told, 1) == ['1. [CLEAR] [Day 3] [player-5 told you] player-5 told you: "trust me"']
+    # a word that only begins like a name is still a sentence's first word
+    playful = memory("g/memory/player-1/m31", Marker.CLEAR, "{content}",
+                     (Detail("what", "players agreed"),), about=("player",))
+    assert memory_lines(playful, 1) == ["1. [CLEAR] [Day 3] [You witnessed] Players agreed"]
+
+
 def test_vague_lines_read_vaguely() -> None:
     assert vague_text(VAGUE) == 'There was something about "Eleanor started an argument about the"... you think it ' \
                                 'involved Eleanor.'
