@@ -37,11 +37,11 @@ import numpy as np
 from graphmem.encoders import Backend, Encoder, backend_named, load_encoder
 from graphmem.encoders import Vectors as Vectors  # float32 vectors, shape (n, dimension): the type recall and ingest use
 from graphmem.errors import EmbeddingError
+from graphmem.settings.defaults import DEFAULT_EMBEDDING_MODEL
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
-_DEFAULT_ALIASES = {DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
+_DEFAULT_ALIASES = {DEFAULT_EMBEDDING_MODEL, f"sentence-transformers/{DEFAULT_EMBEDDING_MODEL}"}
 
 
 def resolve_model_path(model: str) -> str:
@@ -133,7 +133,7 @@ class Embedder:
     Raises EmbeddingError (on first use) when the model cannot be loaded or fails to encode.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, device: str = "cpu",
+    def __init__(self, model: str = DEFAULT_EMBEDDING_MODEL, batch_size: int = 64, device: str = "cpu",
                  cache_size: int = CACHE_SIZE, backend: Backend = "onnx", onnx_cache: Path | None = None) -> None:
         self.model_name = model
         self.batch_size = batch_size

@@ -4,6 +4,9 @@ Every error graphmem raises on purpose derives from :class:`GraphmemError`, so a
 engine) can catch one root. Subclasses say what failed; driver errors are wrapped with ``raise ... from e``.
 The CLI maps :class:`UsageProblem` to exit code 2 and every other :class:`GraphmemError` to exit code 1.
 
+Every public error class lives here, whatever layer raises it (tests/unit/project/test_one_home.py holds the code
+to that), so a caller finds the whole family in one module.
+
 Each class also says how the service answers it (docs/service.md, "Errors"): ``http_status``, the HTTP status, and
 ``error``, the short kind of the JSON error body; a subclass inherits both unless it says otherwise.
 """
@@ -108,6 +111,39 @@ class RetryConflict(GameConflict):
     stopped before its answer was kept (nothing is written again): HTTP 409."""
 
     error: ClassVar[str] = "idempotency_conflict"
+
+
+class RecallConflict(GraphmemError):
+    """A recalled memory was changed by someone else between the read and the write; nothing was written. The
+    service retries the recall (:meth:`graphmem.service.MemoryService.recall`); it reaches a caller only when every
+    retry met it: HTTP 409."""
+
+    http_status: ClassVar[int] = 409
+    error: ClassVar[str] = "conflict"
+
+
+class MalformedRequest(UsageProblem):
+    """A request body that is not the JSON (or JSONL) the route reads: HTTP 400. ``field`` names the part that is
+    not, when one does."""
+
+    http_status: ClassVar[int] = 400
+    error: ClassVar[str] = "malformed_request"
+
+    def __init__(self, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.field = field
+
+
+class WriteRefused(GraphmemError):
+    """An analysis query tried to write; Neo4j refused it because analysis runs in read transactions."""
+
+
+class BadParameterValue(UsageProblem):
+    """A parameter of the right type whose value Neo4j refuses (a negative ``limit``): CLI exit code 2."""
+
+
+class QueryFailed(GraphmemError):
+    """Neo4j rejected or failed an analysis query (syntax, a missing procedure, a runtime error)."""
 
 
 class Unauthorized(GraphmemError):

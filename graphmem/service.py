@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 import neo4j
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import GameConflict, NotFound, UsageProblem
+from graphmem.errors import GameConflict, NotFound, RecallConflict, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGames
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport, advance
@@ -469,7 +469,6 @@ class MemoryService:
         attempt met a concurrent write.
         """
         from graphmem.recall import recall
-        from graphmem.recall.reconsolidate import RecallConflict
 
         _check_text("topic", topic)
         for i, name in enumerate(participants):

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from graphmem.analysis.catalog import analysis_query, analysis_query_names, describe
     from graphmem.analysis.params import bind_params, parse_assignments
-    from graphmem.analysis.runner import QueryFailed, QueryResult, WriteRefused, run_read
+    from graphmem.analysis.runner import QueryResult, run_read
 
 _HOMES = {"analysis_query": "catalog", "analysis_query_names": "catalog", "describe": "catalog",
           "bind_params": "params", "parse_assignments": "params",
-          "QueryFailed": "runner", "QueryResult": "runner", "WriteRefused": "runner", "run_read": "runner"}
+          "QueryResult": "runner", "run_read": "runner"}
 
-__all__ = ["QueryFailed", "QueryResult", "WriteRefused", "analysis_query", "analysis_query_names", "bind_params",
+__all__ = ["QueryResult", "analysis_query", "analysis_query_names", "bind_params",
            "describe", "parse_assignments", "run_read"]
 
 

@@ -15,24 +15,12 @@ import neo4j
 from neo4j import RoutingControl
 from neo4j.exceptions import DriverError, Neo4jError
 
-from graphmem.errors import GraphmemError, Neo4jUnavailable, UsageProblem
+from graphmem.errors import BadParameterValue, Neo4jUnavailable, QueryFailed, WriteRefused
 from graphmem.store.queries import Query
 
 ACCESS_MODE_REFUSED = "Neo.ClientError.Statement.AccessMode"
 ARGUMENT_REFUSED = "Neo.ClientError.Statement.ArgumentError"
 """Neo4j refused a parameter's value (e.g. a negative LIMIT): a usage error, the value came from the user."""
-
-
-class WriteRefused(GraphmemError):
-    """An analysis query tried to write; Neo4j refused it because analysis runs in read transactions."""
-
-
-class BadParameterValue(UsageProblem):
-    """A parameter of the right type whose value Neo4j refuses (a negative ``limit``): CLI exit code 2."""
-
-
-class QueryFailed(GraphmemError):
-    """Neo4j rejected or failed an analysis query (syntax, a missing procedure, a runtime error)."""
 
 
 @dataclass(frozen=True)

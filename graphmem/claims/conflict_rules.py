@@ -78,7 +78,8 @@ from graphmem.claims.conflict_model import (
     pairs,
 )
 from graphmem.claims.saves import PREDICATE as PROTECTED
-from graphmem.claims.stances import STANCE_PREDICATES, stance_sign
+from graphmem.claims.stances import stance_sign
+from graphmem.logs.schema import STANCE_PREDICATES
 from graphmem.store.keys import conflict_uid
 
 __all__ = ["gone_vote_conflicts", "known_role_conflicts", "role_conflicts", "save_conflicts", "self_claim_lies",

@@ -44,11 +44,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graphmem.logs.schema import Claim
+from graphmem.logs.schema import STANCE_PREDICATES, Claim
 
-SUSPECTS, TRUSTS = "suspects", "trusts"
-STANCE_PREDICATES = frozenset({SUSPECTS, TRUSTS})
-"""The stance predicates (docs/perception.md#claims): subject the speaker, object a player."""
+SUSPECTS, TRUSTS = sorted(STANCE_PREDICATES)
+"""The stance predicates (docs/perception.md#claims; their one home is the log format's STANCE_PREDICATES)."""
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 _QUOTED = re.compile(r'"[^"\n]*"')

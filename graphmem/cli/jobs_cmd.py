@@ -18,7 +18,7 @@ from graphmem.cli.query_cmd import json_safe
 if TYPE_CHECKING:
     from graphmem.service import MemoryService
 
-SHOWN = 20
+DETAIL_LINES = 20
 """Lines of detail the human-readable output shows (``--json`` has everything)."""
 
 
@@ -93,10 +93,10 @@ def consolidate(ctx: click.Context, game: str | None, series: str | None, player
                f"{_count(len(report.owners), 'player', 'players')}"
                + ("" if dry_run else f"; {_count(report.created, 'summary', 'summaries')} created")
                + f" in {report.seconds:.1f} s")
-    for item in report.planned[:SHOWN]:
+    for item in report.planned[:DETAIL_LINES]:
         click.echo(f"  {item['owner']}: {_short(item['text'])}")
-    if len(report.planned) > SHOWN:
-        click.echo(f"  ... and {len(report.planned) - SHOWN} more (--json lists them all)")
+    if len(report.planned) > DETAIL_LINES:
+        click.echo(f"  ... and {len(report.planned) - DETAIL_LINES} more (--json lists them all)")
 
 
 def _consolidate_series(ctx: click.Context, series: str, player: str | None, min_games: int, dry_run: bool,
@@ -112,10 +112,10 @@ def _consolidate_series(ctx: click.Context, series: str, player: str | None, min
             f"{planned}: {report.created} created, {report.summaries - report.created} already stored, "
             f"{report.superseded} older superseded")
     click.echo(f"series {series}, latest game {report.game} (phase {report.phase}): {done}, in {report.seconds:.1f} s")
-    for item in report.planned[:SHOWN]:
+    for item in report.planned[:DETAIL_LINES]:
         click.echo(f"  {item['owner']} about {item['observed']}: {_short(item['text'], 140)}")
-    if len(report.planned) > SHOWN:
-        click.echo(f"  ... and {len(report.planned) - SHOWN} more (--json lists them all)")
+    if len(report.planned) > DETAIL_LINES:
+        click.echo(f"  ... and {len(report.planned) - DETAIL_LINES} more (--json lists them all)")
 
 
 @click.command("contradictions")
@@ -174,12 +174,12 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
     report = reports[0]
     notable = [c for c in report.conflicts if c.get("kind") != "temporal" or c.get("status") == "open"
                or c.get("losers")]
-    for c in notable[:SHOWN]:
+    for c in notable[:DETAIL_LINES]:
         resolution = f" -> {c['resolution']}" if c.get("resolution") else ""
         what = c.get("text") or c["reason"]
         click.echo(f"  {c['owner']}: {c.get('kind', 'identity')} {c['status']}{resolution}: {_short(what)}")
-    if len(notable) > SHOWN:
-        click.echo(f"  ... and {len(notable) - SHOWN} more (--json lists them all)")
+    if len(notable) > DETAIL_LINES:
+        click.echo(f"  ... and {len(notable) - DETAIL_LINES} more (--json lists them all)")
 
 
 @click.command("forget")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from graphmem.cli import memory_service
-from graphmem.errors import INTEGER_MAX, UsageProblem
+from graphmem.errors import UsageProblem
+from graphmem.model.groups import RECALL_K_MAX
 
 
 def participant_names(value: str | None) -> tuple[str, ...]:
@@ -30,7 +31,8 @@ def participant_names(value: str | None) -> tuple[str, ...]:
 @click.option("--at", type=int, default=None, metavar="PHASE",
               help="Recall as of a phase (0 .. the game's decayed phase). A look at a phase writes nothing, as "
                    "with --dry-run, the current phase included.")
-@click.option("--k", type=click.IntRange(min=1, max=INTEGER_MAX), default=None, help="How many memories (default 10).")
+@click.option("--k", type=click.IntRange(min=1, max=RECALL_K_MAX), default=None,
+              help=f"How many memories (default 10, at most {RECALL_K_MAX}).")
 @click.option("--seed", type=int, default=None, help="Seed of reconsolidation (default: the configured seed).")
 @click.option("--dry-run", is_flag=True, help="Compute the same result and write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of the prompt block.")
@@ -45,7 +47,7 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     recallable memory and no active thought gets an empty block (nothing on stdout).
 
     Exit codes: 1 for an unknown game, player or --with name (the message lists what exists); 2 for --at outside
-    0 .. the game's decayed phase, an empty --with name, or a --k above Neo4j's 64-bit integers.
+    0 .. the game's decayed phase, an empty --with name, or a --k outside 1..100.
     """
     if at is not None and at < 0:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")

@@ -6,8 +6,6 @@ import click
 
 from graphmem.cli import settings_of
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
 
 @click.command()
 @click.option("--host", default=None, help="Address to listen on (default: [server] host, or 127.0.0.1). Without an "
@@ -25,6 +23,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
     player's agent (docs/service.md).
     """
     from graphmem.server.app import run
+    from graphmem.settings.defaults import LOOPBACK
 
     settings = settings_of(ctx)
     host = host or settings.server_host

@@ -41,12 +41,12 @@ from graphmem.errors import Neo4jUnavailable, UsageProblem, unknown_game
 from graphmem.model.forgetting import CURVES
 from graphmem.model.params import Parameters
 from graphmem.model.source import OWN_KINDS
-from graphmem.model.vocabulary import LifecycleState
+from graphmem.model.vocabulary import LIVE_STATES
 from graphmem.model.working_memory import WorkingMemoryItem, active_items
 from graphmem.store.games import stored_game_ids
 from graphmem.store.queries import cypher
 
-__all__ = ["LIVE_STATES", "DecayReport", "advance"]
+__all__ = ["DecayReport", "advance"]
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,6 @@ forward)."""
 
 #: The lifecycle states the decay job moves memories between (docs/model.md#lifecycle-states); the others belong to
 # other jobs.
-LIVE_STATES = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
 #: Attempts of the batched memory update on a retryable (transient) error.
 RETRIES = 3
 

@@ -22,7 +22,7 @@ from graphmem.store.queries import cypher
 
 __all__ = ["Scope", "listing", "read", "resolve_scope", "session"]
 
-SHOWN = 20
+LISTED_NAMES = 20
 """At most this many names in the listing of an error message."""
 
 
@@ -63,10 +63,10 @@ def read(driver: neo4j.Driver, database: str | None, name: str, **params: Any) -
 
 
 def listing(names: list[str]) -> str:
-    """``"a, b, c"`` (at most SHOWN names, then "..."), or ``"none"``."""
+    """``"a, b, c"`` (at most LISTED_NAMES names, then "..."), or ``"none"``."""
     if not names:
         return "none"
-    return ", ".join(names[:SHOWN]) + (f" ... ({len(names)} in all)" if len(names) > SHOWN else "")
+    return ", ".join(names[:LISTED_NAMES]) + (f" ... ({len(names)} in all)" if len(names) > LISTED_NAMES else "")
 
 
 def resolve_scope(driver: neo4j.Driver, database: str | None, game: str, player: str | None,

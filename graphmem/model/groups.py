@@ -15,6 +15,9 @@ from graphmem.model.vocabulary import ENCODED_SOURCE_TYPES, MEMORY_TYPES
 
 UNIT = Num(0.0, 1.0)
 IN_UNIT = spec(UNIT)
+RECALL_K_MAX = 100
+"""The most memories one recall returns (its ``k``), wherever a recall is asked for: HTTP, MCP, the CLI, the Python
+API and ``parameters.recall.k`` (a prompt block of more would not be read)."""
 POSITIVE = Num(0.0, lo_open=True)
 RATE = Num(0.0, 1.0, lo_open=True)
 
@@ -171,7 +174,7 @@ class RecallParams:
     """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
     dense_weight * dense + lexical_weight * lexical + source_weight * source, + participant_boost (cap 1), where
     source is the source route (the cue names who the owner believes the memory came from, weighed by how well the
-    owner still remembers that source); best k (int >= 1); cued recall:
+    owner still remembers that source); best k (int in 1..RECALL_K_MAX); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
@@ -180,5 +183,5 @@ class RecallParams:
     lexical_weight: float = field(metadata=IN_UNIT)
     source_weight: float = field(metadata=IN_UNIT)
     participant_boost: float = field(metadata=IN_UNIT)
-    k: int = field(metadata=spec(Num(1, integer=True)))
+    k: int = field(metadata=spec(Num(1, RECALL_K_MAX, integer=True)))
     cue_support: float = field(metadata=IN_UNIT)

@@ -38,6 +38,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from graphmem.errors import ConfigError, UsageProblem
 from graphmem.model._schema import Choice, MapOf, Num, Table, Text, build, merge, spec
+from graphmem.model.forgetting import CURVES
 from graphmem.model.groups import (
     IN_UNIT,
     UNIT,
@@ -62,7 +63,6 @@ __all__ = ["AppraisalRow", "ClarityParams", "ConsolidationParams", "EncodingPara
            "SeriesParams", "SimilarityParams", "SourceParams", "WorkingMemoryParams", "default_parameters",
            "load_parameters", "load_parameters_file", "resolve"]
 
-CURVES = ("exponential", "power")
 BASE_PROFILE = "balanced"
 
 

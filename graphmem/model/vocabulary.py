@@ -92,6 +92,9 @@ class LifecycleState(_Name):
     TOMBSTONED = "tombstoned"
 
 
+LIVE_STATES = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
+"""The lifecycle states that decay moves a memory between; the others are set by consolidation and forgetting."""
+
 SITUATIONS = tuple(s.value for s in Situation)
 MEMORY_TYPES = tuple(t.value for t in MemoryType)
 ENCODED_SOURCE_TYPES = tuple(s.value for s in SourceType if s is not SourceType.UNKNOWN)

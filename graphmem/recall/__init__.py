@@ -59,10 +59,9 @@ from __future__ import annotations
 
 from graphmem.recall.candidates import strength_now
 from graphmem.recall.pipeline import recall, run_recall
-from graphmem.recall.reconsolidate import RecallConflict
 from graphmem.recall.result import RecallResult
 from graphmem.recall.types import ActiveThought, Candidate, RecalledMemory, RecallRequest
 from graphmem.recall.vectors import EmbeddingCache
 
-__all__ = ["ActiveThought", "Candidate", "EmbeddingCache", "RecallConflict", "RecallRequest", "RecallResult",
+__all__ = ["ActiveThought", "Candidate", "EmbeddingCache", "RecallRequest", "RecallResult",
            "RecalledMemory", "recall", "run_recall", "strength_now"]

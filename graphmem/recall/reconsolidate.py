@@ -17,28 +17,20 @@ from typing import Any
 
 import neo4j
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import RecallConflict
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.details import Detail, details_to_json, render, search_keywords
 from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import MemoryState, Reconsolidation, SimilarMemory
 from graphmem.model.source import keeps_source, source_belief, source_confidence
-from graphmem.model.vocabulary import LifecycleState, SourceType
+from graphmem.model.vocabulary import LIVE_STATES, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
 
-__all__ = ["RecallConflict", "belief_at", "keywords", "memory_state", "recalled_together", "shown_after_write",
+__all__ = ["belief_at", "keywords", "memory_state", "recalled_together", "shown_after_write",
            "update_row", "write_updates"]
 
-LIVE = (LifecycleState.ACTIVE.value, LifecycleState.WARM.value, LifecycleState.ARCHIVED.value)
-
-
-class RecallConflict(GraphmemError):
-    """A recalled memory was changed by someone else between the read and the write; nothing was written."""
-
-    http_status = 409
-    error = "conflict"
 
 
 def _source_type(value: str | None) -> SourceType:
@@ -114,7 +106,7 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
     unchanged for a consolidation candidate.
     """
     c = candidate
-    state = str(lifecycle_state(result.strength, c.threshold, params)) if c.state in LIVE else c.state
+    state = str(lifecycle_state(result.strength, c.threshold, params)) if c.state in LIVE_STATES else c.state
     return {
         "uid": c.uid, "n_before": c.n, "e_ref": result.e_ref, "t_ref": result.t_ref, "s": result.s, "n": result.n,
         "strength": result.strength, "details_json": details_to_json(result.details), "n_lost": result.n_lost,

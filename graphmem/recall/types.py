@@ -12,6 +12,7 @@ from typing import Any
 
 from graphmem.errors import UsageProblem
 from graphmem.model.details import Detail, details_from_json
+from graphmem.model.groups import RECALL_K_MAX
 from graphmem.model.vocabulary import DetailKind, Marker, MemoryType
 
 __all__ = ["ActiveThought", "Candidate", "RecallRequest", "RecalledMemory"]
@@ -27,10 +28,10 @@ class RecallRequest:
     participants : tuple of player names in the conversation (memories about them get +0.2 relevance)
     at : int >= 0 or None, the phase to recall at (None: ``Game.decayed_to``); an earlier phase is a read-only
         look into the past (see :func:`graphmem.recall.recall`)
-    k : int >= 1 or None, how many memories (None: ``parameters.recall.k``, 10)
+    k : int in 1..RECALL_K_MAX (100) or None, how many memories (None: ``parameters.recall.k``, 10)
     seed : int, the seed of reconsolidation's randomness (with the memory uid and access count)
     dry_run : bool, compute everything and write nothing
-    Raises UsageProblem for k < 1 or at < 0.
+    Raises UsageProblem for k outside 1..RECALL_K_MAX or at < 0.
     """
 
     game: str
@@ -43,8 +44,8 @@ class RecallRequest:
     dry_run: bool = False
 
     def __post_init__(self) -> None:
-        if self.k is not None and self.k < 1:
-            raise UsageProblem(f"k must be at least 1, got {self.k}")
+        if self.k is not None and not 1 <= self.k <= RECALL_K_MAX:
+            raise UsageProblem(f"k must be 1 to {RECALL_K_MAX} (how many memories a recall returns), got {self.k}")
         if self.at is not None and self.at < 0:
             raise UsageProblem(f"the recall phase must be 0 or later, got {self.at}")
         object.__setattr__(self, "participants", tuple(dict.fromkeys(self.participants)))

@@ -25,20 +25,9 @@ from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired, Tr
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.errors import GraphmemError, InvalidGameLog, UsageProblem
+from graphmem.errors import GraphmemError, InvalidGameLog
 
 log = logging.getLogger(__name__)
-
-
-class MalformedRequest(UsageProblem):
-    """A request body that is not the JSON (or JSONL) the route reads: HTTP 400."""
-
-    http_status = 400
-    error = "malformed_request"
-
-    def __init__(self, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.field = field
 
 
 def json_bytes(payload: Any) -> bytes:

@@ -33,10 +33,10 @@ from graphmem.server.models import ErrorAnswer
 from graphmem.server.routes import ROUTERS
 from graphmem.server.routes.health import WarmUp
 from graphmem.service import MemoryService
+from graphmem.settings.defaults import LOOPBACK
 
 log = logging.getLogger(__name__)
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 UNAUTHORIZED_RPC = -32001
 """The JSON-RPC error code of an MCP request without a credential (-32000..-32099: the server's own errors)."""

@@ -12,6 +12,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from graphmem.errors import BodyTooLarge
 from graphmem.server.errors import ResponseTracker, body, send_json
 
 
@@ -92,8 +93,9 @@ class BodyLimit:
 
     async def _refuse(self, send: Send, size: int) -> None:
         shown = f"{size} bytes" if size >= 0 else "a body of unreadable length"
-        await send_json(send, 413, body("body_too_large", f"the request body ({shown}) is over this server's limit "
-                                                          f"of {self.limit} bytes (max_body_bytes): nothing was read"))
+        refused = BodyTooLarge(f"the request body ({shown}) is over this server's limit of {self.limit} bytes "
+                               "(max_body_bytes): nothing was read")
+        await send_json(send, refused.http_status, body(refused.error, str(refused)))
 
 
 class _TooLarge(Exception):

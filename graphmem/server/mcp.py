@@ -34,6 +34,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from graphmem.errors import Forbidden
+from graphmem.model.groups import RECALL_K_MAX
 from graphmem.server import auth
 from graphmem.server.errors import answer
 from graphmem.server.models import Count, Integer
@@ -76,7 +77,7 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
     @server.tool(annotations=ToolAnnotations(title="Recall what you remember", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     def recall(ctx: Context[Any], topic: str | None = None, participants: list[str] | None = None,
-               k: Annotated[int, Field(ge=1, le=100)] | None = None, dry_run: bool = False,
+               k: Annotated[int, Field(ge=1, le=RECALL_K_MAX)] | None = None, dry_run: bool = False,
                seed: Integer | None = None, at: Count | None = None,
                game: str | None = None, player: str | None = None) -> CallToolResult:
         """What you remember for a conversation about `topic` with `participants` (the players you are talking

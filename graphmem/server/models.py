@@ -14,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from graphmem.errors import INTEGER_MAX, INTEGER_MIN
 from graphmem.logs.schema import check_unicode
+from graphmem.model.groups import RECALL_K_MAX
 
 
 def _unicode(value: str) -> str:
@@ -76,7 +77,7 @@ class RecallRequest(_Body):
 
     topic: Text | None = None
     participants: list[Text] = Field(default_factory=list)
-    k: int | None = Field(None, ge=1, le=100)
+    k: int | None = Field(None, ge=1, le=RECALL_K_MAX)
     dry_run: bool = Field(False, description="recall without writing the reconsolidated memories back")
     seed: Integer | None = Field(None, description="the seed of this recall's random choices (default: the server's)")
     at: Count | None = Field(None, description="recall as at this phase (an earlier one is always a dry run)")

@@ -9,6 +9,8 @@ from pathlib import Path
 DEFAULT_URI = "bolt://127.0.0.1:7687"
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_SERVER_HOST = "127.0.0.1"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""The host names of this machine only: without an engine key ``graphmem serve`` binds to one of them alone."""
 DEFAULT_SERVER_PORT = 8750
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 DEFAULT_SERVER_RETRY_SECONDS = 8.0

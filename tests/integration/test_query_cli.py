@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 import graphmem.analysis
-from graphmem.analysis import WriteRefused, analysis_query, run_read
+from graphmem.analysis import analysis_query, run_read
 from graphmem.cli import main
+from graphmem.errors import WriteRefused
 from graphmem.store.queries import Query, parse_header
 from tests.integration.test_query_game import delete_game, write_game
 

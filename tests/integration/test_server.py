@@ -204,6 +204,8 @@ def test_bad_input_gets_its_status_and_a_one_line_reason(server: Server, engine:
     assert unknown.status_code == 404 and "no game 'no-such-game'" in unknown.json()["reason"]
     nobody = engine.post(f"/games/{game}/players/Nobody/recall", json={"topic": "x"})
     assert nobody.status_code == 404 and "Nobody" in nobody.json()["reason"]
+    too_many = engine.post(f"/games/{game}/players/Marcus/recall", json={"topic": "x", "k": 101})
+    assert too_many.status_code == 422 and too_many.json()["field"] == "k", too_many.text  # as MCP, CLI, Python API
     bad = {"kind": "say", "id": "x-1", "speaker": "Nobody", "to": ["Marcus"], "channel": "private", "text": "hi"}
     invalid = engine.post(f"/games/{game}/events", json={"events": [log[6], bad], "after": 6})
     body = invalid.json()

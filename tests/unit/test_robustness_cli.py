@@ -70,10 +70,22 @@ def test_convert_to_a_new_folder_given_with_a_trailing_slash(tmp_path: Path) -> 
 @pytest.mark.parametrize(("args", "option"), [
     (["phase", "advance", "--game", "g", "--to", HUGE], "'--to'"),
     (["phase", "advance", "--game", "g", "--batch-size", HUGE], "'--batch-size'"),
-    (["recall", "--game", "g", "--player", "p", "--k", HUGE], "'--k'"),
 ])
 def test_huge_integer_options_are_usage_errors_naming_the_option(args: list[str], option: str) -> None:
     assert_clean(invoke(*NOWHERE, *args), 2, option, str(INTEGER_MAX))
+
+
+@pytest.mark.parametrize("k", ["101", HUGE])
+def test_a_recall_of_more_than_100_memories_is_a_usage_error_as_over_http_and_mcp(k: str) -> None:
+    assert_clean(invoke(*NOWHERE, "recall", "--game", "g", "--player", "p", "--k", k), 2, "'--k'", "1<=x<=100")
+
+
+def test_the_python_api_bounds_k_as_the_service_does() -> None:
+    from graphmem.recall.types import RecallRequest
+
+    assert RecallRequest("g", "p", k=100).k == 100
+    with pytest.raises(UsageProblem, match="k must be 1 to 100"):
+        RecallRequest("g", "p", k=101)
 
 
 def test_a_huge_integer_query_parameter_is_a_usage_error() -> None:

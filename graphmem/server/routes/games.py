@@ -9,9 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from graphmem.errors import MalformedRequest
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.server.deps import EngineOnly, Once, Service
-from graphmem.server.errors import MalformedRequest
 from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
     BatchAnswer,

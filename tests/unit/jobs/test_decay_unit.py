@@ -11,8 +11,9 @@ import pytest
 
 from graphmem.cli.phase_cmd import summary
 from graphmem.errors import UsageProblem
-from graphmem.jobs.decay import LIVE_STATES, DecayReport, advance
+from graphmem.jobs.decay import DecayReport, advance
 from graphmem.model import default_parameters
+from graphmem.model.vocabulary import LIVE_STATES
 from graphmem.store.queries import load, query_names
 
 DECAY_QUERIES = [n for n in query_names() if n.startswith("jobs/decay")]

@@ -136,7 +136,7 @@ def test_out_of_range_names_file_field_and_range() -> None:
     _rejects({"parameters": {"flashbulb": {"floor": -0.1}}}, "'parameters.flashbulb.floor'", "[0, 1]")
     _rejects({"parameters": {"encoding": {"type_factors": {"semantic": 0}}}},
              "'parameters.encoding.type_factors.semantic'", "(0, inf)")
-    _rejects({"parameters": {"recall": {"k": 0}}}, "'parameters.recall.k'", "an integer >= 1")
+    _rejects({"parameters": {"recall": {"k": 0}}}, "'parameters.recall.k'", "an integer in 1..100")
 
 
 def test_retrieval_threshold_must_stay_below_the_fuzzy_band() -> None:
