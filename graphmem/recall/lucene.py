@@ -30,7 +30,8 @@ from graphmem.recall.lexical import CONTEXT_WEIGHT, MAX_TERMS, STOP
 
 __all__ = ["LUCENE_SPECIAL", "escape_lucene", "lucene_query", "topic_terms"]
 
-FIELDS = ("text", "keywords")
+_UNBOOSTED = ("text", "keywords")
+"""The fields searched at weight 1 (``context`` is boosted by CONTEXT_WEIGHT; lexical.FIELDS names all three)."""
 
 LUCENE_SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
 """Characters with a meaning in Lucene's classic query syntax (``&&`` and ``||`` are covered by ``&`` and ``|``)."""
@@ -82,7 +83,7 @@ def lucene_query(topic: str | None, scope: str | Sequence[str] | None = None) ->
     if topic is None or not _WORD.search(topic):
         return None
     words = " ".join(topic_terms(topic))
-    query = " ".join(f"{field}:({words})" for field in FIELDS) + f" context:({words})^{CONTEXT_WEIGHT}"
+    query = " ".join(f"{field}:({words})" for field in _UNBOOSTED) + f" context:({words})^{CONTEXT_WEIGHT}"
     if scope is None:
         return query
     tokens = [scope] if isinstance(scope, str) else list(scope)
