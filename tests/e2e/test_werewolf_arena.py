@@ -4,6 +4,7 @@ information boundary query finds nothing, and every analysis query answers on th
 
 from __future__ import annotations
 
+import collections
 import time
 from pathlib import Path
 from typing import Any
@@ -103,3 +104,16 @@ def test_the_claims_a_werewolf_player_checks_are_contradictions(driver: neo4j.Dr
     assert found[("Hayley", "minor", "voted_for", "Mason")].startswith(
         "a vote for a player already gone: David said David voted_for Mason in round 2")
     assert report.created == 0
+
+
+def test_the_werewolf_claims_query_holds_the_claims_to_the_truth(driver: neo4j.Driver,
+                                                                 werewolf_games: IngestSummary) -> None:
+    rows = run(driver, "werewolf_claims", game="werewolf-arena-8p_seed03")
+    assert [(r["day"], r["check"], r["speaker"], r["subject"], r["truth"], r["heard_by"]) for r in rows] == [
+        (1, "false_save", "Mason", "Sam", "Sam (the Doctor) protected Sam", 5),  # the living but Mason
+        (2, "vote_for_gone", "David", "Mason", "Mason was banished on day 1", 3)]
+    if werewolf_games.games == 24:  # the shared corpus: a Seer states the opposite of what it checked 6 times
+        checks = collections.Counter(r["check"] for g in werewolf_games.per_game
+                                     for r in run(driver, "werewolf_claims", game=g.game))
+        assert checks == {"vote_for_gone": 25, "against_shown": 6, "false_save": 6}
+
