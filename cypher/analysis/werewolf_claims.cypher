@@ -17,8 +17,7 @@
 // @returns day, check, speaker, speaker_role, subject, claimed, truth, text, heard_by
 OPTIONAL MATCH (g:Game {uid: $game})
 WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles, coalesce(g.side_names, ['traitor', 'faithful']) AS sides
-CALL {
-  WITH traitor_roles, sides
+CALL (traitor_roles, sides) {
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
   WHERE e.kind = 'say' AND e.claims_json CONTAINS '"protected"'
   MATCH (x:Player {game: $game})
@@ -34,7 +33,6 @@ CALL {
               WHEN p IS NULL THEN 'nobody protected anyone that night'
               ELSE p.actor + ' (the Doctor) protected ' + p.targets[0] END AS truth
   UNION ALL
-  WITH traitor_roles, sides
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
   WHERE e.kind = 'say' AND (e.claims_json CONTAINS '"role", ' OR e.claims_json CONTAINS '"side", ')
   MATCH (r:Event {game: $game})-[:WITNESSED_BY]->(speaker)
@@ -54,7 +52,6 @@ CALL {
   RETURN e, speaker, 'against_shown' AS check, subject, subject + ' is ' + claim[0] AS claimed,
          speaker.name + ' had been shown that ' + subject + ' is ' + shown AS truth
   UNION ALL
-  WITH traitor_roles, sides
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
   WHERE e.kind = 'say' AND e.claims_json CONTAINS '"voted_for"'
   MATCH (out:Event {game: $game})
