@@ -115,12 +115,18 @@ class _Utf8JsonRequest(Request):
 class Utf8JsonRoute(APIRoute):
     """A route whose JSON body is decoded strictly: bytes that are not UTF-8 (encoded surrogates included) are a
     body that cannot be read, 400 ``malformed_json`` (docs/service.md, "Errors"), never text with a lone surrogate
-    in it (the FastAPI way to change how a route reads its request: a custom ``APIRoute``)."""
+    in it (the FastAPI way to change how a route reads its request: a custom ``APIRoute``). A body that is not
+    multipart is read before the route's parameters, and kept."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict(request: Request) -> Response:
-            return await handler(_Utf8JsonRequest(request.scope, request.receive))
+            strict_request = _Utf8JsonRequest(request.scope, request.receive)
+            if not request.headers.get("content-type", "").startswith("multipart/"):
+                # read once and kept: a JSONL log sent to /ingest as a form (curl --data-binary's default type)
+                # is parsed as a form for its ``files`` field and still read whole by the route
+                await strict_request.body()
+            return await handler(strict_request)
 
         return strict

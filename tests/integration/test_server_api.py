@@ -49,6 +49,25 @@ def test_every_route_of_the_openapi_document_gives_its_answers_schema(server: Se
     assert "ids" in schemas["BatchAnswer"]["properties"]
 
 
+def test_ingest_takes_an_upload_as_its_openapi_document_says(server: Server, engine: httpx.Client) -> None:
+    body = httpx.get(server.url + "/openapi.json").json()["paths"]["/ingest"]["post"]["requestBody"]["content"]
+    form = body["multipart/form-data"]["schema"]
+    if "$ref" in form:
+        name = form["$ref"].rsplit("/", 1)[1]
+        form = httpx.get(server.url + "/openapi.json").json()["components"]["schemas"][name]
+    assert form["properties"]["files"]["anyOf"][0]["type"] == "array" and "application/x-ndjson" in body
+    header, log = small_game(fresh("srv-form"))
+    text = "\n".join(json.dumps(x) for x in [header, *log]).encode()
+    # curl --data-binary sends a form's type by default: the log is still read whole
+    as_form = engine.post("/ingest", content=text, headers={"content-type": "application/x-www-form-urlencoded"})
+    assert as_form.status_code == 200 and as_form.json()["games"] == 1, as_form.text
+    example = Path(__file__).resolve().parents[2] / "examples" / "traitors-llm" / "433y9yyp"
+    misnamed = engine.post("/ingest", files=[("upload", ("plomp.json", (example / "plomp.json").read_bytes()))],
+                           params={"format": "traitors-plomp"})
+    assert misnamed.status_code == 400 and misnamed.json()["field"] == "files", misnamed.text
+    assert misnamed.json()["error"] == "malformed_request" and "named files" in misnamed.json()["reason"]
+
+
 def test_eliminated_observers_are_dropped_and_listed_like_witnesses(engine: httpx.Client) -> None:
     game, _ = live_game(engine, 26)  # Thomas banished (event 18), Priya murdered (event 25)
     seen = {"kind": "observe", "observers": ["Marcus", "Thomas"], "text": "Marcus finds a note under the door."}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, File, Request, UploadFile
 
 from graphmem.errors import MalformedRequest
 from graphmem.ingest.pipeline import IngestSummary
@@ -94,26 +94,33 @@ def end_game(game: str, request: EndRequest, memory: Service, once: Once) -> Any
     return once(lambda: _batch(game, memory.end_game(game, request.winner, text=request.text, after=request.after)))
 
 
-@router.post("/ingest", response_model=IngestSummary)
-async def ingest(request: Request, memory: Service, format: str = "auto", skip_invalid: bool = False) -> Any:
+JSONL_BODY = {"requestBody": {"content": {"application/x-ndjson": {"schema": {
+    "type": "string",
+    "description": "a canonical JSONL game log (docs/log-format.md): the header, then one event a line"}}}}}
+"""The other body /ingest reads, for the OpenAPI document (FastAPI describes the multipart one from ``files``)."""
+
+
+@router.post("/ingest", response_model=IngestSummary, openapi_extra=JSONL_BODY)
+async def ingest(request: Request, memory: Service, files: Annotated[list[UploadFile] | None, File(
+        description="the files of one game in an importer's format (e.g. plomp.json and result.json with "
+                    "format=traitors-plomp), each part named files")] = None,
+                 format: str = "auto", skip_invalid: bool = False) -> Any:
     """Ingest an uploaded game log: a canonical JSONL body, or the files of an importer's format as
-    multipart/form-data (e.g. a Traitors game's plomp.json and result.json with ``format=traitors-plomp``)."""
+    multipart/form-data, each part named ``files`` (e.g. a Traitors game's plomp.json and result.json with
+    ``format=traitors-plomp``)."""
     import anyio.to_thread
 
     folder = Path(tempfile.mkdtemp(prefix="graphmem-upload-"))
     try:
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
-            form = await request.form()
             target = folder / "game"  # the files of one game, as an importer reads its folder
             target.mkdir()
-            names = 0
-            for _, value in form.multi_items():
-                if not isinstance(value, str) and value.filename:
-                    (target / Path(value.filename).name).write_bytes(await value.read())
-                    names += 1
-            if not names:
-                raise MalformedRequest("a multipart upload needs at least one file")
+            named = [upload for upload in files or [] if upload.filename]
+            if not named:
+                raise MalformedRequest("a multipart upload needs at least one file, in parts named files", "files")
+            for upload in named:
+                (target / Path(upload.filename or "").name).write_bytes(await upload.read())
         else:
             data = await request.body()
             if not data.strip():
