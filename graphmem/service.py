@@ -40,6 +40,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import neo4j
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from graphmem.embedding import Embedder, model_dimension
 from graphmem.errors import GameConflict, NotFound, RecallConflict, UsageProblem
@@ -474,23 +475,28 @@ class MemoryService:
         for i, name in enumerate(participants):
             _check_text(f"participants[{i}]", name)
         pause = RECALL_PAUSE
-        for attempt in range(RECALL_ATTEMPTS):
-            started = time.perf_counter()
-            try:
-                return recall(self.driver, self.database, game, player, topic=topic, participants=participants,
-                              at=at, k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
-                              embedder=self.embedder, dry_run=dry_run,
-                              cache=self.recall_cache)
-            except RecallConflict:
-                if attempt == RECALL_ATTEMPTS - 1:
-                    raise
-                self.recall_retries += 1
-                # eight concurrent writers of one player whose attempts take 40-100 ms each met again and again
-                # behind pauses of 4-16 ms: one call in a few hundred used up its ten attempts
-                pause = min(max(pause, time.perf_counter() - started), RECALL_LONGEST_PAUSE)
-                time.sleep(_JITTER.uniform(0.0, pause))
-                pause *= 2
-        raise AssertionError("unreachable")
+        started = 0.0
+
+        def attempt() -> RecallResult:
+            nonlocal started
+            started = time.monotonic()
+            return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
+                          k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
+                          embedder=self.embedder, dry_run=dry_run, cache=self.recall_cache)
+
+        def wait(state: RetryCallState) -> float:
+            # eight concurrent writers of one player whose attempts take 40-100 ms each met again and again behind
+            # pauses of 4-16 ms: one call in a few hundred used up its ten attempts. So the pause is at least the
+            # failed attempt's own time, doubling, full jitter
+            nonlocal pause
+            self.recall_retries += 1
+            pause = min(max(pause, (state.outcome_timestamp or time.monotonic()) - started), RECALL_LONGEST_PAUSE)
+            chosen = _JITTER.uniform(0.0, pause)
+            pause *= 2
+            return chosen
+
+        return Retrying(retry=retry_if_exception_type(RecallConflict), stop=stop_after_attempt(RECALL_ATTEMPTS),
+                        wait=wait, reraise=True)(attempt)
 
     @staticmethod
     def _new_recall_cache(size: int | None) -> EmbeddingCache:

@@ -43,10 +43,8 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,6 +54,7 @@ from typing import Any
 
 import neo4j
 import numpy as np
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, retry_never, stop_after_delay, wait_random
 
 from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, NotFound
@@ -90,7 +89,6 @@ concurrent batches in five runs lost three claims in a row, because the loser ha
 batch and embed again, while the winner's process had its next batch ready on a warm cache; 180 of 180 now.)"""
 CLAIM_PAUSE = 0.05
 """The longest random pause, in seconds, before a lost batch is validated again (full jitter: uniform in [0, it])."""
-_JITTER = random.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -539,8 +537,8 @@ class LiveGames:
         follow the stored events (``after``); InvalidGameLog, nothing written, for any invalid event.
         """
         with self._slot(game) as slot:
-            deadline = time.monotonic() + CLAIM_SECONDS
-            while True:
+
+            def attempt() -> BatchReport:
                 status = read_status(self.driver, self.database, game)
                 if status is None:
                     from graphmem.store.games import require_game
@@ -560,15 +558,21 @@ class LiveGames:
                 try:
                     report = self._write(slot, state, batch, status)
                 except _Moved:
-                    # another batch was stored first: one with after is refused; one without is validated again
-                    # on the new stored state, as long as batches of others keep winning (each loss is one of them)
-                    if after is not None or time.monotonic() > deadline:
-                        raise GameConflict(self._moved(game, after if after is not None else state.events)) from None
-                    self.lost_claims += 1
-                    time.sleep(_JITTER.uniform(0.0, CLAIM_PAUSE))
-                    continue
+                    raise _Moved(after if after is not None else state.events) from None
                 return replace(report, already_stored=len(already), decayed_from=status.decayed_to,
                                ids=(*already, *report.ids))
+
+            def lost(_: RetryCallState) -> None:
+                self.lost_claims += 1
+
+            # another batch was stored first: one with after is refused; one without is validated again on the new
+            # stored state, as long as batches of others keep winning (each loss is one of them)
+            try:
+                return Retrying(retry=retry_if_exception_type(_Moved) if after is None else retry_never,
+                                stop=stop_after_delay(CLAIM_SECONDS), wait=wait_random(0.0, CLAIM_PAUSE),
+                                before_sleep=lost, reraise=True)(attempt)
+            except _Moved as moved:
+                raise GameConflict(self._moved(game, moved.expected)) from None
 
     def _moved(self, game: str, expected: int) -> str:
         status = read_status(self.driver, self.database, game)
@@ -763,4 +767,9 @@ class LiveGames:
 
 
 class _Moved(Exception):
-    """The stored game moved on between the read and the claim (another process's batch came first)."""
+    """The stored game moved on between the read and the claim (another process's batch came first); ``expected``
+    is the number of events the batch was sent after."""
+
+    def __init__(self, expected: int = 0) -> None:
+        super().__init__(expected)
+        self.expected = expected

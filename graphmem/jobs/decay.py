@@ -36,6 +36,7 @@ from typing import Any
 import neo4j
 from neo4j import RoutingControl
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from graphmem.errors import Neo4jUnavailable, UsageProblem, unknown_game
 from graphmem.model.forgetting import CURVES
@@ -55,8 +56,6 @@ PHASES_PAST_END = 1000
 flashbulbs is archived long before), near enough to refuse a typo, which could not be undone (decay only moves
 forward)."""
 
-#: The lifecycle states the decay job moves memories between (docs/model.md#lifecycle-states); the others belong to
-# other jobs.
 #: Attempts of the batched memory update on a retryable (transient) error.
 RETRIES = 3
 
@@ -123,21 +122,24 @@ def _decay_memories(driver: neo4j.Driver, database: str | None, game: str, to: i
               "unknown_below": params.source.unknown_below, "own_kinds": list(OWN_KINDS)}
     # CALL { } IN CONCURRENT TRANSACTIONS commits its own batches, so it runs in an auto-commit transaction, which
     # the driver does not retry. The update is closed-form, so a retryable failure is retried from the start here.
-    for attempt in range(1, RETRIES + 1):
+    def update() -> dict[str, int]:
         counts = dict.fromkeys(LIVE_STATES, 0)
         try:
             with driver.session(database=database) as session:
                 for record in session.run(cypher("jobs/decay_memories"), values, batch=batch_size):
                     counts[str(record["state"])] = int(record["memories"])
-            return counts
-        except Neo4jError as e:
-            if not e.is_retryable() or attempt == RETRIES:
-                raise
-            log.warning("decay of game %s failed (%s); retrying (%d of %d)", game, e.code, attempt, RETRIES - 1)
         except (ServiceUnavailable, SessionExpired) as e:
             raise Neo4jUnavailable(f"Neo4j went away while decaying game {game!r} to phase {to} "
                                    f"(re-run: decay is closed-form): {e}") from e
-    raise AssertionError("unreachable")  # pragma: no cover
+        return counts
+
+    def retrying(state: RetryCallState) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        log.warning("decay of game %s failed (%s); retrying (%d of %d)", game, getattr(error, "code", error),
+                    state.attempt_number, RETRIES - 1)
+
+    return Retrying(retry=retry_if_exception(lambda e: isinstance(e, Neo4jError) and e.is_retryable()),
+                    stop=stop_after_attempt(RETRIES), before_sleep=retrying, reraise=True)(update)
 
 
 def _thought_item(row: Mapping[str, Any]) -> WorkingMemoryItem:
