@@ -146,7 +146,7 @@ def _emotions(logged: LoggedEvent, owner: str, appraised: Mapping[str, float],
     return merged
 
 
-class Encoder:
+class GameEncoder:
     """Walks a game's events in order, keeping the game state (living players, roles, votes of the round, emotion
     states), and accumulates the rows. :func:`encode_game` runs it over a whole log; a live game feeds it one
     event at a time (:mod:`graphmem.ingest.live`) and takes the rows added since the last call.
@@ -399,7 +399,7 @@ def encode_game(log: GameLog, params: Parameters) -> EncodedGame:
     Raises UsageProblem when a player's profile is not a known profile (``check_profiles`` reports it earlier,
     with the header line).
     """
-    encoder = Encoder(log.header, params, log.imported_from)
+    encoder = GameEncoder(log.header, params, log.imported_from)
     for order, logged in enumerate(log.events):
         encoder.event(logged, order)
     return encoder.result(log.phases)

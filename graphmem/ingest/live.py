@@ -58,7 +58,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception_type, retry_ne
 
 from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, NotFound
-from graphmem.ingest.encode import EncodedGame, Encoder, check_profiles
+from graphmem.ingest.encode import EncodedGame, GameEncoder, check_profiles
 from graphmem.ingest.perception import MISSION_RESULTS
 from graphmem.ingest.rumours import link_rumours
 from graphmem.logs import GameLogValidator
@@ -213,7 +213,7 @@ class LiveGame:
         self.header = self.validator.header
         self.params = params
         self.embedder = embedder
-        self.encoder = Encoder(self.header, params, imported_from="live")
+        self.encoder = GameEncoder(self.header, params, imported_from="live")
         self.vectors: dict[str, Vectors] = {}
         self.loaded_owners: set[str] = set()
         self.digest = LogDigest(self.header)

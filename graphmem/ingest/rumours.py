@@ -17,12 +17,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-import numpy.typing as npt
 
+from graphmem.encoders import Vectors
 from graphmem.ingest.encode import ClaimTuple, EncodedGame, Statement
 from graphmem.store.records import DerivedRow
-
-Vectors = npt.NDArray[np.float32]
 
 
 def link_rumours(encoded: EncodedGame, vectors: dict[str, Vectors], threshold: float) -> list[DerivedRow]:

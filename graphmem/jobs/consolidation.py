@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -46,13 +46,12 @@ from graphmem.model.vocabulary import MemoryType, SourceType
 from graphmem.store.keys import player_uid, scope_token, summary_uid
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
+from graphmem.store.writer import Progress
 
 __all__ = ["ConsolidationReport", "PlannedSummary", "consolidate", "consolidation_key", "plan_summary"]
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str, int], None]
-"""``progress(owner, summaries)``: called after each owner."""
 
 
 @dataclass(frozen=True)

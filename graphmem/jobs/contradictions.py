@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -48,13 +48,12 @@ from graphmem.model.params import Parameters
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
+from graphmem.store.writer import Progress
 
 __all__ = ["ContradictionReport", "OwnerConflicts", "Resolution", "find_contradictions", "plan_owner"]
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str, int], None]
-"""``progress(owner, conflicts)``: called after each owner."""
 
 
 @dataclass

@@ -45,6 +45,7 @@ from graphmem.model.vocabulary import MemoryType, SourceType
 from graphmem.store.keys import player_uid, scope_token, series_summary_uid, series_uid
 from graphmem.store.queries import cypher
 from graphmem.store.versions import write_raising_versions
+from graphmem.store.writer import Progress
 
 __all__ = ["REFLECTION_KINDS", "SeriesConsolidationReport", "SeriesSummary", "consolidate_series",
            "plan_series_summary", "remembered_side"]
@@ -60,7 +61,6 @@ MIN_GAMES = 2
 NOTE_CHARACTERS = 160
 """The longest quoted reflection, in characters (its first sentence, cut at a word beyond this)."""
 
-Progress = Callable[[str, int], None]
 
 
 @dataclass(frozen=True)

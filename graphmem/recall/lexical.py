@@ -42,6 +42,8 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
+from graphmem.recall.ranking import Floats
+
 __all__ = ["CONTEXT_WEIGHT", "FIELDS", "MAX_TERMS", "STOP", "Postings", "analyze", "bm25", "topic_terms"]
 
 FIELDS = ("text", "keywords", "context")
@@ -115,7 +117,6 @@ def field_terms(text: str | None, keywords: str | None, context: str | None) -> 
 
 
 Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass

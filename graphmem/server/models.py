@@ -48,7 +48,7 @@ class EventBatch(_Body):
     after: Count | None = Field(None, description="events sent before this batch (a concurrency check)")
 
 
-class PhaseRequest(_Body):
+class PhaseBody(_Body):
     """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
 
     day: Count | None = None
@@ -57,7 +57,7 @@ class PhaseRequest(_Body):
     after: Count | None = None
 
 
-class EndRequest(_Body):
+class EndBody(_Body):
     """The end event of a live game."""
 
     winner: Text
@@ -65,13 +65,13 @@ class EndRequest(_Body):
     after: Count | None = None
 
 
-class RolesRequest(_Body):
+class RolesBody(_Body):
     """Roles announced after the game was created: {player: role}, for players whose role is not set yet."""
 
     roles: dict[Text, Text]
 
 
-class RecallRequest(_Body):
+class RecallBody(_Body):
     """A recall: the topic of the conversation, who takes part, at most k memories; ``dry_run`` (with ``seed`` to
     replay one) and ``at`` look without changing the memory (docs/service.md says who may use which)."""
 
@@ -83,7 +83,7 @@ class RecallRequest(_Body):
     at: Count | None = Field(None, description="recall as at this phase (an earlier one is always a dry run)")
 
 
-class ThoughtRequest(_Body):
+class ThoughtBody(_Body):
     """A working-memory item (docs/model.md#working-memory)."""
 
     text: Text
@@ -91,7 +91,7 @@ class ThoughtRequest(_Body):
     persistence: Count = 2
 
 
-class QueryRequest(_Body):
+class QueryBody(_Body):
     """The parameters of an analysis query, as text (typed by the query's header)."""
 
     params: dict[Text, Text | int | float | bool] = Field(default_factory=dict)
@@ -129,7 +129,7 @@ class Readiness(_Answer):
     reason: str | None
 
 
-class GameRow(_Answer):
+class GameListing(_Answer):
     """One stored game."""
 
     game: str

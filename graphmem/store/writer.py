@@ -25,7 +25,8 @@ from graphmem.store.versions import write_raising_versions
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int], None]
-"""``progress(stage, rows_done)``: called after each written batch."""
+"""``progress(what, count)``: called as a long write goes on: here after each written batch (the stage and the rows
+done), in the jobs after each owner (the owner and what the job wrote for it)."""
 
 
 @dataclass

@@ -10,13 +10,13 @@ from fastapi import APIRouter
 from graphmem.server import auth
 from graphmem.server.deps import Caller, Once, PlayerName, Service
 from graphmem.server.limits import Utf8JsonRoute
-from graphmem.server.models import Conflicts, RecallAnswer, RecallRequest, Thought, ThoughtRequest
+from graphmem.server.models import Conflicts, RecallAnswer, RecallBody, Thought, ThoughtBody
 
 router = APIRouter(tags=["agent"], route_class=Utf8JsonRoute)
 
 
 @router.post("/games/{game}/players/{player}/recall", response_model=RecallAnswer)
-def recall(game: str, player: PlayerName, request: RecallRequest, principal: Caller, memory: Service,
+def recall(game: str, player: PlayerName, request: RecallBody, principal: Caller, memory: Service,
            once: Once) -> Any:
     """What the player remembers (docs/model.md#recall-and-reconsolidation): the prompt block (``prompt``) and its
     JSON (for a player token without the ground truth of each memory: true day, fabricated and misattributed flags,
@@ -28,7 +28,7 @@ def recall(game: str, player: PlayerName, request: RecallRequest, principal: Cal
 
 
 @router.post("/games/{game}/players/{player}/thoughts", status_code=201, response_model=Thought)
-def push_thought(game: str, player: PlayerName, request: ThoughtRequest, memory: Service, once: Once) -> Any:
+def push_thought(game: str, player: PlayerName, request: ThoughtBody, memory: Service, once: Once) -> Any:
     """Push a thought into the player's working memory (docs/model.md#working-memory)."""
     return once(lambda: Thought(thought=memory.push_thought(game, player, request.text, priority=request.priority,
                                                             persistence=request.persistence, trigger="agent")), 201)

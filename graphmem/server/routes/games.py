@@ -16,14 +16,14 @@ from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
     BatchAnswer,
     Deleted,
-    EndRequest,
+    EndBody,
     EventBatch,
     GameCounts,
-    GameRow,
+    GameListing,
     PhaseAnswer,
-    PhaseRequest,
+    PhaseBody,
     Roles,
-    RolesRequest,
+    RolesBody,
 )
 
 router = APIRouter(tags=["games"], dependencies=[EngineOnly], route_class=Utf8JsonRoute)
@@ -34,9 +34,9 @@ def _batch(game: str | None, report: Any) -> BatchAnswer:
 
 
 @router.get("/games")
-def games(memory: Service) -> list[GameRow]:
+def games(memory: Service) -> list[GameListing]:
     """Every stored game."""
-    return [GameRow(**row) for row in memory.games()]
+    return [GameListing(**row) for row in memory.games()]
 
 
 @router.post("/games", status_code=201, response_model=BatchAnswer)
@@ -63,7 +63,7 @@ def delete_game(game: str, memory: Service) -> Deleted:
 
 
 @router.put("/games/{game}/roles")
-def set_roles(game: str, request: RolesRequest, memory: Service) -> Roles:
+def set_roles(game: str, request: RolesBody, memory: Service) -> Roles:
     """Set the roles of players whose role is not set yet (before or after the first events: an event that needs
     a missing role is refused until it is set)."""
     memory.set_roles(game, request.roles)
@@ -78,7 +78,7 @@ def add_events(game: str, batch: EventBatch, memory: Service, once: Once) -> Any
 
 
 @router.post("/games/{game}/phase", response_model=PhaseAnswer)
-def advance_phase(game: str, request: PhaseRequest, memory: Service, once: Once) -> Any:
+def advance_phase(game: str, request: PhaseBody, memory: Service, once: Once) -> Any:
     """Open the next phase of a live game (day, name) and decay to it; or decay a finished game to ``to``."""
     def phase() -> PhaseAnswer:
         report = memory.advance_phase(game, request.to, day=request.day, name=request.name, after=request.after)
@@ -89,7 +89,7 @@ def advance_phase(game: str, request: PhaseRequest, memory: Service, once: Once)
 
 
 @router.post("/games/{game}/end", response_model=BatchAnswer)
-def end_game(game: str, request: EndRequest, memory: Service, once: Once) -> Any:
+def end_game(game: str, request: EndBody, memory: Service, once: Once) -> Any:
     """The end event: the game is complete; player tokens minted during it stop working."""
     return once(lambda: _batch(game, memory.end_game(game, request.winner, text=request.text, after=request.after)))
 

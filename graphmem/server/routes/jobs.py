@@ -13,7 +13,7 @@ from graphmem.jobs.consolidation import ConsolidationReport
 from graphmem.jobs.contradictions import ContradictionReport
 from graphmem.server.deps import EngineOnly, Service
 from graphmem.server.limits import Utf8JsonRoute
-from graphmem.server.models import Count, QueryInfo, QueryRequest, QueryRows
+from graphmem.server.models import Count, QueryBody, QueryInfo, QueryRows
 
 router = APIRouter(dependencies=[EngineOnly], route_class=Utf8JsonRoute)
 
@@ -45,7 +45,7 @@ def queries() -> list[QueryInfo]:
 
 
 @router.post("/queries/{name}", tags=["queries"])
-def run_query(name: str, request: QueryRequest, memory: Service) -> QueryRows:
+def run_query(name: str, request: QueryBody, memory: Service) -> QueryRows:
     """Run an analysis query read-only: {columns, rows}."""
     result = memory.query(name, {k: str(v).lower() if isinstance(v, bool) else str(v)
                                  for k, v in request.params.items()})

@@ -57,3 +57,23 @@ def test_no_public_constant_is_defined_in_two_modules() -> None:
                         and not typevar:
                     homes[target.id].append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in homes.items() if len(paths) > 1} == {}
+
+
+LAYER_TYPES = {"Count", "Text", "PlayerName"}
+"""Type names each layer defines for itself on purpose: the log format's are strict (a log's JSON types as
+written), the HTTP API's lenient with the Unicode check of a request body; ``PlayerName`` is a validated name in a
+log and the route's checked ``{player}`` in the server."""
+
+
+def test_no_public_class_or_type_is_defined_in_two_modules() -> None:
+    homes: dict[str, list[str]] = defaultdict(list)
+    for path, module in _modules():
+        if "importers" in path.relative_to(PACKAGE).parts:
+            continue
+        for node in module.body:
+            names = [node.name] if isinstance(node, ast.ClassDef) else \
+                [t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign) else []
+            for name in names:
+                if name[:1].isupper() and not name.isupper() and name not in LAYER_TYPES:
+                    homes[name].append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in homes.items() if len(paths) > 1} == {}
