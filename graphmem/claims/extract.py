@@ -51,16 +51,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from graphmem.claims.stances import StanceExtractor
+from graphmem.claims.stances import StanceExtractor, sentences
 from graphmem.logs.ballots import VoteRounds
 from graphmem.logs.schema import Claim, Event, GameHeader, SayEvent, VoteEvent
 
 DEFAULT_ROLES: tuple[str, ...] = ("traitor", "faithful")
 """Role words of The Traitors."""
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
-_QUOTED = re.compile(r'"[^"\n]*"')
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _CLAUSE = re.compile(r"\s*[,;:()\u2014\u2013]\s*|\s+-+\s+|\s+(?:and|but|so|because|since|although|though|plus)\s+",
                      re.IGNORECASE)
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
@@ -164,8 +161,7 @@ class ClaimExtractor:
 
     def _claims(self, text: str, speaker: str | None, rounds: VoteRounds | None) -> list[Claim]:
         claims: list[Claim] = []
-        text = _QUOTED.sub(" ", text.translate(_APOSTROPHES))
-        for sentence in _SENTENCE.split(text):
+        for sentence in sentences(text):
             sentence = sentence.strip()
             if not sentence or re.sub(r"[^\w?.!]+$", "", sentence).endswith("?"):
                 continue

@@ -52,6 +52,14 @@ SUSPECTS, TRUSTS = sorted(STANCE_PREDICATES)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 _QUOTED = re.compile(r'"[^"\n]*"')
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a statement as every claim reader reads them (role, side and vote claims in
+    :mod:`graphmem.claims.extract`, stances here): typographic apostrophes and quotation marks made plain, quoted
+    speech dropped (quoting another player claims nothing), split after ``.``, ``!`` or ``?`` and at line breaks."""
+    return _SENTENCE.split(_QUOTED.sub(" ", text.translate(_APOSTROPHES)))
+
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|assuming|imagine|pretend|hypothetically|"
                            r"what if|in case|otherwise|before|until|till)\b", re.IGNORECASE)
 """Where a sentence stops asserting: a conditional, or a clause of what has not happened ("... before I trust them
@@ -396,8 +404,7 @@ class StanceExtractor:
         told = self._index(addressee) if addressee is not None else None
         out: list[tuple[str, str, Claim]] = []
         antecedent: int | None = None
-        text = _QUOTED.sub(" ", text.translate(_APOSTROPHES))
-        for sentence in _SENTENCE.split(text):
+        for sentence in sentences(text):
             sentence = " ".join(sentence.split())
             if not sentence:
                 continue
