@@ -22,6 +22,7 @@ from graphmem.jobs.consolidation import consolidate
 from graphmem.jobs.contradictions import find_contradictions
 from graphmem.logs.writer import write_game_log
 from graphmem.model import Parameters
+from tests.integration.helpers import clear
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 COPIES = 3
@@ -58,7 +59,7 @@ def copies(driver: neo4j.Driver, real_games: IngestSummary, real_games_path: Pat
         games.append(game)
     memory.ingest(folder)
     yield games
-    driver.execute_query("MATCH (n) WHERE n.game IN $games DETACH DELETE n", games=games)
+    clear(driver, *games)
 
 
 def test_consolidation_writes_summaries_and_a_second_run_adds_nothing(driver: neo4j.Driver, copies: list[str],

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from graphmem.cli import main
+from tests.integration.helpers import clear
 
 FreshGame = Callable[..., str]
 """``fresh_game(log, prefix=None, *, game=None, edit=None)``: see :func:`fresh_game`."""
@@ -60,7 +61,7 @@ def fresh_game(driver: neo4j.Driver, memory: Any, tmp_path: Path) -> Iterator[Fr
 
     yield make
     for game_id in set(made):
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+        clear(driver, game_id)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from graphmem.jobs.decay import advance
 from graphmem.model import Parameters
 from graphmem.model.forgetting import strength_at
 from graphmem.store.keys import scope_token, summary_uid
+from tests.integration.helpers import snapshot
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
@@ -38,15 +39,6 @@ def small_game(fresh_game: Callable[..., str]) -> Ingest:
         return [*lines[:final], *REPEATS.read_text(encoding="utf-8").splitlines(), *lines[final:]]
 
     return lambda: fresh_game(SMALL, "jobs-small", edit=with_repeats)
-
-
-def snapshot(driver: neo4j.Driver, game: str) -> tuple[list[Any], list[Any]]:
-    """Every node (labels, properties) and relationship (type, ends, properties) of a game."""
-    nodes = driver.execute_query("MATCH (n {game: $game}) RETURN n.uid AS uid, labels(n) AS labels, "
-                                 "properties(n) AS props ORDER BY uid", game=game).records
-    rels = driver.execute_query("MATCH (a {game: $game})-[r]->(b) RETURN a.uid AS a, type(r) AS t, b.uid AS b, "
-                                "properties(r) AS props ORDER BY a, t, b", game=game).records
-    return [r.data() for r in nodes], [r.data() for r in rels]
 
 
 def summaries(driver: neo4j.Driver, game: str) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from click.testing import Result
 from graphmem.jobs.contradictions import find_contradictions
 from graphmem.model import Parameters
 from graphmem.store.keys import conflict_uid
+from tests.integration.helpers import snapshot
 
 pytestmark = pytest.mark.neo4j
 DATA = Path(__file__).resolve().parents[1] / "data" / "jobs"
@@ -46,15 +47,6 @@ def memory(driver: neo4j.Driver, uid: str) -> dict[str, Any]:
                                    "RETURN properties(m) AS m, p.name AS owner", uid=uid).records
     assert records, f"memory {uid} must still exist"
     return {**records[0]["m"], "remembered_by": records[0]["owner"]}
-
-
-def snapshot(driver: neo4j.Driver, game: str) -> tuple[list[Any], list[Any]]:
-    """Every node (labels, properties) and relationship (type, ends, properties) of a game."""
-    nodes = driver.execute_query("MATCH (n {game: $game}) RETURN n.uid AS uid, labels(n) AS labels, "
-                                 "properties(n) AS props ORDER BY uid", game=game).records
-    rels = driver.execute_query("MATCH (a {game: $game})-[r]->(b) RETURN a.uid AS a, type(r) AS t, b.uid AS b, "
-                                "properties(r) AS props ORDER BY a, t, b", game=game).records
-    return [r.data() for r in nodes], [r.data() for r in rels]
 
 
 def test_opposite_claims_about_dans_role_give_one_open_identity_conflict_in_caras_memory(

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from graphmem.cli import main
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -34,7 +35,7 @@ def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
         "game: $game, player: 'Ann', content: 'watch Marcus', priority: 0.9, persistence: 2, pushed_phase: 0, "
         "expires_phase: 2, seq: 0, trigger: 'api'})", game=game_id)
     yield game_id
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+    clear(driver, game_id)
 
 
 @pytest.fixture()

@@ -14,6 +14,7 @@ import pytest
 from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model import default_parameters, load_parameters
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -24,7 +25,7 @@ PARAMS = default_parameters()
 def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
     game_id = f"decay-{uuid.uuid4().hex[:8]}"
     yield game_id
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+    clear(driver, game_id)
 
 
 def memory(name: str, **overrides: Any) -> dict[str, Any]:
@@ -139,7 +140,7 @@ def test_advancing_in_steps_equals_advancing_at_once(driver: neo4j.Driver, game:
             assert {k: v for k, v in a.items() if k not in ("uid", "game")} == {
                 k: v for k, v in b.items() if k not in ("uid", "game")}
     finally:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=other)
+        clear(driver, other)
 
 
 def test_parameters_come_from_the_configuration(driver: neo4j.Driver, game: str) -> None:

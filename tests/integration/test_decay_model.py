@@ -24,6 +24,7 @@ from graphmem.model import default_parameters
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.forgetting import strength_at
 from graphmem.model.source import OWN_KINDS, keeps_source, source_belief, source_confidence
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -105,4 +106,4 @@ def test_cypher_decay_equals_the_python_model(driver: neo4j.Driver, schema: obje
         for state in LIVE:
             assert report.states[state] == sum(1 for _, r in encoded if _expected(r, to, curve)["state"] == state)
     finally:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+        clear(driver, game)

@@ -16,6 +16,7 @@ from click.testing import Result
 
 from graphmem import MemoryService
 from graphmem.settings import Settings
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -46,7 +47,7 @@ def game_ids(driver: neo4j.Driver) -> Iterator[Callable[[str], str]]:
 
     yield new
     for game in made:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+        clear(driver, game)
 
 
 def write_log(path: Path, game: str, *events: dict[str, Any]) -> Path:

@@ -19,6 +19,7 @@ from graphmem.jobs.contradictions import find_contradictions
 from graphmem.jobs.decay import advance
 from graphmem.jobs.forget import forget
 from graphmem.model import Parameters
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 DISPUTE = Path(__file__).resolve().parents[1] / "data" / "jobs" / "dispute.jsonl"
@@ -113,4 +114,4 @@ def test_forgetting_a_flashbulb_drops_the_thought_it_put_in_mind(driver: neo4j.D
     assert content not in [t.content for t in after.thoughts]
     assert flashbulb not in [m.uid for m in after.memories]
     assert props(driver, flashbulb)["state"] == "tombstoned"  # the memory itself is kept for audit
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+    clear(driver, game)

@@ -17,7 +17,8 @@ from graphmem.analysis import analysis_query, run_read
 from graphmem.cli import main
 from graphmem.errors import WriteRefused
 from graphmem.store.queries import Query, parse_header
-from tests.integration.test_query_game import delete_game, write_game
+from tests.integration.helpers import clear
+from tests.integration.test_query_game import write_game
 
 pytestmark = pytest.mark.neo4j
 
@@ -33,7 +34,7 @@ def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
     game = f"qa-cli-{uuid.uuid4().hex[:8]}"
     write_game(driver, game)
     yield game
-    delete_game(driver, game)
+    clear(driver, game)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from graphmem.analysis import QueryResult, analysis_query, analysis_query_names,
 from graphmem.model.clarity import lifecycle_state
 from graphmem.model.details import Detail, details_to_json
 from graphmem.model.forgetting import strength_at
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -175,18 +176,13 @@ def write_game(driver: neo4j.Driver, game: str, leak: bool = False) -> None:
               for c, o, k, s, su, p, d, ms in conflicts])
 
 
-def delete_game(driver: neo4j.Driver, game: str) -> None:
-    for label in ("Memory", "Source", "Event", "Phase", "Conflict", "Player", "Game"):
-        driver.execute_query(f"MATCH (n:{label} {{game: $game}}) DETACH DELETE n", game=game)
-
-
 @pytest.fixture(scope="module")
 def synthetic_game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
     """The game id of the hand-made game, written once per module and deleted afterwards."""
     game = f"qa-{uuid.uuid4().hex[:10]}"
     write_game(driver, game)
     yield game
-    delete_game(driver, game)
+    clear(driver, game)
 
 
 def run(driver: neo4j.Driver, name: str, **given: str) -> QueryResult:
@@ -359,6 +355,6 @@ def test_the_information_boundary_holds_and_a_leak_is_caught(driver: neo4j.Drive
     try:
         found = rows(driver, "information_boundary", game=leaky)
     finally:
-        delete_game(driver, leaky)
+        clear(driver, leaky)
     assert sorted(r["violation"] for r in found) == ["faithful holds traitors-only memory", "not a witness"]
     assert {(r["owner"], r["owner_role"], r["channel"]) for r in found} == {("Dan", "faithful", "traitors")}

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
-from tests.integration.test_query_game import delete_game, write_game
+from tests.integration.helpers import clear
+from tests.integration.test_query_game import write_game
 
 pytestmark = pytest.mark.neo4j
 
@@ -22,7 +23,7 @@ def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
     game = f"qa-robust-{uuid.uuid4().hex[:8]}"
     write_game(driver, game)  # phases on days 1 and 2
     yield game
-    delete_game(driver, game)
+    clear(driver, game)
 
 
 def test_a_missing_database_is_named_with_the_existing_ones(neo4j_uri: str) -> None:

@@ -16,6 +16,7 @@ from click.testing import Result
 
 from graphmem.errors import GameConflict
 from graphmem.store.series import series_games
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -55,7 +56,7 @@ def games(driver: neo4j.Driver) -> Iterator[Callable[[str], str]]:
 
     yield make
     for game in made:
-        driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game)
+        clear(driver, game)
     driver.execute_query("MATCH (p:Person) WHERE NOT (p)-[:PLAYED_AS]->() DETACH DELETE p")
     driver.execute_query("MATCH (s:Series) WHERE NOT ()-[:IN_SERIES]->(s) DETACH DELETE s")
 

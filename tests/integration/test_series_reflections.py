@@ -17,6 +17,7 @@ import pytest
 from graphmem.analysis import analysis_query, bind_params, run_read
 from graphmem.recall.prompt import check_block
 from graphmem.store.games import delete_game
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -49,8 +50,7 @@ def series(tmp_path_factory: pytest.TempPathFactory, memory: Any,
     try:
         yield name, first, second
     finally:
-        driver.execute_query("MATCH (n) WHERE n.game IN $games OR n.uid IN $games DETACH DELETE n",
-                             games=[first, second])
+        clear(driver, first, second)
         driver.execute_query("MATCH (n) WHERE (n:Series AND n.name = $name) OR (n:Person AND n.series = $name) "
                              "DETACH DELETE n", name=name)
 

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.integration.helpers import fresh
 from tests.integration.server_process import ENGINE_KEY, Server
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -33,9 +33,6 @@ def small_game(game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     lines = [json.loads(line) for line in SMALL.read_text(encoding="utf-8").splitlines()]
     return {**lines[0], "game": game}, lines[1:]
 
-
-def fresh(name: str) -> str:
-    return f"{name}-{uuid.uuid4().hex[:8]}"
 
 
 def live_game(engine: httpx.Client, events: int | None = None, name: str = "srv") -> tuple[str, list[dict[str, Any]]]:

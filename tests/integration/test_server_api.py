@@ -25,8 +25,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from tests.integration.helpers import fresh
 from tests.integration.server_process import Server, free_port, start_server
-from tests.integration.test_server import fresh, live_game, mcp_call, mint, small_game
+from tests.integration.test_server import live_game, mcp_call, mint, small_game
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 

@@ -18,8 +18,9 @@ import pytest
 
 from graphmem.errors import IdempotencyKeyReused, RetryConflict
 from graphmem.store.idempotency import Answer, carry_out_once, fence
+from tests.integration.helpers import fresh
 from tests.integration.server_process import Server
-from tests.integration.test_server import fresh, live_game, mint, small_game
+from tests.integration.test_server import live_game, mint, small_game
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 

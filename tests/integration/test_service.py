@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import json
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
 from graphmem.settings import Settings
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
+from tests.integration.helpers import fresh
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
@@ -27,10 +27,6 @@ def small_game(game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     lines = [json.loads(line) for line in SMALL.read_text(encoding="utf-8").splitlines()]
     return {**lines[0], "game": game}, lines[1:]
 
-
-def fresh(name: str) -> str:
-    """A game id no earlier run stored (the tests may run against a database that keeps games)."""
-    return f"{name}-{uuid.uuid4().hex[:8]}"
 
 
 def stored_events(driver: neo4j.Driver, game: str) -> dict[str, tuple[str, list[str]]]:

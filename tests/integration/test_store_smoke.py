@@ -27,6 +27,7 @@ from graphmem.store.schema import (
     VECTOR_INDEX,
     ensure_schema,
 )
+from tests.integration.helpers import clear
 
 pytestmark = pytest.mark.neo4j
 
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.neo4j
 def game(driver: neo4j.Driver) -> Iterator[str]:
     game_id = f"smoke-{uuid.uuid4().hex[:8]}"
     yield game_id
-    driver.execute_query("MATCH (n {game: $game}) DETACH DELETE n", game=game_id)
+    clear(driver, game_id)
 
 
 def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: object) -> None:

@@ -16,7 +16,8 @@ from PIL import Image
 from graphmem.cli import main
 from graphmem.viz.decay import fetch_decay_chart
 from graphmem.viz.told import fetch_told_graph
-from tests.integration.test_query_game import EVERYONE, delete_game, write_game
+from tests.integration.helpers import clear
+from tests.integration.test_query_game import EVERYONE, write_game
 
 pytestmark = pytest.mark.neo4j
 
@@ -26,7 +27,7 @@ def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
     game = f"qa-viz-{uuid.uuid4().hex[:8]}"
     write_game(driver, game)
     yield game
-    delete_game(driver, game)
+    clear(driver, game)
 
 
 @pytest.fixture
