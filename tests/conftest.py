@@ -73,6 +73,16 @@ def real_games_dir() -> Path:
     return ROOT / "examples" / "traitors-llm"
 
 
+def whole_corpus(folder: Path, games: int) -> int:
+    """``games``, the size of the shared corpus a whole-corpus test reads from ``folder``; when ``folder`` is the few
+    games of examples/ (a checkout without ../shared/data), the test is skipped, saying so: it would otherwise pass
+    on two or three games under a name that promises all of them."""
+    if folder.resolve().is_relative_to((ROOT / "examples").resolve()):
+        pytest.skip(f"the {games} games of the shared corpus are not beside this checkout (../shared/data, or its "
+                    f"variable): only the few of examples/{folder.name} are, and this test is about all of them")
+    return games
+
+
 @pytest.fixture(scope="session")
 def real_games_path() -> Path:
     """The folder of real games the session ingests (see :func:`real_games_dir`)."""

@@ -9,6 +9,7 @@ import neo4j
 import pytest
 
 from graphmem.ingest.pipeline import IngestSummary
+from tests.conftest import whole_corpus
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 
@@ -18,8 +19,7 @@ def count(driver: neo4j.Driver, query: str, **params: object) -> int:
 
 
 def test_every_real_game_ingests_with_no_rejected_event(real_games: IngestSummary, real_games_path: Path) -> None:
-    expected = len(list(real_games_path.glob("*/plomp.json")))
-    assert real_games.games == expected >= 3
+    assert real_games.games == len(list(real_games_path.glob("*/plomp.json"))) == whole_corpus(real_games_path, 40)
     assert real_games.rejected == []
     assert all(g.memories > 0 and g.players >= 7 for g in real_games.per_game)
 
