@@ -77,26 +77,6 @@ each time (full jitter: uniform in [0, pause]), at most :data:`RECALL_LONGEST_PA
 RECALL_LONGEST_PAUSE = 1.0
 """The longest single pause between two attempts of one recall, in seconds."""
 _JITTER = random.SystemRandom()
-WARM_QUERIES = ("ingest/", "recall/", "jobs/decay", "tokens/", "stats/list_games", "idempotency/")
-"""The queries :meth:`MemoryService.warm_up` runs once in a transaction it rolls back (by name prefix): a live batch,
-its decay, a recall, the token check, a write sent with an Idempotency-Key. (``EXPLAIN`` alone left the first batch
-at 3.8 s and the first recall at 2.2 s after ``/ready``, against 0.5 s and 0.08 s later.)"""
-_WARM_VALUES: dict[str, Any] = {"STRING": "graphmem-warm-up", "INTEGER": 0, "FLOAT": 0.0, "BOOLEAN": False,
-                                "MAP": {"warm": 0}, "LIST<STRING>": ["graphmem-warm-up"], "LIST<INTEGER>": [0],
-                                "LIST<FLOAT>": [0.0], "LIST<MAP>": [{"warm": 0}]}
-"""A value of each documented parameter type that matches no stored game (for the warm-up's runs)."""
-
-
-def _warm_params(query: Any) -> list[dict[str, Any]]:
-    """The parameter maps the warm-up runs ``query`` with: Neo4j caches a plan per parameter types, and a null is
-    a type of its own, so each combination of its optional (null by default) parameters, null or given (at most
-    eight: the recall's context query is run with no ``known`` candidates first, with them after)."""
-    import itertools
-
-    given = {p.name: _WARM_VALUES.get(p.type) for p in query.params}
-    optional = [p.name for p in query.params if p.default == "null"][:3]
-    return [{**given, **{name: None for name in nulls}}
-            for n in range(len(optional) + 1) for nulls in itertools.combinations(optional, n)]
 
 
 def _check_text(field: str, text: str | None) -> None:
@@ -191,8 +171,8 @@ class MemoryService:
         queries : also run the queries of a live batch, of the decay that follows it and of a recall once per
         combination of null and given optional parameters, on no game and in transactions rolled back (so Neo4j has
         planned them), and import the recall pipeline, so that the first batch and the first recalls are as fast as
-        later ones (:data:`WARM_QUERIES`; a few seconds). ``graphmem serve`` warms up so before ``/ready`` says 200.
-        Raises EmbeddingError, Neo4jUnavailable."""
+        later ones (:func:`graphmem.store.warm.plan_queries`; a few seconds). ``graphmem serve`` warms up so before
+        ``/ready`` says 200. Raises EmbeddingError, Neo4jUnavailable."""
         from graphmem.store.connection import server_version
 
         started = time.perf_counter()
@@ -200,19 +180,9 @@ class MemoryService:
         server_version(self.driver, self.database)
         if queries:
             import graphmem.recall.pipeline  # noqa: F401  (its imports: the first recall would pay for them)
-            from graphmem.store.queries import load, query_names
+            from graphmem.store.warm import plan_queries
 
-            with self.driver.session(database=self.database, notifications_min_severity="OFF") as session:
-                for name in query_names():
-                    if name.startswith(WARM_QUERIES):
-                        for params in _warm_params(load(name)):
-                            tx = session.begin_transaction()
-                            try:  # run for real on no game, kept nowhere: Neo4j plans it (and caches the plan)
-                                tx.run(load(name).text, params).consume()
-                            except neo4j.exceptions.Neo4jError:
-                                pass  # identifiers filled in at run time, or values it refuses after planning
-                            finally:
-                                tx.rollback()
+            plan_queries(self.driver, self.database)
         return time.perf_counter() - started
 
     def __enter__(self) -> MemoryService:
