@@ -32,7 +32,6 @@ time a machine exports it to ONNX, graphmem.encoders); :meth:`warm_up` loads it 
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -40,10 +39,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import neo4j
-from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from graphmem.embedding import Embedder, model_dimension
-from graphmem.errors import GameConflict, NotFound, RecallConflict, UsageProblem
+from graphmem.errors import GameConflict, NotFound, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGames
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport, advance
@@ -68,15 +66,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RECALL_ATTEMPTS = 10
-"""Attempts of one recall that meets concurrent recalls of the same memories (see :meth:`MemoryService.recall`)."""
-RECALL_PAUSE = 0.004
-"""The longest pause, in seconds, before the second attempt, unless the failed attempt took longer: the pause is
-then that attempt's duration, so that the writers of one player spread over more than one recall's time; it doubles
-each time (full jitter: uniform in [0, pause]), at most :data:`RECALL_LONGEST_PAUSE` each."""
-RECALL_LONGEST_PAUSE = 1.0
-"""The longest single pause between two attempts of one recall, in seconds."""
-_JITTER = random.SystemRandom()
 
 
 def _check_text(field: str, text: str | None) -> None:
@@ -431,42 +420,30 @@ class MemoryService:
 
         Concurrent recalls of one player (an agent calling tools in parallel, two engines) can touch the same
         memories: a recall whose memories another recall wrote between its read and its write writes nothing and is
-        run again on the new state, up to :data:`RECALL_ATTEMPTS` times with a random (jittered) pause that doubles
-        each time, so every call succeeds and each memory's access count ``n`` counts every writing recall that
-        returned it.
+        run again on the new state, up to ten times with a random (jittered) pause that doubles each time
+        (:func:`graphmem.recall.retrying.until_written`), so every call succeeds and each memory's access count ``n``
+        counts every writing recall that returned it.
 
         Raises NotFound for an unknown game, player or participant; UsageProblem for ``at`` outside 0..the
         game's phase. These are checked before the embedding model is loaded. RecallConflict only when every
         attempt met a concurrent write.
         """
         from graphmem.recall import recall
+        from graphmem.recall.retrying import until_written
 
         _check_text("topic", topic)
         for i, name in enumerate(participants):
             _check_text(f"participants[{i}]", name)
-        pause = RECALL_PAUSE
-        started = 0.0
 
         def attempt() -> RecallResult:
-            nonlocal started
-            started = time.monotonic()
             return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
                           k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
                           embedder=self.embedder, dry_run=dry_run, cache=self.recall_cache)
 
-        def wait(state: RetryCallState) -> float:
-            # eight concurrent writers of one player whose attempts take 40-100 ms each met again and again behind
-            # pauses of 4-16 ms: one call in a few hundred used up its ten attempts. So the pause is at least the
-            # failed attempt's own time, doubling, full jitter
-            nonlocal pause
+        def retried() -> None:
             self.recall_retries += 1
-            pause = min(max(pause, (state.outcome_timestamp or time.monotonic()) - started), RECALL_LONGEST_PAUSE)
-            chosen = _JITTER.uniform(0.0, pause)
-            pause *= 2
-            return chosen
 
-        return Retrying(retry=retry_if_exception_type(RecallConflict), stop=stop_after_attempt(RECALL_ATTEMPTS),
-                        wait=wait, reraise=True)(attempt)
+        return until_written(attempt, retried)
 
     @staticmethod
     def _new_recall_cache(size: int | None) -> EmbeddingCache:
