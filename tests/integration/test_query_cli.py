@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import uuid
@@ -10,11 +11,10 @@ from collections.abc import Callable, Iterator
 
 import neo4j
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import graphmem.analysis
 from graphmem.analysis import analysis_query, run_read
-from graphmem.cli import main
 from graphmem.errors import WriteRefused
 from graphmem.store.queries import Query, parse_header
 from tests.integration.helpers import clear
@@ -38,10 +38,9 @@ def game(driver: neo4j.Driver, schema: object) -> Iterator[str]:
 
 
 @pytest.fixture
-def invoke(neo4j_uri: str) -> Callable[..., Result]:
-    def run(*args: str) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, "query", *args])
-    return run
+def invoke(cli: Callable[..., Result]) -> Callable[..., Result]:
+    """``graphmem query ARGS`` through the shared ``cli`` fixture (tests/integration/conftest.py)."""
+    return functools.partial(cli, "query")
 
 
 def test_table_is_a_rich_table_with_every_column_and_a_row_count(invoke: Callable[..., Result], game: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import replace
@@ -12,9 +13,8 @@ from typing import Any
 import neo4j
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from graphmem.cli import main
 from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
@@ -306,10 +306,9 @@ def test_dense_scores_are_the_cosine_with_the_text(driver: neo4j.Driver, embedde
 
 
 @pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
-    def invoke(*args: str) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, "recall", *args])
-    return invoke
+def cli(cli: Callable[..., Result]) -> Callable[..., Result]:
+    """``graphmem recall ARGS`` through the shared ``cli`` fixture (tests/integration/conftest.py)."""
+    return functools.partial(cli, "recall")
 
 
 def test_cli_prints_the_block_and_json(cli: Callable[..., Result], game: str, driver: neo4j.Driver) -> None:
