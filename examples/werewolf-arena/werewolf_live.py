@@ -19,8 +19,11 @@ Two things change, both from outside the engine (its checkout is imported, never
 Every recalled memory is checked against the engine's own view of that player at that moment
 (``werewolf_view.py``: their role, their partner, their observations and the debate their prompts showed them): a
 memory of anything else is a boundary violation. At the end the ``information_boundary`` query must find nothing.
-Prints one line per round and a last line ``recalls N, memories checked M, boundary violations V``; exit code 0
-when V is 0 and the query found nothing.
+Prints a last line ``recalls N, memories checked M, boundary violations V``. Exit code 0 when V is 0, the query
+found nothing (and, with ``--save``, the saved game converts to the events sent); 1 for a violation; 2 when the
+engine raised (google/werewolf_arena removes the night's target from every player's list of remaining players even
+when the Doctor saved them, so a game can reach a vote with nobody left to vote for) or the saved game converts
+otherwise.
 """
 
 from __future__ import annotations
@@ -221,22 +224,32 @@ def play(args: argparse.Namespace) -> int:
     live = Live(engine, master, memory, args.k, name)
     live.install()
     print(f"graphmem at {args.url}: game {memory.game}, {args.size} players, seed {args.seed}")
+    stopped = ""
     with contextlib.redirect_stdout(io.StringIO()):  # the engine narrates every step with tqdm.write
-        master.run_game()
-    live.sync(None)  # the rest, and the end: the players' tokens stop working
+        try:
+            master.run_game()
+        except Exception as e:  # the engine's own errors end the game, as its runner records them
+            stopped = f"{type(e).__name__}: {e}"
+    if not stopped:
+        live.sync(None)  # the rest, and the end: the players' tokens stop working
     same = ""
-    if args.save:  # the game saved by the engine converts to the very events sent live
+    if args.save and not stopped:  # the game saved by the engine converts to the very events sent live
         engine.logging.save_game(state, master.logs, str(args.save / name))
-        saved = WerewolfArenaImporter().convert(args.save / name).objects[1:]
-        same = f"; saved in {args.save / name}, which converts to the events sent: {saved == memory.events}"
+        converts = WerewolfArenaImporter().convert(args.save / name).objects[1:] == memory.events
+        same = f"; saved in {args.save / name}, which converts to the events sent: {converts}"
+        stopped = "" if converts else "the saved game does not convert to the events sent"
     leaks = memory.call("POST", "/queries/information_boundary", json={"params": {"game": memory.game}})
     rows = leaks.get("rows", [])
     for violation in live.violations[:20]:
         print(f"  violation: {violation}")
-    print(f"winner {state.winner} after {len(state.rounds)} rounds; {len(memory.events)} events sent; recalls "
+    if stopped:
+        print(f"the game did not end well in round {len(state.rounds) - 1}: {stopped}")
+    print(f"winner {state.winner or '-'} after {len(state.rounds)} rounds; {len(memory.events)} events sent; recalls "
           f"{live.recalls}, memories checked {live.checked}, boundary violations {len(live.violations)}; "
           f"information_boundary rows {len(rows)}{same}")
-    return 0 if not live.violations and not rows and "False" not in same else 1
+    if live.violations or rows:
+        return 1
+    return 2 if stopped else 0
 
 
 def main(argv: list[str] | None = None) -> int:
