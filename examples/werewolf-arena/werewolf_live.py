@@ -192,10 +192,14 @@ class Live:
 
     def install(self) -> None:
         """Wrap the engine's ``Player._generate_action`` (recall first) and ``Player._get_game_state`` (the recall
-        block as the observations); the engine's code is not changed."""
+        block as the observations); the engine's code is not changed. A later game of the same process wraps the
+        engine's own methods again, not this game's wrappers."""
         player_class = self.engine.model.Player
-        generate: Callable[..., Any] = player_class._generate_action
-        game_state: Callable[..., dict[str, Any]] = player_class._get_game_state
+        if not hasattr(player_class, "_engine_generate_action"):  # the engine's own, once per process
+            player_class._engine_generate_action = player_class._generate_action
+            player_class._engine_get_game_state = player_class._get_game_state
+        generate: Callable[..., Any] = player_class._engine_generate_action
+        game_state: Callable[..., dict[str, Any]] = player_class._engine_get_game_state
         live = self
 
         def generate_action(player: Any, action: str, options: list[str] | None = None) -> Any:
