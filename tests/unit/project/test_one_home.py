@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "graphmem"
 
 
+@functools.cache
 def _modules() -> list[tuple[Path, ast.Module]]:
     return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(PACKAGE.rglob("*.py"))]
 
