@@ -118,7 +118,7 @@ def werewolf_games_dir() -> Path:
 
 def avalon_nlu_games_dir() -> Path:
     """The 14 Avalon games of people with their stated beliefs (``$GRAPHMEM_AVALON_NLU_DATA``,
-    ``../shared/data/avalon-nlu``: its ``games/``), else the 2 of examples/."""
+    ``../shared/data/avalon-nlu``: its ``games/``), else the 3 of examples/."""
     return corpus_dir("GRAPHMEM_AVALON_NLU_DATA", "avalon-nlu", "games/*.json")
 
 

@@ -83,7 +83,7 @@ def _table(points: list[CurvePoint], profile: Profile, curve: str) -> None:
 
 @click.group()
 def model() -> None:
-    """Inspect the memory model (no database needed)."""
+    """Inspect the memory model (no database needed), and check it against people (`people`: Neo4j)."""
 
 
 @model.command("curve")
@@ -187,3 +187,12 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     click.echo("")
     for text in findings_table(findings):
         click.echo(text)
+
+
+def _people() -> click.Command:
+    from graphmem.cli.people_cmd import people_cmd
+
+    return people_cmd
+
+
+model.add_command(_people())

@@ -1,5 +1,5 @@
 """Every Avalon game of people (sstepput/Avalon-NLU, tests/conftest.py's ``avalon_nlu_games_path``: the 14 of
-../shared/data/avalon-nlu when present, else the 2 of examples/) converted and ingested without --skip-invalid, with
+../shared/data/avalon-nlu when present, else the 3 of examples/) converted and ingested without --skip-invalid, with
 the real embedding model into a real Neo4j; the information boundary on each game; each stated belief held by its
 believer alone (issue 39)."""
 

@@ -108,7 +108,7 @@ import json, numpy.typing
 from graphmem.model import Parameters
 from . import sibling
 def late():
-    from scipy.cluster.hierarchy import linkage
+    from sympy.core import S
     import yaml as y
 if sys.version_info >= (3, 0):
     import requests
@@ -116,5 +116,5 @@ else:
     import never_on_python_2
 """
     assert [p.split(" (")[0] for p in undeclared(source, "m.py")] == [
-        "m.py:6 imports scipy", "m.py:7 imports yaml", "m.py:9 imports requests"]
+        "m.py:6 imports sympy", "m.py:7 imports yaml", "m.py:9 imports requests"]
     assert undeclared("import sklearn\nfrom typing_extensions import LiteralString\n", "m.py") == []
