@@ -122,6 +122,7 @@ class MemoryService:
 
     @classmethod
     def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
+                params: Parameters | None = None, embedder: Embedder | None = None,
                 **overrides: Any) -> MemoryService:
         """A service with its own driver: the one assembly point from settings to driver, parameters, embedder and
         service, used by the CLI, ``graphmem serve`` (each worker) and ``graphmem mcp``. The service owns the
@@ -129,7 +130,8 @@ class MemoryService:
 
         settings : default :func:`graphmem.settings.load_settings`; overrides (uri, user, password, database) win
         over them. check : check that Neo4j answers now (False: a server that starts before Neo4j, its ``/ready``
-        says when it answers); retry_seconds : how long a transaction is retried on a lost connection.
+        says when it answers); retry_seconds : how long a transaction is retried on a lost connection; params,
+        embedder : as in the constructor (the services of several targets share one embedder: graphmem.targets).
         Raises Neo4jUnavailable (with ``check``), InvalidNeo4jUri, ConfigError.
         """
         from graphmem.store.connection import open_driver
@@ -137,7 +139,7 @@ class MemoryService:
         base = (settings or load_settings()).with_overrides(**overrides)
         driver = open_driver(base, check=check, max_retry_seconds=retry_seconds)
         try:
-            service = cls(driver, settings=base)
+            service = cls(driver, settings=base, params=params, embedder=embedder)
         except BaseException:
             driver.close()
             raise

@@ -5,10 +5,10 @@ unknown names: :class:`~graphmem.errors.UsageProblem` and click's own usage erro
 
 Each command (or command group) lives in its own module of this package, named in :data:`COMMANDS` and imported
 only when it is looked up (:class:`GraphmemGroup`); the command modules import this package for
-:func:`settings_of` and :func:`memory_service`, never the other way round (no parent-child import cycle). Heavy
-imports (neo4j, numpy, pydantic, torch, matplotlib) happen inside the functions that need them, so ``graphmem
---help``, which imports every command module for the one-line summaries, stays fast (under 0.3 s,
-tests/unit/test_cli_startup.py).
+:func:`settings_of`, :func:`memory_service` and :func:`memory_targets`, never the other way round (no parent-child
+import cycle). Heavy imports (neo4j, numpy, pydantic, torch, matplotlib) happen inside the functions that need
+them, so ``graphmem --help``, which imports every command module for the one-line summaries, stays fast (under
+0.3 s, tests/unit/test_cli_startup.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from graphmem.errors import GraphmemError, UsageProblem
 if TYPE_CHECKING:
     from graphmem.service import MemoryService
     from graphmem.settings import Settings
+    from graphmem.targets import Targets
 
 COMMANDS: Mapping[str, str] = {
     "consolidate": "graphmem.cli.jobs_cmd:consolidate",
@@ -133,11 +134,27 @@ def settings_of(ctx: click.Context) -> Settings:
 
 
 @contextmanager
-def memory_service(ctx: click.Context) -> Iterator[MemoryService]:
+def memory_targets(ctx: click.Context) -> Iterator[Targets]:
+    """The :class:`~graphmem.targets.Targets` of the root command's settings (one service per Neo4j target; closed
+    when the command ends), for the commands over every game (ingest, games, init, query)."""
+    from graphmem.targets import Targets
+
+    with Targets.connect(settings_of(ctx)) as targets:
+        yield targets
+
+
+@contextmanager
+def memory_service(ctx: click.Context, game: str | None = None, *,
+                   series: str | None = None) -> Iterator[MemoryService]:
     """The :class:`~graphmem.service.MemoryService` a command works through, on the root command's settings: one
     checked driver (closed when the command ends), the parameters, and the embedding model (loaded only if the
-    command embeds something). The CLI and game engines thus share one path from settings to Neo4j."""
-    from graphmem.service import MemoryService
-
-    with MemoryService.connect(settings_of(ctx)) as service:
-        yield service
+    command embeds something). With several Neo4j targets, the service of the target ``game`` (or the series of
+    games ``series``) lives on. The CLI and game engines thus share one path from settings to Neo4j."""
+    with memory_targets(ctx) as targets:
+        if game is not None:
+            service = targets.for_game(game)
+        elif series is not None:
+            service = targets.services[targets.target_of_series(series)]
+        else:
+            service = targets.services[targets.names[0]]
+        yield targets.checked(service)

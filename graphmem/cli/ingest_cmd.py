@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import memory_service, memory_targets
 
 
 @click.command("ingest")
@@ -45,7 +45,7 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     if fmt not in ("auto", "graphmem"):
         get_importer(fmt)  # raises UsageProblem listing the known formats
     show = sys.stderr.isatty() and not as_json
-    with memory_service(ctx) as memory, Progress(TextColumn("{task.description}"), BarColumn(),
+    with memory_targets(ctx) as memory, Progress(TextColumn("{task.description}"), BarColumn(),
                                                  MofNCompleteColumn(), TimeElapsedColumn(),
                                                  disable=not show, transient=True) as bar:
         task = bar.add_task("validating and embedding", total=None)
@@ -105,7 +105,7 @@ def delete(ctx: click.Context, game: str, yes: bool) -> None:
     For a game whose log changed: delete it, then ingest the new log. An interrupted delete is finished by running
     it again.
     """
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         memory.require_game(game)
         if not yes:
             click.confirm(f"Delete game '{game}' and every memory of it?", abort=True, err=True)
@@ -118,8 +118,8 @@ def delete(ctx: click.Context, game: str, yes: bool) -> None:
 @click.pass_context
 def games(ctx: click.Context, as_json: bool) -> None:
     """List the stored games."""
-    with memory_service(ctx) as memory:
-        rows = memory.games()
+    with memory_targets(ctx) as targets:
+        rows = targets.games()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -132,8 +132,9 @@ def games(ctx: click.Context, as_json: bool) -> None:
         else:
             state = "complete" if r["complete"] else "INCOMPLETE (run the ingest again)"
         series = f", game {r['series_position']} of series {r['series']}" if r.get("series") else ""
+        target = f", on target {r['target']}" if r.get("target") else ""
         click.echo(f"{r['game']}  {r['players']} players, phases 0-{r['last_phase']}, decayed to "
-                   f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}{series}  ({r['title']})")
+                   f"{r['decayed_to']}, winner {r['winner'] or '-'}, {state}{series}{target}  ({r['title']})")
 
 
 @click.command("stats")
@@ -142,7 +143,7 @@ def games(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def stats(ctx: click.Context, game: str, as_json: bool) -> None:
     """Counts of one game: nodes by label, relationships by type, memories by source and state."""
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         result = memory.stats(game)
     if as_json:
         click.echo(json.dumps(result, indent=2, sort_keys=True))

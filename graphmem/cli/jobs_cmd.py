@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import memory_service, memory_targets
 from graphmem.cli.query_cmd import json_safe
 
 if TYPE_CHECKING:
@@ -23,22 +23,29 @@ DETAIL_LINES = 20
 
 
 @contextmanager
-def _job(ctx: click.Context, label: str, total: int | None,
-         quiet: bool) -> Iterator[tuple[MemoryService, Callable[[str, int], None]]]:
-    """The command's MemoryService and a per-owner progress callback (a bar on a terminal)."""
+def _job(ctx: click.Context, label: str, total: int | None, quiet: bool, game: str | None = None,
+         series: str | None = None) -> Iterator[tuple[MemoryService, Callable[[str, int], None]]]:
+    """The command's MemoryService (of the target of ``game`` or ``series``) and a per-owner progress callback (a bar
+    on a terminal)."""
+    with memory_service(ctx, game, series=series) as memory, _progress(label, quiet, total) as progress:
+        yield memory, progress
+
+
+@contextmanager
+def _progress(label: str, quiet: bool, total: int | None = None) -> Iterator[Callable[[str, int], None]]:
+    """A per-owner progress callback: a bar on a terminal (none when ``quiet``)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     show = sys.stderr.isatty() and not quiet
-    with memory_service(ctx) as memory, Progress(TextColumn("{task.description}"), BarColumn(),
-                                                 MofNCompleteColumn(), TimeElapsedColumn(),
-                                                 disable=not show, transient=True) as bar:
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  disable=not show, transient=True) as bar:
         task = bar.add_task(label, total=total)
 
         def progress(owner: str, n: int) -> None:
             bar.update(task, description=f"{label}: {owner}")
             bar.advance(task)
 
-        yield memory, progress
+        yield progress
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -81,7 +88,7 @@ def consolidate(ctx: click.Context, game: str | None, series: str | None, player
         _consolidate_series(ctx, series, player, min_games, dry_run, as_json)
         return
     assert game is not None
-    with _job(ctx, "consolidating", None, as_json) as (memory, progress):
+    with _job(ctx, "consolidating", None, as_json, game) as (memory, progress):
         report = memory.consolidate(game, player, dry_run=dry_run, progress=progress)
     if as_json:
         click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
@@ -101,7 +108,7 @@ def consolidate(ctx: click.Context, game: str | None, series: str | None, player
 
 def _consolidate_series(ctx: click.Context, series: str, player: str | None, min_games: int, dry_run: bool,
                         as_json: bool) -> None:
-    with _job(ctx, "summarising", None, as_json) as (memory, progress):
+    with _job(ctx, "summarising", None, as_json, series=series) as (memory, progress):
         report = memory.consolidate_series(series, player, dry_run=dry_run, min_games=min_games, progress=progress)
     if as_json:
         click.echo(json.dumps(json_safe(report.as_dict()), indent=2, allow_nan=False))
@@ -139,9 +146,10 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
     """
     if not games and not all_games:
         raise click.UsageError("give --game GAME (one or more) or --all-games")
-    with _job(ctx, "comparing", None, as_json) as (memory, progress):
-        ids = list(games) + [g for g in (str(x["game"]) for x in memory.games()) if all_games and g not in games]
-        reports = [memory.contradictions(game, player, dry_run=dry_run, progress=progress) for game in ids]
+    with memory_targets(ctx) as targets, _progress("comparing", as_json) as progress:
+        ids = list(games) + [g for g in (str(x["game"]) for x in targets.games()) if all_games and g not in games]
+        reports = [targets.checked(targets.for_game(game)).contradictions(game, player, dry_run=dry_run,
+                                                                          progress=progress) for game in ids]
     if as_json:
         if len(reports) == 1:
             click.echo(json.dumps(json_safe(reports[0].as_dict()), indent=2, allow_nan=False))
@@ -192,7 +200,7 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
 def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:
     """Tombstone one memory on request (docs/model.md#lifecycle-states): it is no longer recalled but is kept, with the
     reason and the phase, for audit. A memory that does not exist or belongs to another player exits 1."""
-    with _job(ctx, "forgetting", None, True) as (service, _):
+    with _job(ctx, "forgetting", None, True, game) as (service, _):
         result = service.forget(game, player, memory, reason)
     if as_json:
         click.echo(json.dumps(json_safe(result.as_dict()), indent=2, allow_nan=False))

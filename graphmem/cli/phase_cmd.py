@@ -45,7 +45,7 @@ def phase() -> None:
 @click.pass_context
 def advance_cmd(ctx: click.Context, game: str, to_phase: int | None, batch_size: int, as_json: bool) -> None:
     """Recompute strength, source confidence, lifecycle state and working memory of GAME at a phase."""
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         report = memory.advance_phase(game, to_phase, batch_size=batch_size)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))

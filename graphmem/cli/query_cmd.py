@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import memory_targets
 from graphmem.errors import UsageProblem
 
 FORMATS = ("table", "json", "csv")
@@ -130,8 +130,8 @@ def query(ctx: click.Context, name: str | None, list_queries: bool, assignments:
         raise UsageProblem("give a query NAME, or --list to see them")
     given = parse_assignments(assignments)
     params = bind_params(analysis_query(name), given)  # usage errors before connecting
-    with memory_service(ctx) as memory:
-        result = memory.query(name, given)
+    with memory_targets(ctx) as targets:
+        result = targets.query(name, given)
     if fmt == "json":
         click.echo(json.dumps(json_safe(result.rows), indent=2, ensure_ascii=False, allow_nan=False))
     elif fmt == "csv":

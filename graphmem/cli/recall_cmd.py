@@ -52,7 +52,7 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     if at is not None and at < 0:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
     participants = participant_names(with_)
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         result = memory.recall(game, player, topic, participants=participants, at=at, k=k, seed=seed,
                                dry_run=dry_run)
     if as_json:

@@ -35,7 +35,9 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
     elif settings.engine_key is None:
         click.echo("graphmem serve: no engine key is configured: engine operations need no credential, on loopback "
                    "only (set GRAPHMEM_ENGINE_KEY to require one)", err=True)
-    click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), Neo4j {settings.uri}, "
+    neo4j = (f"Neo4j {settings.uri}" if not settings.targets else f"{len(settings.targets)} Neo4j targets ("
+             + ", ".join(f"{name} {t.uri}" for name, t in settings.targets.items()) + ")")
+    click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), {neo4j}, "
                f"{workers} worker(s)", err=True)
     # every worker gets these settings (flags, environment and file as read here) with the application factory
     run(settings.with_overrides(server_host=host, server_port=port), workers=workers, log_level=log_level)
@@ -50,12 +52,13 @@ def mcp_stdio(ctx: click.Context, token: str | None) -> None:
     import threading
 
     from graphmem.server.mcp import build_mcp
-    from graphmem.service import MemoryService
+    from graphmem.targets import Targets
 
-    with MemoryService.connect(settings_of(ctx), check=False) as service:  # closed (its driver) when stdin closes
-        warm = threading.Thread(target=service.embedder.encode_one, args=("warm up",), daemon=True)
+    with Targets.connect(settings_of(ctx), check=False) as targets:  # closed (the drivers) when stdin closes
+        first = targets.services[targets.names[0]]
+        warm = threading.Thread(target=first.embedder.encode_one, args=("warm up",), daemon=True)
         warm.start()
-        build_mcp(service, stdio=True, credential=token).run("stdio")
+        build_mcp(targets, stdio=True, credential=token).run("stdio")
         # a client that closes stdin while the model loads: let the load finish rather than tear the interpreter
         # down under it (a traceback from a half-imported PyTorch)
         warm.join()

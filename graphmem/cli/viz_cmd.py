@@ -36,7 +36,7 @@ def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
     from graphmem.viz.outputs import TOLD_KINDS, check_output
 
     kind = check_output(out, TOLD_KINDS)
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         graph = memory.told_graph(game, day)
     from graphmem.viz.html import render_html
     from graphmem.viz.static import draw_told
@@ -58,7 +58,7 @@ def trust(ctx: click.Context, series: str, out: Path) -> None:
     from graphmem.viz.outputs import TRUST_KINDS, check_output
 
     kind = check_output(out, TRUST_KINDS)
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, series=series) as memory:
         graph = memory.trust_graph(series)
     from graphmem.viz.trust import draw_trust, render_trust_html
 
@@ -80,7 +80,7 @@ def decay(ctx: click.Context, game: str, player: str, out: Path) -> None:
     from graphmem.viz.outputs import DECAY_KINDS, check_output, write_atomically
 
     check_output(out, DECAY_KINDS)
-    with memory_service(ctx) as memory:
+    with memory_service(ctx, game) as memory:
         chart = memory.decay_chart(game, player)
     write_atomically(out, lambda tmp: draw_decay(chart, tmp))
     click.echo(f"wrote {out}: {len(chart.curves)} memories of {player}, phases up to {chart.decayed_to}")

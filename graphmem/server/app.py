@@ -1,7 +1,7 @@
 """Running ``graphmem serve``: the settings the command read go to every worker process as the application factory
 itself (:class:`AppFactory`, pickled to each worker by uvicorn), not through the environment; each process opens
-its service on them (:meth:`graphmem.service.MemoryService.connect`, the one assembly point from settings to
-driver, parameters and embedder) and closes it when it stops.
+its targets on them (:meth:`graphmem.targets.Targets.connect`: one service per Neo4j target, each assembled as
+:meth:`graphmem.service.MemoryService.connect` assembles one) and closes it when it stops.
 
 ``uvicorn graphmem.server.app:factory --factory`` also works: that factory reads the settings from the environment
 and the configuration file (:func:`graphmem.settings.load_settings`).
@@ -32,10 +32,10 @@ class AppFactory:
 
     def __call__(self) -> ASGIApp:
         from graphmem.server.http import create_app
-        from graphmem.service import MemoryService
+        from graphmem.targets import Targets
 
-        service = MemoryService.connect(self.settings, check=False, retry_seconds=self.settings.server_retry_seconds)
-        return create_app(service, close=True)
+        targets = Targets.connect(self.settings, check=False, retry_seconds=self.settings.server_retry_seconds)
+        return create_app(targets, close=True)
 
 
 def factory() -> ASGIApp:

@@ -23,6 +23,7 @@ from fastapi.security.utils import get_authorization_scheme_param
 from graphmem.errors import Forbidden, Unauthorized
 from graphmem.logs.schema import nfc
 from graphmem.service import MemoryService
+from graphmem.targets import Targets
 
 MALFORMED = "the Authorization header must be 'Bearer <engine key or player token>'"
 NEEDED = "this server needs a credential: 'Authorization: Bearer <engine key or player token>'"
@@ -56,17 +57,18 @@ def bearer(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def resolve(service: MemoryService, credential: str | None) -> Principal:
-    """The principal of a credential. Raises Unauthorized (no credential where a key is configured, an unknown
-    key or token) or Forbidden (a revoked token, or one of an ended or deleted game)."""
-    key = service.settings.engine_key
+def resolve(targets: Targets, credential: str | None) -> Principal:
+    """The principal of a credential (a player token is checked on the target that minted it). Raises Unauthorized
+    (no credential where a key is configured, an unknown key or token) or Forbidden (a revoked token, or one of an
+    ended or deleted game)."""
+    key = targets.settings.engine_key
     if credential is None:
         if key is None:
             return Engine()
         raise Unauthorized(NEEDED)
     if key is not None and hmac.compare_digest(credential.encode(), key.encode()):
         return Engine()
-    grant = service.check_token(credential)
+    grant = targets.check_token(credential)
     return Agent(grant.game, grant.player)
 
 

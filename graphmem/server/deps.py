@@ -1,7 +1,9 @@
-"""The dependencies of the HTTP routes: the process's service, who is asking (FastAPI's ``HTTPBearer``), and the
-checks of what the caller may do (:mod:`graphmem.server.auth`).
+"""The dependencies of the HTTP routes: the process's targets and the service of the route's game, who is asking
+(FastAPI's ``HTTPBearer``), and the checks of what the caller may do (:mod:`graphmem.server.auth`).
 
-``Service`` is the :class:`~graphmem.service.MemoryService` of the process (``app.state.service``); ``Caller`` the
+``AllTargets`` is the :class:`~graphmem.targets.Targets` of the process (``app.state.targets``); ``Service`` the
+:class:`~graphmem.service.MemoryService` of the target the route's ``{game}`` lives on (the first target for a route
+without one); ``Caller`` the
 principal of the request's credential; ``EngineOnly`` refuses a player token (403); ``PlayerName`` is the route's
 ``{player}`` as stored (NFC) once the caller may reach that player's memory; ``Once`` carries a write out at most
 once per ``Idempotency-Key`` header.
@@ -23,29 +25,46 @@ from graphmem.server.errors import JsonAnswer
 from graphmem.service import MemoryService
 from graphmem.store.idempotency import Answer
 from graphmem.store.keys import player_uid
+from graphmem.targets import Targets
 
 bearer = HTTPBearer(auto_error=False, scheme_name="graphmem credential",
                     description="The engine key (every operation) or a player token (that player's agent operations)")
 
 
-def service(request: Request) -> MemoryService:
-    """The process's MemoryService."""
-    found: MemoryService = request.app.state.service
+def targets(request: Request) -> Targets:
+    """The process's Targets."""
+    found: Targets = request.app.state.targets
     return found
+
+
+AllTargets = Annotated[Targets, Depends(targets)]
+
+
+def routed(request: Request, memory: MemoryService) -> MemoryService:
+    """``memory``, once the request names its Neo4j (a 503 answer names the URI of the game's target)."""
+    request.state.neo4j = memory.settings.uri
+    return memory
+
+
+def service(request: Request, every: AllTargets) -> MemoryService:
+    """The service of the target the route's ``{game}`` lives on (:meth:`graphmem.targets.Targets.for_game`; run in
+    the thread pool: it may ask every target once), or of the first target for a route without a game."""
+    game = request.path_params.get("game")
+    return routed(request, every.for_game(game) if game is not None else every.services[every.names[0]])
 
 
 Service = Annotated[MemoryService, Depends(service)]
 
 
-def caller(request: Request, memory: Service,
+def caller(request: Request, every: AllTargets,
            credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> auth.Principal:
     """The principal of the request's ``Authorization: Bearer`` credential. Raises Unauthorized (401) for a header
     that is not a Bearer credential, or as :func:`graphmem.server.auth.resolve`."""
     if credentials is None:
         if request.headers.get("authorization", "").strip():
             raise Unauthorized(auth.MALFORMED)
-        return auth.resolve(memory, None)
-    return auth.resolve(memory, credentials.credentials)
+        return auth.resolve(every, None)
+    return auth.resolve(every, credentials.credentials)
 
 
 Caller = Annotated[auth.Principal, Depends(caller)]
@@ -95,23 +114,38 @@ class Retry:
         return JsonAnswer(answer.body, answer.status, headers={REPLAYED: "true" if replayed else "false"})
 
 
-async def retry(request: Request, memory: Service, principal: Caller, key: Annotated[str | None, Header(
+async def retry(request: Request, every: AllTargets, principal: Caller, key: Annotated[str | None, Header(
         alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[\x21-\x7e]+$",
         description="A key of your choice (1-255 visible ASCII characters, e.g. a UUID) naming this write: sent "
                     "again with the same request, it gives the first answer again and writes nothing (kept a day)"
 )] = None) -> Retry:
     """The request's :class:`Retry`: its key, its caller ("engine" or the player's uid), the SHA-256 of its method,
-    path and body, and its game (the route's, or the created game's)."""
+    path and body, and its game (the route's, or the created game's), whose target keeps the key."""
+    import anyio.to_thread
+
+    first = every.services[every.names[0]]
     if key is None:
-        return Retry(memory, None, "", "", "")
+        return Retry(first, None, "", "", "")
     data = await request.body()
     digest = hashlib.sha256(f"{request.method} {request.url.path}\n".encode() + data).hexdigest()
     game = request.path_params.get("game")
-    if game is None:
+    if game is not None:
+        memory = await anyio.to_thread.run_sync(every.for_game, game)
+    else:
         created = await request.json() if data else None
         game = created.get("game") if isinstance(created, dict) else None
+        memory = (await anyio.to_thread.run_sync(every.for_new_game, game, series_of(created))
+                  if isinstance(game, str) else first)
     caller = player_uid(principal.game, principal.player) if isinstance(principal, auth.Agent) else "engine"
     return Retry(memory, key, caller, digest, str(game or ""))
+
+
+def series_of(header: Any) -> str | None:
+    """The series name of a game's header (a JSON object), or None (no series, or one the header's check will
+    refuse)."""
+    series = header.get("series") if isinstance(header, dict) else None
+    name = series.get("name") if isinstance(series, dict) else None
+    return name if isinstance(name, str) else None
 
 
 Once = Annotated[Retry, Depends(retry)]

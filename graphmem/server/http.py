@@ -3,9 +3,11 @@
 ``/docs``). docs/service.md describes the routes, the token flow and the errors; :mod:`graphmem.server.errors` the
 error body.
 
-Every route is a plain function run in the server's thread pool over one :class:`~graphmem.service.MemoryService`
-per process (``app.state.service``; its driver is thread-safe, its embedder batches concurrent topics). A process
-keeps no game state between requests (:mod:`graphmem.ingest.live`): any number of processes serve one Neo4j.
+Every route is a plain function run in the server's thread pool over the :class:`~graphmem.targets.Targets` of the
+process (``app.state.targets``: one :class:`~graphmem.service.MemoryService` per Neo4j target, whose driver is
+thread-safe; they share one embedder, which batches concurrent topics); a route with a ``{game}`` works on the
+service of that game's target. A process keeps no game state between requests (:mod:`graphmem.ingest.live`): any
+number of processes serve the same targets.
 
 The layers around the app, outermost first: :class:`~graphmem.server.limits.BodyLimit` (413 before anything reads
 a body), :class:`~graphmem.server.errors.Unexpected` (whatever escapes becomes the JSON error body),
@@ -33,7 +35,8 @@ from graphmem.server.models import ErrorAnswer
 from graphmem.server.routes import ROUTERS
 from graphmem.server.routes.health import WarmUp
 from graphmem.service import MemoryService
-from graphmem.settings.defaults import LOOPBACK
+from graphmem.settings.defaults import DEFAULT_TARGET, LOOPBACK
+from graphmem.targets import Targets
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +57,7 @@ class McpGate:
     """In front of /mcp: a request without credential on a server with an engine key gets 401 at once, with a
     JSON-RPC error (the MCP client shows its message); tools check the credential itself on every call."""
 
-    def __init__(self, app: ASGIApp, service: MemoryService) -> None:
+    def __init__(self, app: ASGIApp, service: Targets) -> None:
         self.app = app
         self.service = service
 
@@ -93,8 +96,9 @@ def _unreadable(cause: BaseException | None) -> str | None:
     return None
 
 
-def create_app(service: MemoryService, *, warm: bool = True, close: bool = False) -> ASGIApp:
-    """The ASGI application over ``service`` (whose settings give the engine key, the body limit and the host).
+def create_app(service: MemoryService | Targets, *, warm: bool = True, close: bool = False) -> ASGIApp:
+    """The ASGI application over ``service`` (one target's MemoryService, or the Targets of several; the first
+    target's settings give the engine key, the body limit and the host).
 
     warm : warm up in the background at start (the embedding model and the queries: ``/ready`` answers 200 once
     that is done and Neo4j answers); close : close the service (its driver, if it opened it) when the app stops.
@@ -103,6 +107,8 @@ def create_app(service: MemoryService, *, warm: bool = True, close: bool = False
 
     from graphmem.server.mcp import build_mcp
 
+    if isinstance(service, MemoryService):
+        service = Targets({DEFAULT_TARGET: service})
     settings = service.settings
     mcp = build_mcp(service)
     loopback = settings.server_host in LOOPBACK
@@ -130,13 +136,13 @@ def create_app(service: MemoryService, *, warm: bool = True, close: bool = False
     app = FastAPI(title="graphmem", version=_version(), lifespan=lifespan, responses=ERROR_ANSWERS,
                   description="Fallible, human-like memory for the players of social deduction games: the JSON API "
                               "for engines and analysts; agents use MCP at /mcp. See docs/service.md.")
-    app.state.service = service
+    app.state.targets = service
     app.state.warm_up = warm_up
     for router in ROUTERS:
         app.include_router(router)
 
     async def known(request: Request, exc: Exception) -> JsonAnswer:
-        status, payload = answer(exc, settings.uri)
+        status, payload = answer(exc, getattr(request.state, "neo4j", settings.uri))  # the game's target's
         return JsonAnswer(payload, status)
 
     # Exception too: Starlette's error middleware then answers with this JSON instead of its plain-text 500

@@ -38,7 +38,7 @@ from graphmem.model.groups import RECALL_K_MAX
 from graphmem.server import auth
 from graphmem.server.errors import answer
 from graphmem.server.models import Count, Integer
-from graphmem.service import MemoryService
+from graphmem.targets import Targets
 
 INSTRUCTIONS = (
     "graphmem is your memory of the game you are playing: fallible and human-like. Call recall before you speak or "
@@ -47,13 +47,19 @@ INSTRUCTIONS = (
     "phases; my_conflicts lists what you remember inconsistently.")
 
 
-def _fail(service: MemoryService, exc: BaseException) -> ToolError:
-    status, payload = answer(exc, service.settings.uri)
+def _fail(targets: Targets, game: str | None, exc: BaseException) -> ToolError:
+    uri = targets.settings.uri
+    if game is not None and targets.single is None:
+        try:
+            uri = targets.uri(targets.target_of(game))
+        except Exception:  # where the game lives is not known now: the first target's URI
+            pass
+    status, payload = answer(exc, uri)
     return ToolError(f"{status} {payload['error']}: {payload['reason']}")
 
 
-def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | None = None) -> MCPServer[Any]:
-    """The MCP server over ``service``.
+def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None = None) -> MCPServer[Any]:
+    """The MCP server over ``targets`` (each call on the service of its game's target).
 
     stdio : every call comes from the one client of the process, whose ``credential`` (a player token or the engine
     key, or None) was given at start; otherwise each HTTP request's ``Authorization`` header is the caller. Either
@@ -63,9 +69,9 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
 
     def caller(ctx: Context[Any]) -> auth.Principal:
         if stdio:
-            return auth.resolve(service, credential)
+            return auth.resolve(targets, credential)
         headers = ctx.headers or {}
-        return auth.resolve(service, auth.bearer(headers.get("authorization")))
+        return auth.resolve(targets, auth.bearer(headers.get("authorization")))
 
     def agent(ctx: Context[Any]) -> auth.Agent:
         principal = caller(ctx)
@@ -85,6 +91,7 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
         strengthens and subtly changes what you recall, as human memory does; `dry_run` looks without that, `seed`
         fixes a dry run's random choices. Engine key only: `game` and `player` name whose memory, `at` an earlier
         phase to recall as at, `seed` on a recall that writes."""
+        who: auth.Agent | None = None
         try:
             principal = caller(ctx)
             if isinstance(principal, auth.Agent):
@@ -95,10 +102,10 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
             else:
                 who = auth.Agent(game, player)
             name = auth.require_player(principal, who.game, who.player)
-            data = auth.recall_for(service, principal, who.game, name, topic, participants or [], k=k,
+            data = auth.recall_for(targets.for_game(who.game), principal, who.game, name, topic, participants or [], k=k,
                                    dry_run=dry_run, seed=seed, at=at)
         except Exception as exc:
-            raise _fail(service, exc) from exc
+            raise _fail(targets, who.game if who else None, exc) from exc
         return CallToolResult(content=[TextContent(type="text", text=data["prompt"])], structured_content=data)
 
     @server.tool(annotations=ToolAnnotations(title="Keep a thought in mind", read_only_hint=False,
@@ -107,12 +114,13 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
                          persistence: Count = 2) -> dict[str, Any]:
         """Keep `text` in your working memory for `persistence` phases (priority 0-1: when you hold too many
         thoughts, the least important goes)."""
+        who: auth.Agent | None = None
         try:
             who = agent(ctx)
-            uid = service.push_thought(who.game, who.player, text, priority=priority, persistence=persistence,
-                                       trigger="agent")
+            uid = targets.for_game(who.game).push_thought(who.game, who.player, text, priority=priority,
+                                                          persistence=persistence, trigger="agent")
         except Exception as exc:
-            raise _fail(service, exc) from exc
+            raise _fail(targets, who.game if who else None, exc) from exc
         return {"thought": uid}
 
     @server.tool(annotations=ToolAnnotations(title="What you remember inconsistently", read_only_hint=True,
@@ -121,11 +129,12 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
         """The open contradictions between your own memories (a lie you caught, someone's stance reversed, two
         people telling you different things about the same player), most critical first, each in your words
         (`said`) with the memories it links."""
+        who: auth.Agent | None = None
         try:
             who = agent(ctx)
-            return {"conflicts": service.conflicts(who.game, who.player)}
+            return {"conflicts": targets.for_game(who.game).conflicts(who.game, who.player)}
         except Exception as exc:
-            raise _fail(service, exc) from exc
+            raise _fail(targets, who.game if who else None, exc) from exc
 
     @server.tool(annotations=ToolAnnotations(title="Add game events (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=True, open_world_hint=False))
@@ -135,9 +144,9 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
         number of events sent before this batch."""
         try:
             auth.require_engine(caller(ctx), "adding events")
-            return service.add_events(game, events, after=after).to_json()
+            return targets.for_game(game).add_events(game, events, after=after).to_json()
         except Exception as exc:
-            raise _fail(service, exc) from exc
+            raise _fail(targets, game, exc) from exc
 
     @server.tool(annotations=ToolAnnotations(title="Advance the phase (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
@@ -147,9 +156,9 @@ def build_mcp(service: MemoryService, *, stdio: bool = False, credential: str | 
         to it; without them, bring the game's decay up to its current phase."""
         try:
             auth.require_engine(caller(ctx), "advancing the phase")
-            report = service.advance_phase(game, day=day, name=name, after=after)
+            report = targets.for_game(game).advance_phase(game, day=day, name=name, after=after)
         except Exception as exc:
-            raise _fail(service, exc) from exc
+            raise _fail(targets, game, exc) from exc
         return {"game": report.game, "from_phase": report.from_phase, "to_phase": report.to_phase,
                 "memories": report.memories, "states": dict(report.states)}
 

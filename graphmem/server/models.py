@@ -144,6 +144,8 @@ class GameListing(_Answer):
     ingested_at: str | None
     series: str | None = Field(default=None, description="the series of games it belongs to (docs/model.md#series-of-games)")
     series_position: int | None = Field(default=None, description="its position in that series (1-based)")
+    target: str | None = Field(default=None, description="the Neo4j target it lives on, when there are several "
+                                                         "(docs/service.md#many-games-several-neo4j-targets)")
 
 
 class DroppedName(_Answer):

@@ -8,6 +8,7 @@ The configuration file is ``graphmem.toml`` in the working directory, or the pat
 (or ``--config``). Its tables::
 
     [neo4j]       uri, user, password, database
+    [targets.NAME] uri, database, user, password   # several Neo4j targets the games spread over (docs/service.md)
     [embedding]   model, batch_size, backend   # backend: onnx (default) or torch
     [local]       home          # where `graphmem neo4j start` keeps its data and state file
     [server]      engine_key, host, port, max_body_bytes, retry_seconds   # `graphmem serve` (docs/service.md)

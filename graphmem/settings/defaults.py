@@ -17,6 +17,8 @@ DEFAULT_SERVER_RETRY_SECONDS = 8.0
 """How long a request of ``graphmem serve`` retries a transaction on a lost connection (a Neo4j restart or a cluster
 leader switch usually takes less); the driver's waits between attempts grow about 1, 2, 4, 8 s, so a request to a
 Neo4j that stays down gets its 503 after 13-16 s (docs/service.md)."""
+DEFAULT_TARGET = "default"
+"""The name of the one Neo4j target of a configuration without ``[targets]`` tables: the ``[neo4j]`` settings."""
 CONFIG_FILE_NAME = "graphmem.toml"
 STATE_FILE_NAME = "neo4j-local.json"
 FREE_TABLES = ("parameters", "profiles")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, InitSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -32,6 +33,7 @@ from graphmem.settings.defaults import (
     DEFAULT_SERVER_HOST,
     DEFAULT_SERVER_PORT,
     DEFAULT_SERVER_RETRY_SECONDS,
+    DEFAULT_TARGET,
     DEFAULT_URI,
     FREE_TABLES,
     STATE_FILE_NAME,
@@ -42,6 +44,27 @@ if TYPE_CHECKING:
     from graphmem.encoders import Backend
 else:
     Backend = str  # the Literal lives in graphmem.encoders, which loads numpy; checked by _backend below
+
+TARGET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A target's name: 1-64 letters, digits, '_' or '-' (it is written in logs, messages and the games' listing)."""
+
+
+class Target(BaseModel):
+    """One Neo4j target of ``[targets.NAME]`` (docs/service.md#many-games-several-neo4j-targets): where some of the
+    games live.
+
+    uri : str, Bolt URI (``bolt://`` for one server, ``neo4j://`` for a database of a cluster)
+    database : str or None, the database name (None: the server's default)
+    user, password : str or None, credentials (None: those of ``[neo4j]``)
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    uri: str
+    database: str | None = None
+    user: str | None = None
+    password: str | None = Field(None, repr=False)
+
 
 def _named(default: Any = None, *, file: str | None = None, env: str | None = None, **kwargs: Any) -> Any:
     return Field(default, json_schema_extra={"file": file, "env": env}, **kwargs)
@@ -66,6 +89,9 @@ class Settings(BaseSettings):
         the server binds to loopback only and asks no credential of engines
     server_host, server_port : where ``graphmem serve`` listens (default 127.0.0.1:8750; port in 1..65535)
     max_body_bytes : int >= 1, the largest request body the server reads (default 16 MiB; larger ones get 413)
+    targets : {name: Target}, the Neo4j targets the games are spread over (``[targets.NAME]`` tables, or
+        ``GRAPHMEM_TARGETS`` as JSON: ``{"a": {"uri": "bolt://h1:7687"}, ...}``); empty: one target, the ``[neo4j]``
+        settings (:meth:`target_settings`)
     server_retry_seconds : float in (0, 300], seconds a request of the server retries a transaction on a lost
         connection before it answers 503 (``GRAPHMEM_SERVER_RETRY_SECONDS``; default 8: the 503 after 13-16 s)
 
@@ -92,6 +118,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = _named(DEFAULT_MAX_BODY, file="server.max_body_bytes", env="GRAPHMEM_MAX_BODY_BYTES", ge=1)
     server_retry_seconds: float = _named(DEFAULT_SERVER_RETRY_SECONDS, file="server.retry_seconds",
                                          env="GRAPHMEM_SERVER_RETRY_SECONDS", gt=0, le=300)
+
+    targets: dict[str, Target] = Field(default_factory=dict, json_schema_extra={"file": "targets",
+                                                                                "env": "GRAPHMEM_TARGETS"})
 
     def __init__(self, **values: Any) -> None:
         if values.get("home") is None:
@@ -124,6 +153,34 @@ class Settings(BaseSettings):
         except ValueError:
             raise ValueError(f"must be one of {', '.join(BACKENDS)}, got {value!r}") from None
 
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _targets(cls, value: Any) -> Any:
+        if isinstance(value, str):  # GRAPHMEM_TARGETS
+            try:
+                value = json.loads(value)
+            except ValueError as e:
+                raise ValueError(f"must be JSON ({{\"NAME\": {{\"uri\": ...}}, ...}}): {e}") from None
+        if not isinstance(value, dict):
+            raise ValueError(f"must be a table of targets ([targets.NAME] with uri, database, user, password), "
+                             f"got {value!r}")
+        for name in value:
+            if not TARGET_NAME.match(str(name)):
+                raise ValueError(f"target name {name!r} must be 1-64 letters, digits, '_' or '-'")
+        return value
+
+    @field_validator("targets", mode="after")
+    @classmethod
+    def _distinct_targets(cls, targets: dict[str, Target]) -> dict[str, Target]:
+        seen: dict[tuple[str, str | None], str] = {}
+        for name, target in targets.items():
+            where = (target.uri.rstrip("/").lower(), target.database)
+            if where in seen:
+                raise ValueError(f"targets '{seen[where]}' and '{name}' are the same database ({target.uri}, "
+                                 f"database {target.database or 'default'}): a game must live in one place")
+            seen[where] = name
+        return targets
+
     @field_validator("engine_key", mode="after")
     @classmethod
     def _no_empty_key(cls, value: str | None) -> str | None:
@@ -139,6 +196,16 @@ class Settings(BaseSettings):
         ``[parameters]`` and ``[profiles.NAME]`` tables applied. Raises ConfigError naming the file, the field and
         the allowed range."""
         return load_parameters(self.config, str(self.config_file or "<defaults>"))
+
+    def target_settings(self) -> dict[str, Settings]:
+        """{target name: the settings of a service on that target}, in the configured order: each ``[targets.NAME]``
+        with its uri and database, its user and password or those of ``[neo4j]``; without ``[targets]``, one target
+        :data:`DEFAULT_TARGET` with these settings unchanged (one Neo4j, as graphmem always had)."""
+        if not self.targets:
+            return {DEFAULT_TARGET: self}
+        return {name: self.model_copy(update={
+            "uri": t.uri, "uri_source": "config", "database": t.database, "user": t.user or self.user,
+            "password": t.password or self.password}) for name, t in self.targets.items()}
 
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with every non-None override applied (flags win over everything)."""
@@ -292,6 +359,8 @@ def _refusal(error: ValidationError, flags: Mapping[str, Any], env: Mapping[str,
     name = str(first["loc"][0]) if first["loc"] else ""
     field = Settings.model_fields.get(name)
     key = (_extra(field, "file") if field else None) or name
+    if name == "targets" and len(first["loc"]) > 1:  # [targets.NAME] field: name the table and the field
+        key = ".".join(str(part) for part in first["loc"])
     var = _extra(field, "env") if field else None
     where = "flag" if name in flags else var if var and env.get(var) else str(path)
     value = first.get("input")

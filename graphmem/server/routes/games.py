@@ -11,7 +11,7 @@ from fastapi import APIRouter, File, Request, UploadFile
 
 from graphmem.errors import MalformedRequest
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.server.deps import EngineOnly, Once, Service
+from graphmem.server.deps import AllTargets, EngineOnly, Once, Service, routed, series_of
 from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
     BatchAnswer,
@@ -34,19 +34,23 @@ def _batch(game: str | None, report: Any) -> BatchAnswer:
 
 
 @router.get("/games")
-def games(memory: Service) -> list[GameListing]:
-    """Every stored game."""
-    return [GameListing(**row) for row in memory.games()]
+def games(every: AllTargets) -> list[GameListing]:
+    """Every stored game (of every target, each row naming its ``target`` when there are several)."""
+    return [GameListing(**row) for row in every.games()]
 
 
 @router.post("/games", status_code=201, response_model=BatchAnswer)
-def create_game(header: dict[str, Any], memory: Service, once: Once) -> Any:
+def create_game(header: dict[str, Any], request: Request, every: AllTargets, once: Once) -> Any:
     """Create a live game from its canonical header (docs/log-format.md; a player may come without role). An optional
-    ``history`` (the events sent so far) reopens a stored game: those stored write nothing."""
+    ``history`` (the events sent so far) reopens a stored game: those stored write nothing. With several targets the
+    game goes where its series lives, or is placed (docs/service.md#many-games-several-neo4j-targets)."""
     header = dict(header)
     history = header.pop("history", [])
     if not isinstance(history, list):
         raise MalformedRequest("history must be a list of events", "history")
+    game = header.get("game")
+    memory = routed(request, every.for_new_game(game, series_of(header)) if isinstance(game, str)
+                    else every.services[every.names[0]])  # no game id: its check refuses the header
     return once(lambda: _batch(header.get("game"), memory.start_game(header, history)), 201)
 
 
@@ -57,9 +61,11 @@ def game_stats(game: str, memory: Service) -> GameCounts:
 
 
 @router.delete("/games/{game}")
-def delete_game(game: str, memory: Service) -> Deleted:
+def delete_game(game: str, memory: Service, every: AllTargets) -> Deleted:
     """Delete a game and everything of it (its player tokens stop working)."""
-    return Deleted(game=game, deleted=memory.delete(game))
+    deleted = memory.delete(game)
+    every.forget(game)
+    return Deleted(game=game, deleted=deleted)
 
 
 @router.put("/games/{game}/roles")
@@ -101,13 +107,13 @@ JSONL_BODY = {"requestBody": {"content": {"application/x-ndjson": {"schema": {
 
 
 @router.post("/ingest", response_model=IngestSummary, openapi_extra=JSONL_BODY)
-async def ingest(request: Request, memory: Service, files: Annotated[list[UploadFile] | None, File(
+async def ingest(request: Request, every: AllTargets, files: Annotated[list[UploadFile] | None, File(
         description="the files of one game in an importer's format (e.g. plomp.json and result.json with "
                     "format=traitors-plomp), each part named files")] = None,
                  format: str = "auto", skip_invalid: bool = False) -> Any:
     """Ingest an uploaded game log: a canonical JSONL body, or the files of an importer's format as
     multipart/form-data, each part named ``files`` (e.g. a Traitors game's plomp.json and result.json with
-    ``format=traitors-plomp``)."""
+    ``format=traitors-plomp``), on the game's target."""
     import anyio.to_thread
 
     folder = Path(tempfile.mkdtemp(prefix="graphmem-upload-"))
@@ -127,7 +133,7 @@ async def ingest(request: Request, memory: Service, files: Annotated[list[Upload
                 raise MalformedRequest("the body is empty: send a canonical JSONL game log")
             target = folder / "upload.jsonl"
             target.write_bytes(data)
-        return await anyio.to_thread.run_sync(lambda: memory.ingest(target, fmt=format, skip_invalid=skip_invalid))
+        return await anyio.to_thread.run_sync(lambda: every.ingest(target, fmt=format, skip_invalid=skip_invalid))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

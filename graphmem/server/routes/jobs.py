@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from graphmem.jobs.consolidation import ConsolidationReport
 from graphmem.jobs.contradictions import ContradictionReport
-from graphmem.server.deps import EngineOnly, Service
+from graphmem.server.deps import AllTargets, EngineOnly, Service
 from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import Count, QueryBody, QueryInfo, QueryRows
 
@@ -45,10 +45,10 @@ def queries() -> list[QueryInfo]:
 
 
 @router.post("/queries/{name}", tags=["queries"])
-def run_query(name: str, request: QueryBody, memory: Service) -> QueryRows:
-    """Run an analysis query read-only: {columns, rows}."""
-    result = memory.query(name, {k: str(v).lower() if isinstance(v, bool) else str(v)
-                                 for k, v in request.params.items()})
+def run_query(name: str, request: QueryBody, every: AllTargets) -> QueryRows:
+    """Run an analysis query read-only: {columns, rows} (on the target of its ``game`` or ``series``)."""
+    result = every.query(name, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                                for k, v in request.params.items()})
     return QueryRows(query=name, columns=list(result.columns), rows=result.rows)
 
 

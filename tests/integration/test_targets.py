@@ -1,0 +1,159 @@
+"""Games spread over three Neo4j targets (docs/service.md#many-games-several-neo4j-targets): three local Neo4j
+Community servers started with the project's launcher, two ``graphmem serve`` processes configured with all three,
+games played on each target through both processes, a series kept on one target, the CLI routing to the same
+places; then one server stops and only its games answer 503."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+from click.testing import CliRunner
+
+from graphmem import local_neo4j
+from graphmem.cli import main
+from graphmem.targets import place
+from tests.integration.server_process import Server, start_server
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ROOT / "examples" / "small-game.jsonl"
+NAMES = ("a", "b", "c")
+
+
+@pytest.fixture(scope="module")
+def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, Path]]]:
+    """Three local Neo4j servers, {name: (Bolt URI, home)}, started at once and stopped at the end."""
+    homes = {name: tmp_path_factory.mktemp(f"neo4j-target-{name}") for name in NAMES}
+    with ThreadPoolExecutor(3) as pool:
+        states = dict(zip(NAMES, pool.map(lambda home: local_neo4j.start(home, port=0, timeout=300),
+                                          homes.values())))
+    try:
+        yield {name: (states[name].uri, homes[name]) for name in NAMES}
+    finally:
+        for home in homes.values():
+            local_neo4j.stop(home)
+
+
+def small_game(game: str, series: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    lines = [json.loads(line) for line in SMALL.read_text(encoding="utf-8").splitlines()]
+    header = {**lines[0], "game": game, **({"series": series} if series else {})}
+    return header, lines[1:]
+
+
+def game_on(target: str, tag: str) -> str:
+    """A new game id that placement puts on ``target``."""
+    for i in range(1000):
+        game = f"{tag}-{target}-{i}-{uuid.uuid4().hex[:6]}"
+        if place(NAMES, game) == target:
+            return game
+    raise AssertionError("unreachable: a third of the ids go to each target")
+
+
+def holders(targets: dict[str, tuple[str, Path]], game: str) -> list[str]:
+    """The targets whose database holds the game's Game node (asked directly, not through graphmem)."""
+    found = []
+    for name, (uri, _) in targets.items():
+        with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+            if driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g", game=game).records:
+                found.append(name)
+    return found
+
+
+def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
+        targets: dict[str, tuple[str, Path]], tmp_path: Path) -> None:
+    configured = json.dumps({name: {"uri": uri} for name, (uri, _) in targets.items()})
+    env = {"GRAPHMEM_TARGETS": configured, "GRAPHMEM_SERVER_RETRY_SECONDS": "1"}
+    runner = CliRunner()
+    init = runner.invoke(main, ["init"], env=env)
+    assert init.exit_code == 0, init.output
+    assert [line.split(":")[0] for line in init.output.splitlines() if line.startswith("target ")] == [
+        "target a", "target b", "target c"]
+
+    first: Server | None = None
+    second: Server | None = None
+    try:  # NEO4J_URI is not read when [targets] are configured
+        first = start_server(targets["a"][0], tmp_path, extra_env=env)
+        second = start_server(targets["a"][0], tmp_path, extra_env=env)
+        games = {name: game_on(name, "spread") for name in NAMES}
+        # a series placed by its name, and a game of it whose own id would go elsewhere: it joins the series
+        series = f"tour-{uuid.uuid4().hex[:6]}"
+        series_target = place(NAMES, series)
+        later = next(g for g in (f"tour-game-{i}" for i in range(100)) if place(NAMES, g) != series_target)
+        with first.client() as one, second.client() as two:
+            for i, game in enumerate(games.values()):
+                header, events = small_game(game)
+                assert (one, two)[i % 2].post("/games", json=header).status_code == 201
+                for start in range(0, len(events), 6):  # batches alternate between the two processes
+                    sent = (one, two)[start // 6 % 2].post(f"/games/{game}/events",
+                                                           json={"events": events[start:start + 6], "after": start})
+                    assert sent.status_code == 200, sent.text
+            for position, game in ((1, f"tour-first-{uuid.uuid4().hex[:6]}"), (2, later)):
+                header, events = small_game(game, {"name": series, "position": position})
+                assert one.post("/games", json={**header, "history": events}).status_code == 201
+            for name, game in games.items():
+                assert holders(targets, game) == [name]
+            assert holders(targets, later) == [series_target]
+            listed = {row["game"]: row["target"] for row in two.get("/games").json()}
+            assert {g: listed[g] for g in games.values()} == {g: n for n, g in games.items()}
+            assert listed[later] == series_target
+
+            # a player token minted through one process works through the other, whatever target holds its game
+            tokens = {name: one.post(f"/games/{game}/players/Marcus/tokens").json()["token"]
+                      for name, game in games.items()}
+            blocks = {}
+            for name, game in games.items():
+                with second.client(tokens[name]) as marcus:
+                    recalled = marcus.post(f"/games/{game}/players/Marcus/recall",
+                                           json={"topic": "Thomas", "dry_run": True, "seed": 3})
+                    assert recalled.status_code == 200, recalled.text
+                    blocks[name] = recalled.json()["prompt"]
+            assert all("Thomas" in block for block in blocks.values())
+
+            # the CLI routes the same way (a recall reads the game on its own target)
+            cli = runner.invoke(main, ["recall", "--game", games["b"], "--player", "Marcus", "--topic", "Thomas",
+                                       "--dry-run", "--seed", "3"], env=env)
+            assert cli.exit_code == 0, cli.output
+            assert cli.output.strip() == blocks["b"].strip()
+
+            local_neo4j.stop(targets["c"][1])  # target c stops; a and b go on
+            down_uri = targets["c"][0]
+            for client in (one, two):
+                for name, game in games.items():
+                    stats = client.get(f"/games/{game}")
+                    if name == "c":
+                        assert stats.status_code == 503, stats.text
+                        assert down_uri in stats.json()["reason"]
+                    else:
+                        assert stats.status_code == 200, stats.text
+                        assert stats.json()["game"] == game
+                with second.client(tokens["a"]) as marcus:
+                    assert marcus.post(f"/games/{games['a']}/players/Marcus/recall",
+                                       json={"topic": "Sarah"}).status_code == 200
+                ready = client.get("/ready")
+                assert ready.status_code == 200 and "target 'c'" in ready.json()["reason"]
+            # a new game is placed only when every target answers (it may be on c already)
+            header, _ = small_game(f"new-{uuid.uuid4().hex[:6]}")
+            refused = one.post("/games", json=header)
+            assert refused.status_code == 503 and "'c'" in refused.json()["reason"]
+            down = runner.invoke(main, ["stats", "--game", games["c"]], env=env)
+            assert down.exit_code == 1 and down_uri in down.output
+            up = runner.invoke(main, ["stats", "--game", games["a"], "--json"], env=env)
+            assert up.exit_code == 0, up.output
+    finally:
+        for server in (first, second):
+            if server is not None:
+                server.stop()
+
+
+def test_one_target_without_configuration_lists_games_as_before(neo4j_uri: str) -> None:
+    """No [targets]: one target, the [neo4j] settings; the listing has no target column."""
+    result = CliRunner().invoke(main, ["games", "--json"], env={"NEO4J_URI": neo4j_uri, "GRAPHMEM_TARGETS": ""})
+    assert result.exit_code == 0, result.output
+    assert all("target" not in row for row in json.loads(result.output or "[]"))
