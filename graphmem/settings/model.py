@@ -394,7 +394,9 @@ def load_settings(
     cwd : where to look for ``graphmem.toml`` (defaults to the working directory)
 
     The Neo4j URI comes from, in order: a flag, ``NEO4J_URI``, the configuration file, the state file of a local
-    Neo4j started by ``graphmem neo4j start``, the default ``bolt://127.0.0.1:7687``.
+    Neo4j started by ``graphmem neo4j start``, the default ``bolt://127.0.0.1:7687``. Configured targets
+    (``[targets.NAME]``, ``GRAPHMEM_TARGETS``) replace it, unless a flag gives the URI: then that one Neo4j alone
+    (to reach one target's database directly).
 
     Raises ConfigError for an unreadable or malformed configuration file, an unknown table or field (naming the
     closest known one), or a wrongly typed or out-of-range value (naming where it came from and what it must be).
@@ -415,4 +417,6 @@ def load_settings(
         state_uri = _local_state_uri(settings.state_file)
         if state_uri is not None:
             settings = settings.model_copy(update={"uri": state_uri, "uri_source": "local-state"})
+    if "uri" in given and settings.targets:  # the --uri flag names one Neo4j: the command works on it alone
+        settings = settings.model_copy(update={"targets": {}})
     return settings

@@ -122,6 +122,19 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
             assert cli.exit_code == 0, cli.output
             assert cli.output.strip() == blocks["b"].strip()
 
+            # a log ingested from the command line goes to its game's place too
+            filed = game_on("b", "file")
+            header, events = small_game(filed)
+            log = tmp_path / "filed.jsonl"
+            log.write_text("\n".join(json.dumps(line) for line in [header, *events]), encoding="utf-8")
+            ingested = runner.invoke(main, ["ingest", str(log)], env=env)
+            assert ingested.exit_code == 0, ingested.output
+            assert holders(targets, filed) == ["b"]
+            listing = runner.invoke(main, ["games"], env=env)
+            assert listing.exit_code == 0, listing.output
+            assert ", on target b  " in next(line for line in listing.output.splitlines()
+                                            if line.startswith(f"{filed}  "))
+
             local_neo4j.stop(targets["c"][1])  # target c stops; a and b go on
             down_uri = targets["c"][0]
             for client in (one, two):

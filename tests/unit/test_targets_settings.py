@@ -42,6 +42,14 @@ def test_the_environment_gives_targets_as_json(tmp_path: Path) -> None:
     assert list(load_settings(environ=env, cwd=tmp_path).target_settings()) == ["x", "y"]
 
 
+def test_a_uri_flag_names_one_neo4j_in_place_of_the_targets(tmp_path: Path) -> None:
+    env = {"GRAPHMEM_HOME": str(tmp_path), "GRAPHMEM_TARGETS": '{"x": {"uri": "bolt://h:1"}, "y": {"uri": "bolt://h:2"}}'}
+    s = load_settings(environ=env, cwd=tmp_path, uri="bolt://h:2")
+    assert {name: t.uri for name, t in s.target_settings().items()} == {"default": "bolt://h:2"}
+    s = load_settings(environ={**env, "NEO4J_URI": "bolt://other:3"}, cwd=tmp_path)  # the targets, not NEO4J_URI
+    assert list(s.target_settings()) == ["x", "y"]
+
+
 @pytest.mark.parametrize(("value", "message"), [
     ('{"a": {"uri": "bolt://h:1"}, "b": {"uri": "bolt://H:1/"}}', "targets 'a' and 'b' are the same database"),
     ('{"a": {"database": "x"}}', "field 'targets.a.uri' Field required"),
