@@ -83,7 +83,10 @@ def _table(points: list[CurvePoint], profile: Profile, curve: str) -> None:
 
 @click.group()
 def model() -> None:
-    """Inspect the memory model (no database needed), and check it against people (`people`: Neo4j)."""
+    """Inspect the memory model (no database needed).
+
+    `model people` checks it against people playing Avalon, and needs Neo4j (docs/validation.md).
+    """
 
 
 @model.command("curve")
