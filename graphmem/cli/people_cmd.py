@@ -32,12 +32,12 @@ def people_cmd(ctx: click.Context, games: tuple[Path, ...], profiles: str, seed:
 
     GAMES are Avalon game logs with stated beliefs (files or folders: the Avalon-NLU games of people, see the
     README's Data section, or canonical logs with belief events), or Mafia games of people (LLMafia: their day
-    votes are predicted instead). Each game is replayed in the configured
-    Neo4j once per profile and once on perfect, every message preceded by its writer's recall; the replays are
-    deleted afterwards (with several Neo4j targets, on the first). Prints the beliefs table (leave-one-game-out log-loss and AUC of one logistic model per
-    condition, the difference from perfect with a 95% bootstrap interval over games), the vote-claims table
-    (people's error rate with its exact interval beside graphmem's expected error) and the verdicts of the
-    pre-registered hypotheses. Exit code 0 whatever the verdicts.
+    votes are predicted instead). Each game is replayed in the configured Neo4j (with several targets, the first)
+    once per profile and once on perfect, every message preceded by its writer's recall; the replays are deleted
+    afterwards. Prints the beliefs table (leave-one-game-out log-loss and AUC of one logistic model per condition,
+    the difference from perfect with a 95% bootstrap interval over games), the vote-claims table (people's error
+    rate with its exact interval beside graphmem's expected error) and the verdicts of the pre-registered
+    hypotheses. Exit code 0 whatever the verdicts; 2 when fewer than two games have decisions to predict.
     """
     from rich.console import Console
 
