@@ -273,21 +273,14 @@ class MemoryService:
         series or a position taken), UsageProblem.
         """
         from graphmem.ingest.pipeline import ingest
-        from graphmem.jobs.series import catch_up
-        from graphmem.store.writer import mark_complete
+        from graphmem.jobs.settle import settle_ingested
 
         started = time.perf_counter()
         summary = ingest(self.driver, self.database, [Path(p) for p in paths], self.params, self.embedder,
                          fmt=fmt, skip_invalid=skip_invalid, batch_size=batch_size, progress=progress,
                          on_stage=on_stage, series=series)
         decay_started = time.perf_counter()
-        for game in summary.per_game:
-            if game.decay_to is not None:
-                advance(self.driver, self.database, game.game, game.decay_to, self.params)
-            if not game.unchanged:
-                mark_complete(self.driver, self.database, game.game)
-        for name in dict.fromkeys(g.series for g in summary.per_game if g.series is not None):
-            catch_up(self.driver, self.database, name, self.params)
+        settle_ingested(self.driver, self.database, summary.per_game, self.params)
         summary.stages["decay"] = time.perf_counter() - decay_started
         summary.seconds = time.perf_counter() - started  # the whole job, decay included
         return summary
