@@ -172,9 +172,11 @@ class ConsolidationParams:
 @dataclass(frozen=True)
 class RecallParams:
     """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
-    dense_weight * dense + lexical_weight * lexical + source_weight * source, + participant_boost (cap 1), where
-    source is the source route (the cue names who the owner believes the memory came from, weighed by how well the
-    owner still remembers that source); best k (int in 1..RECALL_K_MAX); cued recall:
+    dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour,
+    + participant_boost (cap 1), where source is the source route (the cue names who the owner believes the memory
+    came from, weighed by how well the owner still remembers that source) and neighbour the content relevance of the
+    statement said right before or after it when that one is among the neighbour_lenders (int >= 1) best content
+    matches (graphmem.recall.neighbours); best k (int in 1..RECALL_K_MAX); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
@@ -182,6 +184,8 @@ class RecallParams:
     dense_weight: float = field(metadata=IN_UNIT)
     lexical_weight: float = field(metadata=IN_UNIT)
     source_weight: float = field(metadata=IN_UNIT)
+    neighbour_weight: float = field(metadata=IN_UNIT)
+    neighbour_lenders: int = field(metadata=spec(Num(1, integer=True)))
     participant_boost: float = field(metadata=IN_UNIT)
     k: int = field(metadata=spec(Num(1, RECALL_K_MAX, integer=True)))
     cue_support: float = field(metadata=IN_UNIT)

@@ -26,6 +26,7 @@ from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker, SourceType
 from graphmem.recall.candidates import Context, check_context, held_key, keep_written, read_context, read_memories
 from graphmem.recall.lexical import topic_terms
+from graphmem.recall.neighbours import NO_TALK, neighbours
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
 from graphmem.recall.reconsolidate import (
@@ -242,6 +243,22 @@ class Segment:
     shown: dict[str, Mapping[str, Any]]
 
 
+def conversation_neighbours(held: Sequence[tuple[GameVectors, npt.NDArray[np.intp]]]) -> npt.NDArray[np.intp]:
+    """The neighbours of every candidate in its conversation (:func:`graphmem.recall.neighbours.neighbours`), each
+    game's candidates among themselves: shape (n, 2), indices into the candidates of all the games one after another,
+    -1 for none. held : (a game's vectors, each candidate's row in them, -1 for a memory without an embedding) per
+    game, in the order of the segments."""
+    parts, offset = [], 0
+    for vectors, rows in held:
+        valid = rows >= 0
+        safe = np.where(valid, rows, 0)
+        talks = np.where(valid, vectors.talks[safe], NO_TALK)
+        found = neighbours(talks, np.where(valid, vectors.lines[safe], 0))
+        parts.append(np.where(found >= 0, found + offset, -1))
+        offset += rows.shape[0]
+    return np.concatenate(parts) if parts else np.full((0, 2), -1, dtype=np.intp)
+
+
 def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], tuple[int, ...], npt.NDArray[np.float64],
                                                   npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     """(uids, ns, strengths, flashbulbs, thresholds) of every segment's candidates, one after another (the arrays of
@@ -343,6 +360,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     source: npt.NDArray[np.float64] | None = None
     lexical = np.zeros(n)
     about = np.zeros(n, dtype=bool)
+    near: npt.NDArray[np.intp] | None = None
     if n and (vector is not None or request.participants):
         named = named_in(request.topic, context.players)
         parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
@@ -363,12 +381,16 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         if terms:
             lexical = np.concatenate(kept.lexical(held_rows, terms))
         lap("lexical")
+        if vector is not None and p.recall.neighbour_weight > 0.0:
+            near = conversation_neighbours(held_rows)
+        lap("neighbours")
     else:
         lap("dense")
 
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
-    scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source)
+    scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source,
+                              neighbours=near)
     ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p, ties=tie_order(segments, uids))
     segment_of = {uid: seg for seg in segments for uid in seg.uids} if len(segments) > 1 else {}
     own_segment = segments[0]

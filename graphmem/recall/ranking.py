@@ -19,15 +19,20 @@ not even read it).
   now (:func:`source_route`: ``c0 * R(now - t_enc, S_enc)^k`` of :func:`graphmem.model.source.source_confidence`, 0
   once the source is forgotten, 1 for the owner's own); a memory whose source has faded is found by its content
   alone. 0 for every memory when the topic names nobody.
-- ``relevance = min(1, 0.5 dense + 0.5 lexical + 0.3 source + 0.2 [about a participant])``; without a topic
-  dense, lexical and source are 0, so the participant boost alone makes relevance (it still applies: a recall for a
-  conversation with Marcus and no topic prefers memories about Marcus).
-- ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase.
+- ``neighbour``: the content relevance (0.5 dense + 0.5 lexical) of the statement said right before or right after
+  the memory in its conversation, whichever is higher, among the owner's candidates (:mod:`graphmem.recall.neighbours`),
+  when that statement is one of the 10 best content matches (``recall.neighbour_lenders``: the memories the cue
+  brings to mind first; the others lend nothing); 0 for a memory that is no statement or has no such neighbour.
+- ``relevance = min(1, raw)``, ``raw = 0.5 dense + 0.5 lexical + 0.3 source + 0.2 neighbour + 0.2 [about a
+  participant]``; without a topic dense, lexical, source and neighbour are 0, so the participant boost alone makes
+  relevance (it still applies: a recall for a conversation with Marcus and no topic prefers memories about Marcus).
+- ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase; candidates of equal score are ordered by
+  ``raw`` (the cap made every strong match of a ``perfect`` owner tie at 1, and the uid then chose among them).
 - filter, cued recall (:mod:`graphmem.model.retrieval`): a memory is recalled only when the cue can bring it back,
   m >= max(0.15, RetrievalThreshold) * (1 - CueSupport * relevance), or it is a flashbulb; its marker is the one its
   strength gives (VAGUE when only the cue brings it back). Without topic and participants (relevance 0) that is
-  m >= max(0.15, RetrievalThreshold), as free recall always was. The best ``k`` by score are kept, ties broken by
-  uid so that the result never depends on the order rows arrive in.
+  m >= max(0.15, RetrievalThreshold), as free recall always was. The best ``k`` by score (then raw relevance) are
+  kept, further ties broken by uid so that the result never depends on the order rows arrive in.
 
 :func:`score_candidates` computes every candidate's values at once (numpy; an owner may hold thousands of
 candidates) and :func:`top_k` keeps the best; :func:`rank` does both and also returns every candidate scored.
@@ -127,16 +132,19 @@ def is_about(about: Iterable[str], participants: Iterable[str]) -> bool:
     return not set(about).isdisjoint(participants)
 
 
-def relevance(dense: float, lexical: float, about_participant: bool, params: Parameters, source: float = 0.0) -> float:
-    """min(1, dense_weight * dense + lexical_weight * lexical + source_weight * source + participant_boost *
-    about_participant), in [0, 1].
+def relevance(dense: float, lexical: float, about_participant: bool, params: Parameters, source: float = 0.0,
+              neighbour: float = 0.0) -> float:
+    """min(1, dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour
+    + participant_boost * about_participant), in [0, 1].
 
     dense, lexical : floats in [0, 1], already normalised over the owner's candidates; source : float in [0, 1], the
-    source route (:func:`source_route`, 0 when the cue names nobody the memory came from).
+    source route (:func:`source_route`, 0 when the cue names nobody the memory came from); neighbour : float >= 0,
+    the best content relevance (dense_weight * dense + lexical_weight * lexical) of the statements said right before
+    and after the memory in its conversation (:mod:`graphmem.recall.neighbours`; 0 for none).
     """
     r = params.recall
     value = (r.dense_weight * dense + r.lexical_weight * lexical + r.source_weight * source
-             + (r.participant_boost if about_participant else 0.0))
+             + r.neighbour_weight * neighbour + (r.participant_boost if about_participant else 0.0))
     return min(1.0, max(0.0, value))
 
 
@@ -175,8 +183,9 @@ class Scores:
     """Every candidate's ranking values, as arrays of shape (n_candidates,).
 
     dense, lexical : float64 in [0, 1], normalised over the candidates; source : float64 in [0, 1], the source route;
-    relevance, score : float64 in [0, 1]; retrievable : bool, whether the cue can bring the memory back (flashbulbs
-    always).
+    neighbour : float64 >= 0, the best neighbour's content relevance; relevance, score : float64 in [0, 1];
+    retrievable : bool, whether the cue can bring the memory back (flashbulbs always); raw : float64 >= 0, the
+    relevance before its cap at 1 (what orders candidates of equal score).
     """
 
     dense: Floats
@@ -185,6 +194,8 @@ class Scores:
     relevance: Floats
     score: Floats
     retrievable: Flags
+    neighbour: Floats
+    raw: Floats
 
 
 def _normalised_dense(dense_raw: Sequence[float | None] | Floats | None, n: int,
@@ -209,13 +220,18 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
                      thresholds: Sequence[float] | Floats, dense_raw: Sequence[float | None] | Floats | None,
                      lexical_raw: Sequence[float] | Floats, about_participant: Sequence[bool] | Flags,
                      params: Parameters, *, dense_range: tuple[float, float] | None = None,
-                     lexical_best: float | None = None, source: Floats | None = None) -> Scores:
+                     lexical_best: float | None = None, source: Floats | None = None,
+                     neighbours: npt.NDArray[np.intp] | None = None) -> Scores:
     """Score every candidate at once (docs/model.md#candidates-and-ranking, the formulas of the module docstring).
 
     Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
     thresholds (the owner's RetrievalThreshold), dense_raw (cosine or any increasing affine transform of it; None
     or NaN for no score; ``dense_raw`` None without a topic), lexical_raw (BM25 scores >= 0, 0 when not
     matched), about_participant flags; source (the source route, :func:`source_route`; None: 0 everywhere).
+    neighbours : intp, shape (n_candidates, 2), the index of the candidate said right before and right after each
+    one in its conversation, -1 for none (:func:`graphmem.recall.neighbours.neighbours`; None: no neighbours); only
+    the ``recall.neighbour_lenders`` best content matches lend to their neighbours (ties with the last lend too), so
+    a recall's best k do not depend on k.
     dense_range, lexical_best : the min and max dense score and the best lexical score over ALL the owner's
     candidates, when the sequences hold only some of them (default: computed from the sequences).
     The values equal the scalar :func:`relevance`, :func:`score` and
@@ -230,11 +246,19 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
     lexical = np.clip(lex_raw / best, 0.0, 1.0) if best > 0.0 else np.zeros(n)
     boost = np.where(np.asarray(about_participant, dtype=bool).reshape(n), r.participant_boost, 0.0)
     route = np.zeros(n) if source is None else np.clip(np.asarray(source, dtype=np.float64).reshape(n), 0.0, 1.0)
-    rel = np.clip(r.dense_weight * dense + r.lexical_weight * lexical + r.source_weight * route + boost, 0.0, 1.0)
+    content = r.dense_weight * dense + r.lexical_weight * lexical
+    near = np.zeros(n)
+    if neighbours is not None and n:
+        lenders = min(r.neighbour_lenders, n)
+        best = np.partition(content, n - lenders)[n - lenders]  # the lenders-th best content
+        padded = np.append(np.where(content >= best, content, 0.0), 0.0)  # index -1, no neighbour: 0
+        near = np.maximum(padded[neighbours[:, 0]], padded[neighbours[:, 1]])
+    raw = np.maximum(content + r.source_weight * route + r.neighbour_weight * near + boost, 0.0)
+    rel = np.minimum(raw, 1.0)
     scores = r.relevance_weight * rel + r.strength_weight * strength
     floors = np.maximum(params.clarity.vague_floor, np.asarray(thresholds, dtype=np.float64).reshape(n))
     retrievable = np.asarray(flashbulbs, dtype=bool).reshape(n) | (strength >= floors * (1.0 - r.cue_support * rel))
-    return Scores(dense, lexical, route, rel, scores, retrievable)
+    return Scores(dense, lexical, route, rel, scores, retrievable, near, raw)
 
 
 def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: Sequence[bool] | Flags,
@@ -252,8 +276,8 @@ def top_k(uids: Sequence[str], strengths: Sequence[float] | Floats, flashbulbs: 
         values = scores.score[idx]
         kth = np.partition(values, idx.size - k)[idx.size - k]
         idx = idx[values >= kth]
-    order = sorted((int(i) for i in idx),
-                   key=lambda i: (-float(scores.score[i]), uids[i] if ties is None else ties[i]))[:k]
+    order = sorted((int(i) for i in idx), key=lambda i: (-float(scores.score[i]), -float(scores.raw[i]),
+                                                          uids[i] if ties is None else ties[i]))[:k]
     return [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in order]
 
 
@@ -270,13 +294,14 @@ def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[b
          dense_raw: Sequence[float | None] | None, lexical_raw: Mapping[str, float],
          about_participant: Sequence[bool], k: int, params: Parameters, *,
          dense_range: tuple[float, float] | None = None, lexical_best: float | None = None,
-         source: Sequence[float] | None = None) -> tuple[list[Ranked], list[Ranked]]:
+         source: Sequence[float] | None = None,
+         neighbours: npt.NDArray[np.intp] | None = None) -> tuple[list[Ranked], list[Ranked]]:
     """Score every candidate and keep the best ``k`` retrievable ones (docs/model.md#candidates-and-ranking).
 
     Parallel sequences over the owner's candidates: uids, strengths (m now), flashbulb flags, thresholds,
     dense_raw (cosine or any increasing transform of it, None without a topic), about_participant flags;
     lexical_raw : {uid: lexical (BM25) score} (may hold non-candidates, which are ignored).
-    dense_range, lexical_best, source : as in :func:`score_candidates`.
+    dense_range, lexical_best, source, neighbours : as in :func:`score_candidates`.
     Returns (all given candidates scored, in input order; the recalled ones, best first, at most ``k``).
     """
     lex = [lexical_raw.get(u, 0.0) for u in uids]
@@ -284,7 +309,8 @@ def rank(uids: Sequence[str], strengths: Sequence[float], flashbulbs: Sequence[b
         lexical_best = max((lexical_raw[u] for u in uids if u in lexical_raw), default=0.0)
     scores = score_candidates(strengths, flashbulbs, thresholds, dense_raw, lex, about_participant, params,
                               dense_range=dense_range, lexical_best=lexical_best,
-                              source=None if source is None else np.asarray(source, dtype=np.float64))
+                              source=None if source is None else np.asarray(source, dtype=np.float64),
+                              neighbours=neighbours)
     scored = [_ranked(i, uids, strengths, flashbulbs, thresholds, scores, params) for i in range(len(uids))]
     return scored, top_k(uids, strengths, flashbulbs, thresholds, scores, k, params)
 

@@ -64,7 +64,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -75,6 +75,7 @@ import numpy.typing as npt
 
 from graphmem.model.source import keeps_source
 from graphmem.recall.lexical import Postings, bm25
+from graphmem.recall.neighbours import NO_TALK, conversation_key
 from graphmem.store.queries import cypher
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
@@ -118,9 +119,10 @@ class SourceCue:
 NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False)
 """The source cue of a memory with no one it came from (or one stored before these properties existed)."""
 
-_Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue, tuple[str | None, str | None, str | None]]
+_Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue, tuple[str | None, str | None, str | None],
+              tuple[tuple[Hashable, ...] | None, int]]
 """One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, about, n, source cue, (text, keywords,
-context)."""
+context), (its conversation, :func:`graphmem.recall.neighbours.conversation_key`, and its line in the log)."""
 
 
 @dataclass
@@ -133,7 +135,9 @@ class GameVectors:
     t_enc, s_enc) and ``cue_flags`` (bool, shape (capacity, 3): own, flashbulb, misattributed); ``uid_of[node
     id]``: the uid of each Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not; ``postings``:
     the lexical index of the same rows (:class:`graphmem.recall.lexical.Postings`: each row's text, keywords and
-    context as searched, at the access count ``n``)."""
+    context as searched, at the access count ``n``); ``talks`` (int64, each row's conversation id for a statement,
+    :data:`graphmem.recall.neighbours.NO_TALK` for another memory; ``talk_index`` maps a conversation to its id) and
+    ``lines`` (int64, the statement's line in the log), which never change once written."""
 
     rows: dict[str, int] = field(default_factory=dict)
     about: list[tuple[str, ...]] = field(default_factory=list)
@@ -147,6 +151,9 @@ class GameVectors:
     size: int = 0
     uid_of: dict[int, str] = field(default_factory=dict)
     postings: Postings = field(default_factory=Postings)
+    talks: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    lines: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    talk_index: dict[tuple[Hashable, ...], int] = field(default_factory=dict)
 
     @property
     def held(self) -> int:
@@ -168,10 +175,10 @@ class GameVectors:
         self.cue_flags[row] = (cue.own, cue.flashbulb, cue.misattributed)
 
     def put(self, uid: str, text: npt.NDArray[np.float32], about: tuple[str, ...], n: int,
-            source: SourceCue = NO_SOURCE, words: tuple[str | None, str | None, str | None] = (None, None, None)
-            ) -> None:
+            source: SourceCue = NO_SOURCE, words: tuple[str | None, str | None, str | None] = (None, None, None),
+            said: tuple[tuple[Hashable, ...] | None, int] = (None, 0)) -> None:
         """Set the row of ``uid`` (appended when new); ``words``: its (text, keywords, context) as stored, indexed
-        for the lexical lane."""
+        for the lexical lane; ``said``: (its conversation, its line in the log) for a statement, (None, 0) else."""
         row = self.rows.get(uid)
         dim = text.shape[0]
         if row is None:
@@ -180,11 +187,14 @@ class GameVectors:
                 texts = np.zeros((capacity, dim), dtype=np.float32)
                 ids = np.zeros(capacity, dtype=np.int32)
                 numbers, flags = np.zeros((capacity, 4)), np.zeros((capacity, 3), dtype=bool)
+                talks, lines = np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64)
                 if self.size and self.texts.shape[1] == dim:
                     texts[:self.size] = self.texts[:self.size]
                 ids[:self.size], numbers[:self.size] = self.speaker_ids[:self.size], self.cue_numbers[:self.size]
                 flags[:self.size] = self.cue_flags[:self.size]
+                talks[:self.size], lines[:self.size] = self.talks[:self.size], self.lines[:self.size]
                 self.texts, self.speaker_ids, self.cue_numbers, self.cue_flags = texts, ids, numbers, flags
+                self.talks, self.lines = talks, lines
             row = self.rows[uid] = self.size
             self.size += 1
             self.about.append(about)
@@ -195,6 +205,9 @@ class GameVectors:
         self.set_source(row, source)
         self.texts[row] = text
         self.postings.put(row, *words)
+        talk, line = said
+        self.talks[row] = NO_TALK if talk is None else self.talk_index.setdefault(talk, len(self.talk_index) + 1)
+        self.lines[row] = line
 
 
 @dataclass(frozen=True)
@@ -423,8 +436,8 @@ class EmbeddingCache:
             # the read runs without the lock: under it, every concurrent recall waited for one another's query
             read = self._read(driver, database, list(dict.fromkeys(stale)))
             with self._lock:
-                for uid, text, about, n, source, words in read:
-                    vectors.put(uid, text, about, n, source, words)
+                for uid, text, about, n, source, words, said in read:
+                    vectors.put(uid, text, about, n, source, words, said)
                 self.read += len(read)
         with self._lock:
             if keep:
@@ -500,8 +513,8 @@ class EmbeddingCache:
         return done
 
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str]) -> list[_Read]:
-        """(uid, text vector, about, n, source cue, (text, keywords, context)) of each of ``uids`` stored with an
-        embedding (``recall/embeddings``)."""
+        """(uid, text vector, about, n, source cue, (text, keywords, context), (conversation, line)) of each of
+        ``uids`` stored with an embedding (``recall/embeddings``)."""
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
                                              routing_=neo4j.RoutingControl.READ)
         found = [r for r in records if r["embedding"] is not None]
@@ -511,7 +524,7 @@ class EmbeddingCache:
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
         return [(str(r["uid"]), texts[i], tuple(r["about"] or ()), int(r["n"]), _source_cue(r),
-                 (r["text"], r["keywords"], r["context"])) for i, r in enumerate(found)]
+                 (r["text"], r["keywords"], r["context"]), _said(r["said"])) for i, r in enumerate(found)]
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:
         total = len(self)
@@ -521,6 +534,12 @@ class EmbeddingCache:
                 break
             total -= self._games.pop(oldest).held
             log.debug("embedding cache: dropped %s", oldest[1])
+
+
+def _said(said: Mapping[str, Any] | None) -> tuple[tuple[Hashable, ...] | None, int]:
+    """(conversation, line) of a ``recall/embeddings`` row's ``said``; (None, 0) for a memory that is no statement."""
+    talk = conversation_key(said)
+    return (None, 0) if talk is None or said is None else (talk, int(said["line"]))
 
 
 def _source_cue(record: Mapping[str, Any]) -> SourceCue:

@@ -54,7 +54,8 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
     every memory of the owner read by uid, its strength in closed form (graphmem.model.forgetting), the cued-recall
     floor (graphmem.model.retrieval), the dense scores from embeddings read now, BM25 over these candidates' words
     read now (graphmem.recall.lexical), the
-    source route from the store's believed teller and the model's source confidence (graphmem.model.source), ranked
+    source route from the store's believed teller and the model's source confidence (graphmem.model.source), each
+    statement's neighbours among these candidates from its event's phase, channel, people and line, ranked
     by graphmem.recall.ranking.rank."""
     now = driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g.decayed_to AS t", game=game).records[0]["t"]
     rows = [r for r in driver.execute_query(
@@ -62,7 +63,8 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
         "m.t_enc AS t_enc, m.e_ref AS e_ref, m.t_ref AS t_ref, m.s AS s, m.floor AS floor, m.threshold AS threshold, "
         "m.flashbulb AS flashbulb, m.own AS own, m.believed_teller AS teller, m.c0 AS c0, m.source_k AS k, "
         "m.s_enc AS s_enc, m.misattributed AS misattributed, m.text AS text, m.keywords AS keywords, "
-        "m.context AS context ORDER BY uid", game=game, owner=owner).records
+        "m.context AS context, m.kind AS kind, [(m)-[:OF_EVENT]->(e) | [e.phase, e.channel, e.witnesses, e.line]] "
+        "AS said ORDER BY uid", game=game, owner=owner).records
         if r["state"] in LIVE and r["t_enc"] <= now]
     strengths = [strength_at(r["e_ref"], r["t_ref"], r["s"], now, params.curve, r["floor"]) for r in rows]
     kept = [i for i, (r, m) in enumerate(zip(rows, strengths))
@@ -86,9 +88,21 @@ def reference(driver: neo4j.Driver, embedder: Any, params: Parameters, game: str
         c = source_confidence(r["c0"], now, r["t_enc"], r["s_enc"], r["k"], params.curve)
         return c if c >= params.source.unknown_below or r["flashbulb"] or r["misattributed"] else 0.0
 
+    talks: dict[tuple[Any, ...], list[tuple[int, int]]] = {}  # conversation: [(line, candidate)]
+    for i, r in enumerate(rows):
+        if r["kind"] == "say" and r["said"]:
+            phase, channel, people, line = r["said"][0]
+            key = (phase, channel, tuple(sorted(people)) if channel == "private" else ())
+            talks.setdefault(key, []).append((line, i))
+    near = np.full((len(rows), 2), -1, dtype=np.intp)
+    for said in talks.values():
+        said.sort()
+        for (_, a), (_, b) in zip(said, said[1:]):
+            near[b, 0], near[a, 1] = a, b
     _, best = rank(uids, strengths, [r["flashbulb"] for r in rows], [r["threshold"] for r in rows],
                    None if dense is None else [float(x) for x in dense], lexical,
-                   list(about_flags(vectors, found, participants)), k, params, source=[route(r) for r in rows])
+                   list(about_flags(vectors, found, participants)), k, params, source=[route(r) for r in rows],
+                   neighbours=near if topic else None)
     return [(r.uid, r.score) for r in best]
 
 

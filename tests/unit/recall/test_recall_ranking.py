@@ -122,7 +122,10 @@ def test_the_vectorised_scores_equal_the_scalar_formulas(rows: list[tuple[float,
         rel = relevance(dn[i], ln[uids[i]], about[i], P)
         assert r.relevance == rel and r.score == score(rel, strengths[i], P)
         assert r.marker == recall_marker(strengths[i], flash[i], thresholds[i], rel, P)
-    expected = sorted((r for r in scored if r.marker is not None), key=lambda r: (-r.score, r.uid))[:k]
+    # equal scores go by the relevance before its cap at 1, then by uid
+    raw = {u: P.recall.dense_weight * dn[i] + P.recall.lexical_weight * ln[u] + P.recall.participant_boost * about[i]
+           for i, u in enumerate(uids)}
+    expected = sorted((r for r in scored if r.marker is not None), key=lambda r: (-r.score, -raw[r.uid], r.uid))[:k]
     assert recalled == expected
 
 
