@@ -19,6 +19,7 @@ from graphmem.errors import NotFound, UsageProblem
 from graphmem.jobs.decay import advance
 from graphmem.model.details import details_from_json, render
 from graphmem.model.forgetting import strength_at
+from graphmem.model.groups import RECALL_K_MAX
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor, retrieval_floor
 from graphmem.recall import EmbeddingCache, RecallResult, recall
@@ -344,7 +345,7 @@ def test_the_best_k_are_the_best_of_every_candidate(run: Recall, driver: neo4j.D
     advance(driver, None, game, 12, params)
     for player in ("Marcus", "Eleanor", "Sarah"):
         for topic, participants in (("traitor", ()), (None, ("Thomas",)), ("votes medical", ("Priya",))):
-            everything = run(player, topic=topic, participants=participants, dry_run=True, k=10_000)
+            everything = run(player, topic=topic, participants=participants, dry_run=True, k=RECALL_K_MAX)
             top = sorted(everything.memories, key=lambda m: (-m.score, m.uid))[:3]
             three = run(player, topic=topic, participants=participants, dry_run=True, k=3)
             assert {m.uid for m in three.memories} == {m.uid for m in top}

@@ -19,6 +19,7 @@ import pytest
 from bench.conversation import SPEAKERS, conversation, statement
 from graphmem.logs.writer import dumps_line
 from graphmem.model.forgetting import strength_at
+from graphmem.model.groups import RECALL_K_MAX
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import source_confidence
@@ -415,7 +416,7 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         uid = gone.uids[0]
         write("MATCH (m:Memory {uid: $uid}) SET m.state = 'consolidated'", {"Marcus": [uid]}, uid=uid)
         assert how("a memory consolidated") == "patched"
-        assert uid not in recall(driver, None, game, "Marcus", topic=None, k=1000, params=params,
+        assert uid not in recall(driver, None, game, "Marcus", topic=None, k=RECALL_K_MAX, params=params,
                                  embedder=embedder, dry_run=True, cache=held).to_json()
         write("MATCH (m:Memory {uid: $uid}) SET m.state = 'active'", {"Marcus": [uid]}, uid=uid)
         assert how("the memory back") == "patched"
