@@ -18,13 +18,18 @@ from graphmem.validation.evidence import GameFacts, Item, items_about, primacy_w
 from graphmem.validation.replay import Held, replay
 from graphmem.validation.vote_claims import VoteClaim, exact_interval, find_vote_claims
 
-__all__ = ["EVIL_BELIEFS", "GOOD_BELIEFS", "PREREGISTRATION", "ClaimsFigures", "PeopleStudy", "StatedBelief",
-           "run_study", "stated_beliefs"]
+__all__ = ["DEVIATIONS", "EVIL_BELIEFS", "GOOD_BELIEFS", "PEOPLE_VOTES", "PREREGISTRATION", "ClaimsFigures",
+           "PeopleStudy", "StatedBelief", "decisions_of", "run_study", "stated_beliefs"]
 
 PREREGISTRATION = "3acaebb"
 """The commit that holds docs/validation.md#pre-registration as it was before the first run on the real games."""
 
-DEVIATIONS: tuple[str, ...] = ()
+DEVIATIONS: tuple[str, ...] = (
+    "the vote-claim rule as coded (before the first run, after the pre-registration) also reads a few adverbs "
+    "between subject and verb (also, just, all, both, even, already, actually, originally, clearly, literally, "
+    "then), '&' and a leading 'both' in a list of subjects, and 'never', 'didn't approve/reject/accept/decline' "
+    "and 'didn't say yes/no' as negations; first listed after the first run",
+)
 """Every change of the method after :data:`PREREGISTRATION`, with its reason (docs/validation.md#deviations)."""
 
 EVIL_BELIEFS = frozenset({"morgana", "assassin", "minion", "evil"})
@@ -138,6 +143,38 @@ def _memory_error(held: Held, claim: VoteClaim) -> bool:
     return memory is None or memory.who_distorted or memory.misattributed
 
 
+PEOPLE_VOTES = frozenset({"llmafia"})
+"""The importers whose games are played by people casting day votes (LLMafia: people and one LLM, whose votes
+``metadata.llm_players`` names and which are left out)."""
+
+
+def decisions_of(logs: Sequence[GameLog]) -> str:
+    """What the comparison predicts in ``logs``: "beliefs" when the games hold stated beliefs (belief events: the
+    Avalon-NLU games of people), "votes" for Mafia games of people (:data:`PEOPLE_VOTES`).
+
+    Raises ValueError naming the games, before anything runs, when a game id comes twice, when a game is neither
+    (LLM agents' or scripted games are not games of people: their day votes say nothing about people), or when the
+    two kinds are mixed (each is its own comparison).
+    """
+    seen: dict[str, int] = {}
+    for log in logs:
+        seen[log.game] = seen.get(log.game, 0) + 1
+    twice = sorted(g for g, n in seen.items() if n > 1)
+    if twice:
+        raise ValueError(f"game {', '.join(twice)} given more than once: give each game once")
+    beliefs = [log.game for log in logs
+               if log.imported_from == "avalon-nlu" or any(isinstance(e.event, BeliefEvent) for e in log.events)]
+    votes = [log.game for log in logs if log.game not in beliefs and log.imported_from in PEOPLE_VOTES]
+    other = [f"{log.game} ({log.imported_from})" for log in logs if log.game not in beliefs and log.game not in votes]
+    if other:
+        raise ValueError("not games of people with stated beliefs (avalon-nlu, or logs with belief events) or day "
+                         f"votes (llmafia): {', '.join(other)}")
+    if beliefs and votes:
+        raise ValueError(f"Avalon games with beliefs ({len(beliefs)}) and Mafia games ({len(votes)}) are two "
+                         "comparisons: give one kind at a time")
+    return "beliefs" if beliefs else "votes"
+
+
 @dataclass
 class _Plan:
     """What one game asks of its replays: the decisions predicted, the vote claims, and who is read when."""
@@ -171,18 +208,19 @@ def run_study(service: MemoryService, logs: Sequence[GameLog], profiles: Sequenc
     """Run the comparison on ``logs`` (docs/validation.md#pre-registration) for the shipped ``profiles`` beside
     ``perfect``, the plain record, the fitted single decay and primacy. Each game is replayed once per profile and
     ``perfect`` in ``service``'s Neo4j (under its own id, deleted after) with ``seed``; ``on_replay(game, profile)``
-    is called as each replay ends (in the calling thread). When no game has a stated belief of the sample, the
-    decisions predicted are the people's day votes of Mafia games (:func:`day_votes`).
+    is called as each replay ends (in the calling thread). The decisions predicted are the stated beliefs, or the
+    people's day votes of Mafia games (:func:`decisions_of`, :func:`day_votes`).
 
     workers : int >= 1, replays run at once (threads sharing ``service``). A replay's memories depend on its own
         game alone (recall ranks with the owner's own statistics), so the result is the same for any number.
 
-    Raises ValueError, before any replay, when fewer than two games have decisions to predict, or ``workers`` < 1.
+    Raises ValueError, before any replay, as :func:`decisions_of` does, when fewer than two games have decisions to
+    predict, or when ``workers`` < 1.
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     started = time.perf_counter()
-    avalon = any(stated_beliefs(log) for log in logs)
+    avalon = decisions_of(logs) == "beliefs"
     plans = [_plan(log, avalon) for log in logs]
     with_decisions = [plan.log.game for plan in plans if plan.decisions]
     if len(with_decisions) < 2:

@@ -95,3 +95,11 @@ def test_code_cites_the_docs_and_every_cited_section_exists() -> None:
                 broken.append(f"{path.relative_to(ROOT)}: docs/{doc}{'#' + anchor if anchor else ''}")
     assert outside == [], "cite a docs/ section instead"
     assert sorted(set(broken)) == []
+
+
+def test_the_count_of_analysis_queries_the_docs_give_is_the_count_shipped() -> None:
+    shipped = len(list((ROOT / "cypher" / "analysis").glob("*.cypher")))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    index = (DOCS / "README.md").read_text(encoding="utf-8")
+    assert f"{shipped} documented analysis queries" in readme
+    assert f"the {shipped} analysis queries" in index
