@@ -174,6 +174,32 @@ def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: http
     assert engine.get(f"/games/{game}").status_code == 404
 
 
+def test_each_uploaded_game_of_a_folder_importer_gets_its_own_id(engine: httpx.Client) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+
+    def upload(folder: Path, fmt: str, **params: str) -> httpx.Response:
+        files = [("files", (p.name, p.read_bytes())) for p in sorted(folder.iterdir())]
+        return engine.post("/ingest", files=files, params={"format": fmt, **params}, timeout=600)
+
+    def stored() -> set[str]:
+        return {row["game"] for row in engine.get("/games").json()}
+
+    before = stored()
+    for name in ("0001", "0006"):
+        answer = upload(examples / "llmafia" / "games" / name, "llmafia")
+        assert answer.status_code == 200 and answer.json()["games"] == 1, answer.text
+    new = stored() - before
+    assert len(new) == 2 and all(g.startswith("llmafia-upload-") for g in new), new  # not one "llmafia-game"
+    named = fresh("6p_seed03")
+    answer = upload(examples / "werewolf-arena" / "games" / "6p_seed03", "werewolf-arena", folder_name=named)
+    assert answer.status_code == 200, answer.text
+    assert f"werewolf-arena-{named}" in stored()  # the id `graphmem ingest` gives the folder of that name
+    refused = upload(examples / "llmafia" / "games" / "0001", "llmafia", folder_name="../0001")
+    assert refused.status_code == 422 and "folder_name '../0001'" in refused.json()["reason"], refused.text
+    for game in (*new, f"werewolf-arena-{named}"):
+        assert engine.delete(f"/games/{game}").status_code == 200
+
+
 def test_the_readme_curl_example_does_what_it_says(server: Server) -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     script = "K=" + readme.split("## Serve", 1)[1].split("```\nK=", 1)[1].split("```", 1)[0]

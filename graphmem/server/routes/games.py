@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Request, UploadFile
 
-from graphmem.errors import MalformedRequest
+from graphmem.errors import MalformedRequest, UsageProblem
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.server.deps import AllTargets, EngineOnly, Once, Service, routed, series_of
 from graphmem.server.limits import Utf8JsonRoute
@@ -110,23 +111,27 @@ JSONL_BODY = {"requestBody": {"content": {"application/x-ndjson": {"schema": {
 async def ingest(request: Request, every: AllTargets, files: Annotated[list[UploadFile] | None, File(
         description="the files of one game in an importer's format (e.g. plomp.json and result.json with "
                     "format=traitors-plomp), each part named files")] = None,
-                 format: str = "auto", skip_invalid: bool = False) -> Any:
+                 format: str = "auto", skip_invalid: bool = False, folder_name: str | None = None) -> Any:
     """Ingest an uploaded game log: a canonical JSONL body, or the files of an importer's format as
     multipart/form-data, each part named ``files`` (e.g. a Traitors game's plomp.json and result.json with
-    ``format=traitors-plomp``), on the game's target."""
+    ``format=traitors-plomp``), on the game's target. The uploaded files sit in a folder named ``folder_name``
+    (the name of the game's folder where the CLI would read it: an importer that takes the game id from its folder,
+    werewolf-arena and llmafia, then gives the id the CLI gives), by default ``upload-`` and the first 12 hex digits
+    of the SHA-256 of the uploaded files (their names and bytes): one id per game, the same for the same files."""
     import anyio.to_thread
 
     folder = Path(tempfile.mkdtemp(prefix="graphmem-upload-"))
     try:
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
-            target = folder / "game"  # the files of one game, as an importer reads its folder
-            target.mkdir()
             named = [upload for upload in files or [] if upload.filename]
             if not named:
                 raise MalformedRequest("a multipart upload needs at least one file, in parts named files", "files")
-            for upload in named:
-                (target / Path(upload.filename or "").name).write_bytes(await upload.read())
+            read = {Path(upload.filename or "").name: await upload.read() for upload in named}
+            target = folder / _upload_folder(read, folder_name)  # the files of one game, as an importer reads them
+            target.mkdir()
+            for name, data in read.items():
+                (target / name).write_bytes(data)
         else:
             data = await request.body()
             if not data.strip():
@@ -137,3 +142,18 @@ async def ingest(request: Request, every: AllTargets, files: Annotated[list[Uplo
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
+
+def _upload_folder(files: dict[str, bytes], given: str | None) -> str:
+    """The name of the folder an upload's files sit in: ``given`` (one path component), or ``upload-`` and the
+    first 12 hex digits of the SHA-256 of the files, each name and its bytes in name order."""
+    if given is not None:
+        if (given.strip() in ("", ".", "..") or Path(given).name != given or "\\" in given or not given.isprintable()
+                or len(given) > 200):
+            raise UsageProblem(f"folder_name {given!r} is not the name of one folder (printable, at most 200 "
+                               "characters, no path)")
+        return given
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        for part in (name.encode(errors="surrogatepass"), files[name]):
+            digest.update(len(part).to_bytes(8, "big") + part)
+    return f"upload-{digest.hexdigest()[:12]}"
