@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeGuard
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from graphmem.errors import Unauthorized
+from graphmem.logs.schema import GameId
 from graphmem.server import auth
 from graphmem.server.errors import JsonAnswer
 from graphmem.service import MemoryService
@@ -114,6 +115,18 @@ class Retry:
         return JsonAnswer(answer.body, answer.status, headers={REPLAYED: "true" if replayed else "false"})
 
 
+def _is_game_id(game: object) -> TypeGuard[str]:
+    """Whether ``game`` is a valid game id (docs/log-format.md): what a route may write to."""
+    try:
+        _GAME_ID.validate_python(game)
+    except ValidationError:
+        return False
+    return True
+
+
+_GAME_ID: TypeAdapter[str] = TypeAdapter(GameId)
+
+
 async def retry(request: Request, every: AllTargets, principal: Caller, key: Annotated[str | None, Header(
         alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[\x21-\x7e]+$",
         description="A key of your choice (1-255 visible ASCII characters, e.g. a UUID) naming this write: sent "
@@ -129,13 +142,14 @@ async def retry(request: Request, every: AllTargets, principal: Caller, key: Ann
     data = await request.body()
     digest = hashlib.sha256(f"{request.method} {request.url.path}\n".encode() + data).hexdigest()
     game = request.path_params.get("game")
-    if game is not None:
-        memory = await anyio.to_thread.run_sync(every.for_game, game)
-    else:
+    created = None
+    if game is None:
         created = await request.json() if data else None
         game = created.get("game") if isinstance(created, dict) else None
-        memory = (await anyio.to_thread.run_sync(every.for_new_game, game, series_of(created))
-                  if isinstance(game, str) else first)
+    if not _is_game_id(game):  # the route refuses the request as it does without a key, and nothing is written:
+        return Retry(first, None, "", "", "")  # no key is kept for it (a key row could not even hold such an id)
+    memory = await anyio.to_thread.run_sync(every.for_game, game) if created is None else \
+        await anyio.to_thread.run_sync(every.for_new_game, game, series_of(created))
     caller = player_uid(principal.game, principal.player) if isinstance(principal, auth.Agent) else "engine"
     return Retry(memory, key, caller, digest, str(game or ""))
 

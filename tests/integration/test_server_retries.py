@@ -6,6 +6,7 @@ retry, an attempt that failed."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import uuid
@@ -149,6 +150,21 @@ def test_a_game_created_with_history_whose_answer_was_lost_is_created_once(serve
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true", again.text
     assert (again.json()["events"], again.json()["already_stored"]) == (5, 0)  # the first answer
     assert engine.delete(f"/games/{header['game']}").json()["deleted"]["IdempotencyKey"] == 1  # gone with its game
+
+
+@pytest.mark.parametrize("game", ["g\ud83d", "g" * 20_000], ids=["lone-surrogate", "20000-characters"])
+def test_a_game_id_refused_without_a_key_is_refused_alike_with_one(engine: httpx.Client, driver: neo4j.Driver,
+                                                                   game: str) -> None:
+    header, _ = small_game(game)
+    body = json.dumps(header).encode()  # ensure_ascii: the lone surrogate travels as the escape \ud83d
+    keys = "MATCH (k:IdempotencyKey) RETURN count(k) AS n"
+    before = driver.execute_query(keys).records[0]["n"]
+    plain = engine.post("/games", content=body, headers={"content-type": "application/json"})
+    keyed = engine.post("/games", content=body, headers={"content-type": "application/json",
+                                                         "Idempotency-Key": str(uuid.uuid4())})
+    assert plain.status_code == 422, plain.text
+    assert (keyed.status_code, keyed.json()) == (422, plain.json())
+    assert driver.execute_query(keys).records[0]["n"] == before  # no key kept for it
 
 
 @pytest.fixture()
