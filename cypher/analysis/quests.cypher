@@ -2,8 +2,10 @@
 // lists the players who played a card (in the order they played), fails how many cards failed and failed_by who
 // played them (ground truth: each card is a secret vote, remembered by its player alone), hidden_on_team how many
 // of the team were on the hidden side (Game.traitor_roles), result the quest's result ("success" or "fail") and
-// outcome what the table was told. proposals counts the teams proposed for it and tallies gives what the table
-// was told of each team vote. No rows for a game without quests (The Traitors, Mafia).
+// outcome what the table was told. A quest without cards (Avalon-NLU's logs) gives the team of the last approved
+// proposal before it (the team its outcome is about) and fails and failed_by null (not known). proposals counts
+// the teams proposed for it and tallies gives what the table was told of each team vote. No rows for a game without
+// quests (The Traitors, Mafia).
 // @param game: STRING  the game id
 // @returns day, team, result, fails, failed_by, hidden_on_team, outcome, proposals, tallies
 OPTIONAL MATCH (g:Game {uid: $game})
@@ -20,9 +22,24 @@ CALL (o, since, traitor_roles) {
   USING INDEX card:Event(game)
   WHERE card.kind = 'vote' AND card.ballot = 'quest' AND card.line > since AND card.line < o.line
   WITH card, p ORDER BY card.line
-  RETURN collect(p.name) AS team, collect(CASE WHEN card.choice = 'fail' THEN p.name END) AS failed_by,
-         count(CASE WHEN p.role IN traitor_roles THEN 1 END) AS hidden_on_team
+  RETURN collect(p.name) AS carded, collect(CASE WHEN card.choice = 'fail' THEN p.name END) AS failed_by,
+         count(CASE WHEN p.role IN traitor_roles THEN 1 END) AS hidden_carded
 }
+CALL (o, since, traitor_roles) {
+  OPTIONAL MATCH (proposal:Event {game: $game})
+  USING INDEX proposal:Event(game)
+  WHERE proposal.kind = 'propose' AND proposal.line > since AND proposal.line < o.line
+    AND EXISTS { MATCH (approved:Event {game: $game})
+                 WHERE approved.kind = 'outcome' AND approved.ballot = 'team' AND approved.result = 'approved'
+                   AND approved.line > proposal.line AND approved.line < o.line }
+  WITH proposal ORDER BY proposal.line DESC LIMIT 1
+  OPTIONAL MATCH (proposal)-[:TARGETS]->(p:Player)
+  RETURN coalesce(proposal.targets, []) AS proposed,
+         count(CASE WHEN p.role IN traitor_roles THEN 1 END) AS hidden_proposed
+}
+WITH o, since, size(carded) > 0 AS cards, carded, failed_by, hidden_carded, proposed, hidden_proposed
+WITH o, since, CASE WHEN cards THEN carded ELSE proposed END AS team, CASE WHEN cards THEN failed_by END AS failed_by,
+     CASE WHEN cards THEN hidden_carded ELSE hidden_proposed END AS hidden_on_team
 CALL (o, since) {
   OPTIONAL MATCH (tally:Event {game: $game})
   USING INDEX tally:Event(game)

@@ -3,6 +3,7 @@ does not apply, and the information boundary's check of secret votes."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,13 @@ import neo4j
 import pytest
 
 from graphmem.analysis import analysis_query, bind_params, run_read
+from graphmem.importers import get_importer
 from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
 
 MISSION = Path(__file__).resolve().parents[2] / "examples" / "small-mission-game.jsonl"
+NLU = Path(__file__).resolve().parents[2] / "examples" / "avalon-nlu" / "9avmeG.json"
 
 
 def rows(driver: neo4j.Driver, name: str, **given: str) -> list[dict[str, Any]]:
@@ -53,3 +56,20 @@ def test_the_information_boundary_catches_someone_elses_secret_vote(driver: neo4
                                                                                        game=game))
     assert found == [("not a witness", "Alice", "vote", "quest"),
                      ("someone else's secret vote", "Alice", "vote", "quest")]
+
+
+def test_quests_of_a_log_without_cards_name_the_team_their_outcome_is_about(driver: neo4j.Driver,
+                                                                            fresh_game: FreshGame,
+                                                                            tmp_path: Path) -> None:
+    objects = get_importer("avalon-nlu").convert(NLU).objects  # Avalon-NLU logs carry no quest cards
+    log = tmp_path / "9avmeG.jsonl"
+    log.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+    told = [o for o in objects if o.get("kind") == "outcome" and o.get("ballot") == "quest"]
+    game = fresh_game(log, "nlu-quests")
+    quests = rows(driver, "quests", game=game)
+    assert [q["team"] for q in quests] == [o["about"] for o in told] and all(q["team"] for q in quests)
+    assert [q["result"] for q in quests] == [o["result"] for o in told]
+    assert all(q["fails"] is None and q["failed_by"] is None for q in quests)  # not known, not 0
+    roles = {p["name"]: p["role"] for p in objects[0]["players"]}
+    hidden = set(objects[0].get("traitor_roles", []))
+    assert [q["hidden_on_team"] for q in quests] == [sum(roles[p] in hidden for p in o["about"]) for o in told]
