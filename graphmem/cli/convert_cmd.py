@@ -48,8 +48,8 @@ def prepare_folder(folder: Path, games: int) -> None:
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--from", "fmt", default=None, metavar="FORMAT",
-              help="Input format: an importer name such as traitors-plomp, avalon-llm or llmafia (default: "
-                   "detected per path).")
+              help="Input format: an importer name (traitors-plomp, avalon-llm, avalon-nlu, llmafia, werewolf-arena) "
+                   "or graphmem (default: detected per path).")
 @click.option("-o", "--output", "output_arg", type=click.Path(), default=None,
               help="Output file for one game, or a folder (one GAME-ID.jsonl per game; created if missing). "
                    "Default: standard output (one game only; with --json nothing is written).")
@@ -64,8 +64,9 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
             as_json: bool) -> None:
     """Convert game logs to canonical graphmem JSONL ("graphmem/1").
 
-    PATHS are game logs (a plomp game folder or its plomp.json, an Avalon game's JSON file, an LLMafia game
-    folder, a canonical .jsonl) or folders of them (every game inside, in sub-folders too, is converted).
+    PATHS are game logs (a plomp game folder or its plomp.json, an Avalon game's JSON file of avalon-llm or
+    avalon-nlu, an LLMafia game folder, a Werewolf Arena game folder, a canonical .jsonl) or folders of them (every
+    game inside, in sub-folders too, is converted).
 
     With one game, -o names the output file (or an existing folder to write GAME-ID.jsonl into); with several
     games, -o must be a folder. Every game is validated with the canonical rules; a game with problems is not

@@ -16,7 +16,8 @@ from graphmem.cli import memory_service, memory_targets
 @click.command("ingest")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", default="auto", show_default=True,
-              help="auto, graphmem (canonical JSONL) or an importer name: traitors-plomp, avalon-llm, llmafia.")
+              help="auto, graphmem (canonical JSONL) or an importer name: traitors-plomp, avalon-llm, avalon-nlu, "
+                   "llmafia, werewolf-arena.")
 @click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Rows per write transaction.")
@@ -28,7 +29,7 @@ from graphmem.cli import memory_service, memory_targets
 def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: bool, batch_size: int,
            series: str | None, as_json: bool) -> None:
     """Ingest game logs: files, or folders of them (every game inside, in sub-folders too: a folder of plomp games,
-    the Avalon corpus, a folder of LLMafia games).
+    the Avalon corpora, a folder of LLMafia or Werewolf Arena games).
 
     Every file is validated first: with any invalid line nothing is written (exit 1) unless --skip-invalid.
     Ingesting the same log again changes nothing. A keyword an importer read as a near spelling of a known one

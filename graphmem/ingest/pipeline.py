@@ -132,13 +132,12 @@ def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple
     for path in paths:
         if not path.exists():
             raise UsageProblem(f"{path}: no such file or directory")
-    found = discover(list(paths))
+    found = discover(list(paths), None if fmt == "auto" else fmt)  # a given format: its logs, or "not a F log"
     if not found:
         raise UsageProblem(f"no game logs found in {', '.join(map(str, paths))}")
     loaded: list[tuple[Path, str, GameLog]] = []
     failures: list[InvalidGameLog] = []
-    for path, detected in found:
-        chosen = detected if fmt == "auto" else fmt
+    for path, chosen in found:
         try:
             loaded.append((path, chosen, load_game_log(path, chosen, skip_invalid=skip_invalid)))
         except InvalidGameLog as e:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
-from graphmem.importers import load_game_log
+from graphmem.errors import UsageProblem
+from graphmem.importers import importer_names, load_game_log
+from graphmem.ingest.pipeline import load_logs
 from graphmem.logs import read_game_log
 from tests.unit.logs.logs_helpers import EXAMPLES
 
@@ -159,3 +163,21 @@ def test_guesses_are_listed_on_standard_error(tmp_path: Path) -> None:
     code, _, err = run(game, "-o", tmp_path / "out.jsonl")
     assert code == 0, err
     assert f"  guessed: {game}: who_wins.txt:1: read 'mafia' as 'Mafia' (canonical line 167)" in err
+
+
+def test_the_help_of_convert_and_ingest_names_every_importer() -> None:
+    for command, option in (("convert", "--from"), ("ingest", "--format")):
+        result = CliRunner().invoke(main, [command, "--help"], terminal_width=100)
+        shown = re.sub(r"-\s+", "-", " ".join(result.stdout.split()))  # a name wrapped at its hyphen, joined
+        paths, options = shown.split("Options:", 1)
+        for name in importer_names():
+            assert name in options.split(option, 1)[1].split(" --", 1)[0], f"{command} {option} misses {name}"
+    paths = " ".join(CliRunner().invoke(main, ["convert", "--help"]).stdout.split())
+    assert all(kind in paths for kind in ("avalon-llm", "avalon-nlu", "Werewolf Arena", "LLMafia", "plomp"))
+
+
+def test_a_given_format_that_a_file_is_not_names_the_format(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{}", encoding="utf-8")
+    with pytest.raises(UsageProblem, match=r"garbage.json: not a avalon-nlu log \(Avalon games of people"):
+        load_logs([garbage], "avalon-nlu", skip_invalid=False)  # was "unknown log format", the format given
