@@ -16,7 +16,9 @@ own keywords now and then: a final-round vote of The Traitors that reads ``CONTI
 4. a near spelling: at most one edit (a letter inserted, dropped, changed, or two swapped) for a keyword of 4 to 7
    letters, two for a longer one, none for a shorter one (``rejcet``, ``Dianna`` for ``Diana``).
 
-The first rule that some keyword meets decides. A text read by rule 2 or later is a *guess*: it is taken as the
+Numbers are never guessed: rules 3 and 4 only read a text as a keyword with the same numbers in the same order
+(``player-42`` is not ``player-4``, nor ``player-3`` ``player-8``: a number names one thing exactly). The first rule
+that some keyword meets decides. A text read by rule 2 or later is a *guess*: it is taken as the
 keyword and reported (:class:`graphmem.errors.Guess`: where, what was read, what it was taken for). A text that
 no rule reads, or that two keywords could equally be ("Arie" among the players "Ari" and "Ariel"), is not guessed:
 the importer reports it as a problem, with the position and the reason (:attr:`Reading.reason`).
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import OSA
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
+_NUMBER = re.compile(r"\d+")
 
 MIN_PREFIX_SHARE = 0.6
 """Rule 3: a beginning of a keyword must hold at least this share of its (folded) letters ..."""
@@ -112,18 +115,20 @@ def read_keyword(text: str, vocabulary: Iterable[str]) -> Reading:
     if not folded:
         return Reading(None, reason=f"{text!r} is empty where one of {_listing(known)} is expected")
     forms = {k: fold(k) for k in known}
+    numbers = _NUMBER.findall(folded)
+    guessable = {k: f for k, f in forms.items() if _NUMBER.findall(f) == numbers}
     rules = (
         lambda f: folded == f,
         # letters added or missing at the end are one level: "Arie" is "Ari" + "e" as much as "Ariel" cut short
         lambda f: _added_at_end(folded, f) or _missing_at_end(folded, f),
     )
     for rule in rules:
-        matches = [k for k, f in forms.items() if rule(f)]
+        matches = [k for k, f in guessable.items() if rule(f)]
         if len(matches) == 1:
             return Reading(matches[0])
         if matches:
             return Reading(None, reason=f"{text!r} could be {' or '.join(repr(m) for m in matches)}")
-    distances = {k: edit_distance(folded, f) for k, f in forms.items()}
+    distances = {k: edit_distance(folded, f) for k, f in guessable.items()}
     near = [k for k, d in distances.items() if d <= allowed_edits(len(forms[k]))]
     if near:
         best = min(distances[k] for k in near)

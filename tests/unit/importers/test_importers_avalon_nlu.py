@@ -49,7 +49,9 @@ def guesses(log: GameLog) -> list[str]:
 
 def test_detection_finds_the_game_files_and_nothing_else(tmp_path: Path) -> None:
     assert detect_format(BELIEVED) == detect_format(NO_BELIEFS) == "avalon-nlu"
-    assert discover([EXAMPLES / "avalon-nlu"]) == [(NO_BELIEFS, "avalon-nlu"), (BELIEVED, "avalon-nlu")]
+    third = EXAMPLES / "avalon-nlu" / "oeEva0.json"
+    assert discover([EXAMPLES / "avalon-nlu"]) == [(NO_BELIEFS, "avalon-nlu"), (BELIEVED, "avalon-nlu"),
+                                                   (third, "avalon-nlu")]
     assert not NLU.detect(EXAMPLES / "avalon-nlu" / "LICENSE")
     assert not NLU.detect(EXAMPLES / "avalon-llm" / "1_cross_game_learning_50g" / "individual_games" / "game_01.json")
     (tmp_path / "users.json").write_text('{"users": {}}', encoding="utf-8")
@@ -238,17 +240,18 @@ def test_what_cannot_be_read_is_refused_with_its_row_and_reason(tmp_path: Path) 
         data["messages"]["13"]["msg"] = "the quest was cancelled"
         data["messages"]["14"]["msg"] = "player-3 proposed a party: player-2, player-9"
         data["beliefs"]["3"]["about_player"] = "player-77"
+        data["messages"]["3"]["player"] = "player-42"  # was read as player-4 (letters added at the end)
 
     with pytest.raises(InvalidGameLog) as info:
         convert(edited(tmp_path, BELIEVED, edit))
     players = "'player-1', 'player-2', 'player-3', 'player-4', 'player-5', 'player-6'"
     assert [str(p) for p in info.value.problems] == [  # in the order of their rows
+        f"file, field 'messages[3].player': cannot read a player name: 'player-42' is none of {players}",
         f"file, field 'beliefs[3].about_player': cannot read a player name: 'player-77' is none of {players}",
         "file, field 'messages[13].msg': a line of the game server of no known wording: 'the quest was cancelled'",
-        "file, field 'messages[14].msg': cannot read a player name: 'player-9' could be "
-        + " or ".join(players.split(", "))]
+        f"file, field 'messages[14].msg': cannot read a player name: 'player-9' is none of {players}"]
     skipped = convert(edited(tmp_path, BELIEVED, edit), skip_invalid=True)
-    assert not any(e.id in ("m13", "m14", "b3") for e in skipped.events)
+    assert not any(e.id in ("m3", "m13", "m14", "b3") for e in skipped.events)
 
 
 def test_not_a_game(tmp_path: Path) -> None:

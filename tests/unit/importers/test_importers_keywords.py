@@ -80,3 +80,15 @@ def test_a_reading_is_a_keyword_of_the_vocabulary_or_a_refusal_with_a_reason(tex
 def test_every_keyword_reads_as_itself_exactly(keyword: str) -> None:
     reading = read_keyword(keyword, ["approve", "reject", "success", "fail", "Merlin", "Percival"])
     assert reading.keyword == keyword and reading.exact
+
+
+@pytest.mark.parametrize("written", ["player-42", "player-41", "player-7", "player-4-2", "player-04x", "player"])
+def test_a_number_is_never_guessed(written: str) -> None:
+    players = [f"player-{i}" for i in range(1, 7)]
+    reading = read_keyword(written, players)  # player-42 was read as player-4 (two letters added at the end)
+    assert reading.keyword is None and reading.reason.startswith(f"{written!r} is none of"), reading
+
+
+def test_a_misspelt_name_with_its_number_as_written_is_still_read() -> None:
+    players = [f"player-{i}" for i in range(1, 7)]
+    assert read_keyword("Playr 4", players).keyword == "player-4" and read_keyword("player-4.", players).guessed
