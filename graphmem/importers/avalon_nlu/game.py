@@ -185,19 +185,23 @@ class NluGame:
             if mid not in said:
                 self.out.note("persuasion", mid, "a label of no chat message: left out")
         places = belief_places(lines, beliefs)
-        self.note_reordered(places, lines, beliefs)
+        reordered = self.reordered(places, lines, beliefs)
+
+        def emit_belief(belief: Belief) -> None:
+            self.emitting(belief.guesses + reordered.get(belief.row, ()), self.belief, belief)
+
         for i, line in enumerate(lines):
             kind = self.out.part(self.kind_of, line)
             if kind is not None:
                 self.out.part(self.open_phase, line, kind)
             for belief in places.before.get(i, []):
-                self.emitting(belief.guesses, self.belief, belief)
+                emit_belief(belief)
             if kind is not None:
                 self.emitting(line.guesses, self.message, line, kind, labels)
             for belief in places.after.get(i, []):
-                self.emitting(belief.guesses, self.belief, belief)
+                emit_belief(belief)
         for belief in places.end:
-            self.emitting(belief.guesses, self.belief, belief)
+            emit_belief(belief)
         if self.end is not None:
             self.out.emit(*self.end)
         else:
@@ -367,10 +371,13 @@ class NluGame:
             found[mid] = (where, label)
         return {mid: label for mid, (_, label) in found.items()}
 
-    def note_reordered(self, places: Places, lines: Sequence[Line], beliefs: Sequence[Belief]) -> None:
-        """Note every belief the placement puts before a belief that comes earlier in the table (the table is in the
-        order the beliefs were set): the table's turn counter starts again at each party proposal after a rejected
-        one (the source server resets it then), while the messages' turns run on through the quest."""
+    @staticmethod
+    def reordered(places: Places, lines: Sequence[Line], beliefs: Sequence[Belief]) -> dict[int, tuple[Guess, ...]]:
+        """The guess of every belief the placement puts before a belief that comes earlier in the table (the table
+        is in the order the beliefs were set), by the belief's row: the table's turn counter starts again at each
+        party proposal after a rejected one (the source server resets it then), while the messages' turns run on
+        through the quest. Each goes on its belief's canonical line, when the belief is emitted."""
+        found: dict[int, tuple[Guess, ...]] = {}
         position: dict[int, float] = {}
         for i in range(len(lines)):
             for k, belief in enumerate(places.before.get(i, [])):
@@ -382,13 +389,14 @@ class NluGame:
         latest: Belief | None = None
         for belief in beliefs:
             if latest is not None and position[belief.row] < position[latest.row]:
-                self.out.note(f"beliefs[{belief.row}]",
-                              f"quest {belief.quest}, turn {belief.turn}, after beliefs[{latest.row}] (quest "
-                              f"{latest.quest}, turn {latest.turn}) in the table",
-                              "placed before it by the turn rule (the beliefs' turn counter restarts at each party "
-                              "proposal, the messages' does not)")
+                found[belief.row] = (Guess(f"beliefs[{belief.row}]",
+                                           f"quest {belief.quest}, turn {belief.turn}, after beliefs[{latest.row}] "
+                                           f"(quest {latest.quest}, turn {latest.turn}) in the table",
+                                           "placed before it by the turn rule (the beliefs' turn counter restarts at "
+                                           "each party proposal, the messages' does not)"),)
             if latest is None or position[belief.row] >= position[latest.row]:
                 latest = belief
+        return found
 
     # -- the walk -------------------------------------------------------------------------------------------------
 

@@ -151,11 +151,15 @@ def test_beliefs_are_placed_by_the_turn_rule_and_each_reordering_is_noted() -> N
     assert (beliefs["b1"].player, beliefs["b1"].about, beliefs["b1"].belief) == ("player-3", "player-6", "merlin")
     # the source's own words, in lower case (an analysis reads the dataset's values)
     assert beliefs["b6"].belief == "servant" and beliefs["b2"].belief == "minion"
+    line = {e.id: e.line for e in log.events}  # each guess on its belief's canonical line (it was line 0)
     assert guesses(log) == [
         "beliefs[2]: read 'quest 3, turn 1, after beliefs[1] (quest 3, turn 3) in the table' as \"placed before it by "
-        "the turn rule (the beliefs' turn counter restarts at each party proposal, the messages' does not)\"",
+        "the turn rule (the beliefs' turn counter restarts at each party proposal, the messages' does not)\" "
+        f"(canonical line {line['b2']})",
         "beliefs[4]: read 'quest 3, turn 1, after beliefs[3] (quest 3, turn 5) in the table' as \"placed before it by "
-        "the turn rule (the beliefs' turn counter restarts at each party proposal, the messages' does not)\""]
+        "the turn rule (the beliefs' turn counter restarts at each party proposal, the messages' does not)\" "
+        f"(canonical line {line['b4']})"]
+    assert all(g.line > 0 for g in log.guesses)
 
 
 def test_belief_places_follow_the_pre_registered_rule() -> None:
