@@ -30,3 +30,10 @@ def clear(driver: neo4j.Driver, *games: str) -> None:
     """Delete every node of ``games`` as ``graphmem delete`` does (a game that is not stored is nothing to do)."""
     for game in games:
         delete_game(driver, None, game)
+
+
+def recall_counts(driver: neo4j.Driver, game: str, owner: str) -> dict[str, int]:
+    """How often each of ``owner``'s memories of ``game`` was recalled (``n``), by uid."""
+    records = driver.execute_query("MATCH (m:Memory {game: $game, owner: $owner}) RETURN m.uid AS uid, m.n AS n",
+                                   game=game, owner=owner).records
+    return {r["uid"]: r["n"] for r in records}

@@ -25,7 +25,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from tests.integration.helpers import fresh
+from tests.integration.helpers import fresh, recall_counts
 from tests.integration.server_process import Server, free_port, start_server
 from tests.integration.test_server import live_game, mcp_call, mint, small_game
 
@@ -103,8 +103,7 @@ def test_recall_dry_run_seed_and_at_over_http_and_mcp(server: Server, engine: ht
     token = mint(engine, game, "Marcus")
 
     def counts() -> dict[str, int]:
-        return {r["uid"]: r["n"] for r in driver.execute_query(
-            "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n", game=game).records}
+        return recall_counts(driver, game, "Marcus")
 
     before = counts()
     with server.client(token) as marcus:

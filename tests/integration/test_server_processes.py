@@ -19,6 +19,7 @@ import httpx
 import neo4j
 import pytest
 
+from tests.integration.helpers import recall_counts
 from tests.integration.server_process import ENGINE_KEY, Server, free_port, start_server
 from tests.integration.test_service import memories
 
@@ -59,8 +60,7 @@ def test_two_server_processes_on_one_neo4j_answer_as_one(server: Server, neo4j_u
         assert memories(driver, stream) == memories(driver, batch)
 
         def counts() -> dict[str, int]:
-            return {r["uid"]: r["n"] for r in driver.execute_query(
-                "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n", game=stream).records}
+            return recall_counts(driver, stream, "Marcus")
 
         before = counts()
         topics = ["Thomas", "traitor", "Priya", "votes", "Sarah", "banishment", "breakfast", "Eleanor"]

@@ -19,7 +19,7 @@ import pytest
 
 from graphmem.errors import IdempotencyKeyReused, RetryConflict
 from graphmem.store.idempotency import Answer, carry_out_once, fence
-from tests.integration.helpers import fresh
+from tests.integration.helpers import fresh, recall_counts
 from tests.integration.server_process import Server
 from tests.integration.test_server import live_game, mint, small_game
 
@@ -112,8 +112,7 @@ def test_a_writing_recall_and_a_thought_whose_answers_were_lost_write_once(serve
     token = mint(engine, game, "Marcus")
 
     def counts() -> dict[str, int]:
-        return {r["uid"]: r["n"] for r in driver.execute_query(
-            "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n", game=game).records}
+        return recall_counts(driver, game, "Marcus")
 
     before = counts()
     key = str(uuid.uuid4())

@@ -17,7 +17,7 @@ from graphmem.errors import GameConflict, InvalidGameLog, NotFound, UsageProblem
 from graphmem.settings import Settings
 from graphmem.store.games import delete_game
 from graphmem.store.keys import scope_token
-from tests.integration.helpers import fresh
+from tests.integration.helpers import fresh, recall_counts
 
 pytestmark = pytest.mark.neo4j
 SMALL = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
@@ -342,8 +342,7 @@ def test_eight_concurrent_writing_recalls_of_one_player_all_succeed_and_count_ev
     service.start_game(header, history=events)
 
     def counts() -> dict[str, int]:
-        return {r["uid"]: r["n"] for r in driver.execute_query(
-            "MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n", game=game).records}
+        return recall_counts(driver, game, "Marcus")
 
     before = counts()
     topics = ["Thomas", "traitor", "Priya", "who voted", "Sarah", "the banishment", "breakfast", "Eleanor"]
