@@ -65,8 +65,8 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
     """Convert game logs to canonical graphmem JSONL ("graphmem/1").
 
     PATHS are game logs (a plomp game folder or its plomp.json, an Avalon game's JSON file of avalon-llm or
-    avalon-nlu, an LLMafia game folder, a Werewolf Arena game folder, a canonical .jsonl) or folders of them (every
-    game inside, in sub-folders too, is converted).
+    avalon-nlu, an LLMafia game folder, a Werewolf Arena game folder or its game_complete.json, a canonical
+    .jsonl) or folders of them (every game inside, in sub-folders too, is converted).
 
     With one game, -o names the output file (or an existing folder to write GAME-ID.jsonl into); with several
     games, -o must be a folder. Every game is validated with the canonical rules; a game with problems is not

@@ -37,6 +37,19 @@ class SavedGame:
     logs: list[Any] | None
 
 
+GAME_FILES = (*STATE_FILES, LOG_FILE)
+"""The files of a saved game, any of which a user may name for the whole game (:func:`game_folder`)."""
+
+
+def game_folder(path: Path) -> Path:
+    """The game folder ``path`` names: ``path`` itself, or the folder of the :data:`GAME_FILES` file it is (a user
+    who names ``6p_seed03/game_complete.json`` means the game ``6p_seed03``). Never raises."""
+    try:
+        return path.parent if path.name in GAME_FILES and not path.is_dir() else path
+    except OSError:
+        return path
+
+
 def state_file(folder: Path) -> Path | None:
     """The saved state of a game folder (:data:`STATE_FILES`), or None. Never raises."""
     try:

@@ -181,3 +181,16 @@ def test_a_given_format_that_a_file_is_not_names_the_format(tmp_path: Path) -> N
     garbage.write_text("{}", encoding="utf-8")
     with pytest.raises(UsageProblem, match=r"garbage.json: not a avalon-nlu log \(Avalon games of people"):
         load_logs([garbage], "avalon-nlu", skip_invalid=False)  # was "unknown log format", the format given
+
+
+def test_a_werewolf_game_file_converts_its_folder(tmp_path: Path) -> None:
+    """`convert --from werewolf-arena games/6p_seed03/game_complete.json` (a file a user names) converts the game of
+    its folder, as the folder itself does (it was refused: "not a werewolf-arena log")."""
+    game = EXAMPLES / "werewolf-arena" / "games" / "6p_seed03"
+    code, _, err = run("--from", "werewolf-arena", game, "-o", tmp_path / "folder.jsonl")
+    assert code == 0, err
+    for name in ("game_complete.json", "game_logs.json"):
+        code, _, err = run("--from", "werewolf-arena", game / name, "-o", tmp_path / name)
+        assert code == 0, err
+        assert f"{game / name}: game werewolf-arena-6p_seed03, 83 events" in err
+        assert (tmp_path / name).read_bytes() == (tmp_path / "folder.jsonl").read_bytes()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.errors import InvalidGameLog
+from graphmem.errors import InvalidGameLog, UsageProblem
 from graphmem.importers import detect_format, discover, get_importer, import_game_log, validate_conversion
 from graphmem.ingest.encode import encode_game
 from graphmem.logs import GameLog
@@ -166,6 +166,23 @@ def test_claims_of_the_debate_seer_saves_and_votes() -> None:
 def test_discovery_finds_the_games_under_a_folder() -> None:
     found = discover([EXAMPLES / "werewolf-arena"])
     assert [(p.name, f) for p, f in found] == [("6p_seed03", "werewolf-arena"), ("8p_seed03", "werewolf-arena")]
+
+
+def test_a_file_of_a_game_folder_names_that_game(tmp_path: Path) -> None:
+    """A user who names game_complete.json or game_logs.json means the game of their folder (convert --from
+    werewolf-arena FILE wanted the folder); a file of a folder without the saved state is refused naming what to
+    pass."""
+    folder = GAMES / "6p_seed03"
+    whole = convert(folder)
+    for name in ("game_complete.json", "game_logs.json"):
+        assert detect_format(folder / name) == "werewolf-arena"
+        assert discover([folder / name], "werewolf-arena") == [(folder / name, "werewolf-arena")]
+        log = convert(folder / name)
+        assert log.game == whole.game == "werewolf-arena-6p_seed03" and log.events == whole.events
+    (tmp_path / "game_logs.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(UsageProblem, match=r"game_logs.json: not a werewolf-arena log \(.*: a game folder \(holding "
+                                           r"game_complete.json and game_logs.json\), or one of those files in it\)"):
+        discover([tmp_path / "game_logs.json"], "werewolf-arena")
 
 
 def test_a_folder_without_the_saved_state_is_refused(tmp_path: Path) -> None:
