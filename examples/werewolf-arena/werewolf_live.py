@@ -19,11 +19,21 @@ Two things change, both from outside the engine (its checkout is imported, never
 Every recalled memory is checked against the engine's own view of that player at that moment
 (``werewolf_view.py``: their role, their partner, their observations and the debate their prompts showed them): a
 memory of anything else is a boundary violation. At the end the ``information_boundary`` query must find nothing.
-Prints a last line ``recalls N, memories checked M, boundary violations V``. Exit code 0 when V is 0, the query
-found nothing (and, with ``--save``, the saved game converts to the events sent); 1 for a violation; 2 when the
-engine raised (google/werewolf_arena removes the night's target from every player's list of remaining players even
-when the Doctor saved them, so a game can reach a vote with nobody left to vote for) or the saved game converts
-otherwise.
+Prints a last line ``recalls N, memories checked M, boundary violations V``. Exit codes (one meaning each):
+
+- 0: the game ended, V is 0, the query found nothing (and, with ``--save``, the saved game converts to the events
+  sent);
+- 1: a boundary violation (a recalled memory the engine never showed its owner, or a row of the query);
+- 2: bad usage: an argument argparse refuses, or an ``--engine`` that is not an importable checkout of the engine
+  (no ``werewolf/game.py``, or a module it needs is missing);
+- 3: the game did not end as played: the engine raised (google/werewolf_arena removes the night's target from every
+  player's list of remaining players even when the Doctor saved them, so a game can reach a vote with nobody left
+  to vote for), the conversion of the game so far changed an event already sent, or the saved game converts
+  otherwise;
+- 4: graphmem failed: nothing answers at ``--url``, or a request got another answer than the one it needs (the
+  message names the request, the status and graphmem's reason).
+
+Each failure is one line on standard error, never a traceback.
 """
 
 from __future__ import annotations
@@ -50,10 +60,21 @@ from graphmem.importers.werewolf_arena.game import WerewolfGame
 from graphmem.importers.werewolf_arena.importer import WerewolfArenaImporter
 from graphmem.importers.werewolf_arena.source import STATE_FILES, SavedGame
 
+EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_GAME, EXIT_GRAPHMEM = 0, 1, 2, 3, 4
+"""The exit codes of the module docstring (argparse's own is EXIT_USAGE)."""
+
 TOPICS = {"remove": "who to eliminate tonight", "protect": "who to protect tonight",
           "investigate": "who to investigate tonight", "bid": "who is a werewolf", "debate": "who is a werewolf",
           "vote": "who to vote out", "summarize": "what happened this round"}
 """The recall topic of each action the engine asks a model for."""
+
+
+class GraphmemFailed(Exception):
+    """graphmem did not answer as a request needs (exit code 4): nothing at the URL, or another status."""
+
+
+class FeedBroken(Exception):
+    """The conversion of the game so far changed an event already sent (exit code 3)."""
 
 
 class Graphmem:
@@ -67,10 +88,9 @@ class Graphmem:
         self.tokens: dict[str, str] = {}
 
     def call(self, method: str, path: str, expect: int = 200, **kwargs: Any) -> Any:
-        answer = self.http.request(method, path, **kwargs)
-        if answer.status_code != expect:
-            raise SystemExit(f"{method} {path}: expected {expect}, got {answer.status_code}: {answer.text}")
-        return answer.json()
+        """The JSON answer of one request. Raises GraphmemFailed naming the request when nothing answers or the
+        status is not ``expect``."""
+        return answered(f"{method} {path}", expect, lambda: self.http.request(method, path, **kwargs), self.url)
 
     def start(self, header: dict[str, Any]) -> None:
         """Create the game and mint one token per player's agent."""
@@ -80,11 +100,11 @@ class Graphmem:
                                             expect=201)["token"]
 
     def send(self, events: list[dict[str, Any]]) -> None:
-        """The events after the ones sent, as one batch. Raises SystemExit when ``events`` does not begin with the
-        events sent (the engine's game converted so far must only grow)."""
+        """The events after the ones sent, as one batch. Raises FeedBroken when ``events`` does not begin with the
+        events sent (the engine's game converted so far must only grow), GraphmemFailed as :meth:`call`."""
         changed = next((i for i, sent in enumerate(self.events) if i >= len(events) or events[i] != sent), None)
         if changed is not None:
-            raise SystemExit(f"event {changed} of the game changed after it was sent: {self.events[changed]}")
+            raise FeedBroken(f"event {changed} of the game changed after it was sent: {self.events[changed]}")
         if len(events) > len(self.events):
             report = self.call("POST", f"/games/{self.game}/events", json={"events": events[len(self.events):],
                                                                           "after": len(self.events)})
@@ -92,14 +112,27 @@ class Graphmem:
             assert report["total_events"] == len(self.events), report
 
     def recall(self, player: str, topic: str, participants: list[str], k: int) -> dict[str, Any]:
-        """The player's recall, with the player's own token (what their agent may do, and nothing more)."""
-        answer = httpx.post(f"{self.url}/games/{self.game}/players/{player}/recall", timeout=120,
-                            headers={"Authorization": f"Bearer {self.tokens[player]}"},
-                            json={"topic": topic, "participants": participants, "k": k})
-        if answer.status_code != 200:
-            raise SystemExit(f"{player}'s recall: {answer.status_code}: {answer.text}")
-        result: dict[str, Any] = answer.json()
+        """The player's recall, with the player's own token (what their agent may do, and nothing more). Raises
+        GraphmemFailed as :meth:`call`."""
+        result: dict[str, Any] = answered(
+            f"{player}'s recall", 200, lambda: httpx.post(
+                f"{self.url}/games/{self.game}/players/{player}/recall", timeout=120,
+                headers={"Authorization": f"Bearer {self.tokens[player]}"},
+                json={"topic": topic, "participants": participants, "k": k}), self.url)
         return result
+
+
+def answered(what: str, expect: int, send: Callable[[], httpx.Response], url: str) -> Any:
+    """The JSON of the answer ``send()`` gets. Raises GraphmemFailed naming ``what``: nothing answers at ``url``
+    (a connection refused or timed out), or a status other than ``expect`` (with graphmem's reason)."""
+    try:
+        answer = send()
+    except httpx.HTTPError as e:
+        raise GraphmemFailed(f"{what}: no answer from graphmem at {url} ({type(e).__name__}: {e}); is `graphmem "
+                             "serve` running there (--url, $GRAPHMEM_URL)?") from None
+    if answer.status_code != expect:
+        raise GraphmemFailed(f"{what}: expected {expect}, got {answer.status_code}: {answer.text}")
+    return answer.json()
 
 
 def event_id(memory: dict[str, Any]) -> str:
@@ -216,15 +249,15 @@ class Live:
         player_class._get_game_state = get_game_state
 
 
-def play(args: argparse.Namespace) -> int:
-    model = ScriptedModel(args.seed, keep_prompts=True)
-    engine = load_engine(args.engine.resolve(), model)
+def play(args: argparse.Namespace, engine: SimpleNamespace) -> int:
+    """Play one game (see the module docstring): its exit code. Raises GraphmemFailed when graphmem fails."""
+    memory = Graphmem(args.url, args.key, args.game or f"werewolf-live-{args.size}p-seed{args.seed}-"
+                                                          f"{uuid.uuid4().hex[:6]}")
+    memory.call("GET", "/health")  # graphmem answers at --url before the game starts
     name = f"live-{args.size}p_seed{args.seed:02d}"
     random.seed(args.seed)
     state = engine.model.State(session_id=name, **setup_players(engine, args.size))
     master = engine.game.GameMaster(state, num_threads=1)
-    memory = Graphmem(args.url, args.key, args.game or f"werewolf-live-{args.size}p-seed{args.seed}-"
-                                                          f"{uuid.uuid4().hex[:6]}")
     live = Live(engine, master, memory, args.k, name)
     live.install()
     print(f"graphmem at {args.url}: game {memory.game}, {args.size} players, seed {args.seed}")
@@ -232,6 +265,8 @@ def play(args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(io.StringIO()):  # the engine narrates every step with tqdm.write
         try:
             master.run_game()
+        except (GraphmemFailed, FeedBroken):  # ours, raised inside the engine's calls: not the engine's
+            raise
         except Exception as e:  # the engine's own errors end the game, as its runner records them
             stopped = f"{type(e).__name__}: {e}"
     if not stopped:
@@ -252,11 +287,12 @@ def play(args: argparse.Namespace) -> int:
           f"{live.recalls}, memories checked {live.checked}, boundary violations {len(live.violations)}; "
           f"information_boundary rows {len(rows)}{same}")
     if live.violations or rows:
-        return 1
-    return 2 if stopped else 0
+        return EXIT_VIOLATION
+    return EXIT_GAME if stopped else EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, load the engine and play: the exit code of the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", type=Path, required=True, help="a checkout of google/werewolf_arena")
     parser.add_argument("--url", default=os.environ.get("GRAPHMEM_URL", "http://127.0.0.1:8750"))
@@ -266,8 +302,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=12, help="memories per recall (default 12)")
     parser.add_argument("--game", help="the game id in graphmem (default: a new one)")
     parser.add_argument("--save", type=Path, help="also save the game with the engine's save_game into DIR/NAME")
-    args = parser.parse_args(argv)
-    return play(args)
+    args = parser.parse_args(argv)  # exit 2 on bad arguments, with argparse's message
+    try:
+        engine = load_engine(args.engine.resolve(), ScriptedModel(args.seed, keep_prompts=True))
+    except ImportError as e:
+        missing = f" (pip install {e.name})" if isinstance(e, ModuleNotFoundError) and e.name else ""
+        parser.error(f"--engine {args.engine}: cannot import the engine: {e}{missing}")  # exit 2
+    try:
+        return play(args, engine)
+    except GraphmemFailed as e:
+        print(f"werewolf_live.py: graphmem failed: {e}", file=sys.stderr)
+        return EXIT_GRAPHMEM
+    except FeedBroken as e:
+        print(f"werewolf_live.py: the game cannot be fed as played: {e}", file=sys.stderr)
+        return EXIT_GAME
 
 
 if __name__ == "__main__":
