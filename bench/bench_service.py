@@ -17,6 +17,12 @@ on 2 cores the clients' own work (JSON, HTTP) is part of what is measured.
 - MCP: JSON-RPC ``tools/call recall`` at ``/mcp`` (stateless streamable HTTP, JSON answers) with the player's token;
 - vector top-k: ``db.index.vector.queryNodes`` top-10 of a precomputed topic vector (no recall at all).
 
+Each level also reports the CPU it cost per call (``cpu_ms_per_call``), from the processes' CPU times in /proc
+(:mod:`bench.cpu`), never from wall time: ``graphmem`` (the server process and its workers; in-process, this
+process), ``neo4j`` (the process listening on the URI's Bolt port, when it runs on this machine), their sum
+``total``, ``clients`` (this process over HTTP or MCP: the clients' own JSON and HTTP) and the machine's idle share
+(``/proc/stat``). ``--breakdown N`` adds where a writing recall's CPU goes, part by part (:func:`breakdown`).
+
 ``python -m bench.bench_service URI [GAMES]`` runs it alone against a Neo4j (it ingests the games when they are
 not stored); ``python -m bench.run`` runs it with the other benchmarks.
 """
@@ -39,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from bench.cpu import TaskClock, cpu_seconds, descendants, listening_pid
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +76,35 @@ def _stats(samples: Sequence[float], seconds: float) -> dict[str, float]:
             "per_s": round(len(ordered) / seconds, 1), "calls": len(ordered)}
 
 
+Snapshot = Callable[[], dict[str, float]]
+"""CPU seconds so far of each process measured ({"graphmem": ..., "neo4j": ..., "clients": ...})."""
+
+
+def _idle() -> tuple[float, float]:
+    """(idle + iowait, all) jiffies of the machine so far (``/proc/stat``)."""
+    values = [float(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return values[3] + values[4], sum(values[:8])
+
+
+def cpu_snapshot(graphmem_pid: int | None, neo4j_pid: int | None) -> Snapshot:
+    """The CPU snapshot of a level: ``graphmem_pid`` (None: this process, the in-process path; else the server and
+    the workers it forked) and ``neo4j_pid`` (None: not measured), and this process as ``clients`` when the server
+    runs apart."""
+    def snap() -> dict[str, float]:
+        out = {"graphmem": time.process_time() if graphmem_pid is None else cpu_seconds(descendants(graphmem_pid))}
+        if neo4j_pid is not None:
+            out["neo4j"] = cpu_seconds([neo4j_pid])
+        if graphmem_pid is not None:
+            out["clients"] = time.process_time()
+        return out
+    return snap
+
+
 def _load(clients: int, calls: Sequence[Any], one: Callable[[Any, Any], None],
-          session: Callable[[], Any]) -> dict[str, float]:
-    """Run ``calls`` with ``clients`` threads, each with its own ``session()``; latency of each and throughput."""
+          session: Callable[[], Any], cpu: Snapshot | None = None) -> dict[str, Any]:
+    """Run ``calls`` with ``clients`` threads, each with its own ``session()``; latency of each and throughput, and
+    with ``cpu`` the CPU milliseconds per call of each process it measures (``total``: graphmem + Neo4j) and the
+    machine's idle share over the level."""
     sessions = [session() for _ in range(clients)]
     lock = threading.Lock()
     queue = list(calls)
@@ -88,14 +122,23 @@ def _load(clients: int, calls: Sequence[Any], one: Callable[[Any, Any], None],
             with lock:
                 times.append(elapsed)
 
+    before, idle_before = (cpu() if cpu else {}), _idle()
     started = time.perf_counter()
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(worker, range(clients)))
     seconds = time.perf_counter() - started
+    after, idle_after = (cpu() if cpu else {}), _idle()
     for s in sessions:
         if hasattr(s, "close"):
             s.close()
-    return _stats(times, seconds)
+    out: dict[str, Any] = _stats(times, seconds)
+    if cpu is not None:
+        per_call = {name: round(1000 * (after[name] - before[name]) / len(times), 2) for name in after}
+        if "neo4j" in per_call:
+            per_call["total"] = round(per_call["graphmem"] + per_call["neo4j"], 2)
+        out["cpu_ms_per_call"] = per_call
+        out["idle_share"] = round((idle_after[0] - idle_before[0]) / max(idle_after[1] - idle_before[1], 1.0), 3)
+    return out
 
 
 def _free_port() -> int:
@@ -140,10 +183,26 @@ class _Server:
         self.log.close()
 
 
+PATHS = ("in_process", "vector_top_k", "http", "mcp")
+"""The access paths timed at each level (the module docstring)."""
+
+
+def neo4j_pid_of(uri: str) -> int | None:
+    """The pid of the local process listening on the Bolt port of ``uri`` (None: not on this machine)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(uri)
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1") or parts.port is None:
+        return None
+    return listening_pid(parts.port)
+
+
 def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Sequence[int] = CLIENTS,
-        players_per_game: int = 3) -> dict[str, Any]:
-    """Every figure of the module docstring; returns {games, memories, levels: {clients: {path: stats}},
-    processes: {1: ..., 2: ...}, load_average}."""
+        players_per_game: int = 3, paths: Sequence[str] = PATHS, workers: Sequence[int] = (1, 2),
+        breakdown_calls: int = 0) -> dict[str, Any]:
+    """Every figure of the module docstring; returns {games, memories, base: {clients: {path: stats}},
+    processes: {workers: {clients: {path: stats}}}, breakdown (with ``breakdown_calls``), load_average}. ``paths``
+    and ``workers`` choose what runs (all of it: bench.run's table)."""
     from graphmem.service import MemoryService
     from graphmem.settings import load_settings
 
@@ -175,8 +234,10 @@ def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Seq
             return out
 
         service.warm_up()
+        neo4j_pid = neo4j_pid_of(uri)
         results: dict[str, Any] = {"games": len(wanted), "memories": int(memories), "owners": len(owners),
-                                   "calls": calls, "load_average_start": os.getloadavg()[0], "processes": {}}
+                                   "calls": calls, "load_average_start": os.getloadavg()[0], "processes": {},
+                                   "neo4j_pid": neo4j_pid}
 
         def in_process(_: Any, call: tuple[str, str, str]) -> None:
             service.recall(call[0], call[1], call[2])
@@ -188,16 +249,24 @@ def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Seq
 
         base: dict[str, Any] = {}
         _load(8, plan(len(owners)), in_process, lambda: None)  # every owner's first recall, untimed
+        if breakdown_calls:
+            results["breakdown"] = breakdown(service, plan(breakdown_calls), neo4j_pid)
+            log.info("breakdown: %s", json.dumps(results["breakdown"]))
+        here = cpu_snapshot(None, neo4j_pid)
         for n in clients:
             _load(n, plan(16), in_process, lambda: None)
-            base[str(n)] = {"in_process": _load(n, plan(calls), in_process, lambda: None),
-                            "vector_top_k": _load(n, list(vectors), vector,
-                                                  lambda: service.driver.session(database=service.database))}
+            base[str(n)] = {}
+            if "in_process" in paths:
+                base[str(n)]["in_process"] = _load(n, plan(calls), in_process, lambda: None, here)
+            if "vector_top_k" in paths:
+                base[str(n)]["vector_top_k"] = _load(n, list(vectors), vector,
+                                                     lambda: service.driver.session(database=service.database), here)
             log.info("in-process, %d clients: %s", n, base[str(n)])
         results["base"] = base
         with tempfile.TemporaryDirectory(prefix="graphmem-bench-serve-") as tmp:
-            for workers in (1, 2):
-                server = _Server(uri, workers, Path(tmp))
+            for processes in workers if {"http", "mcp"} & set(paths) else ():
+                server = _Server(uri, processes, Path(tmp))
+                there = cpu_snapshot(server.process.pid, neo4j_pid)
                 try:
                     def http(session: httpx.Client, call: tuple[str, str, str]) -> None:
                         answer = session.post(f"/games/{call[0]}/players/{call[1]}/recall", json={"topic": call[2]})
@@ -217,19 +286,126 @@ def run(uri: str, games_path: Path | None = None, calls: int = 480, clients: Seq
 
                     levels: dict[str, Any] = {}
                     # every owner's first recall in each process, untimed (requests spread over the processes)
-                    _load(8, plan(len(owners) * workers * 2), http, client)
+                    _load(8, plan(len(owners) * processes * 2), http, client)
                     for n in clients:
                         _load(n, plan(16), http, client)
-                        levels[str(n)] = {"http": _load(n, plan(calls), http, client),
-                                          "mcp": _load(n, plan(calls), mcp, client)}
-                        log.info("%d process(es), %d clients: %s", workers, n, levels[str(n)])
-                    results["processes"][str(workers)] = levels
+                        levels[str(n)] = {name: _load(n, plan(calls), way, client, there)
+                                          for name, way in (("http", http), ("mcp", mcp)) if name in paths}
+                        log.info("%d process(es), %d clients: %s", processes, n, levels[str(n)])
+                    results["processes"][str(processes)] = levels
                 finally:
                     server.stop()
         results["load_average_end"] = os.getloadavg()[0]
         return results
     finally:
         service.close()
+
+
+def _median_ms(values: Sequence[float]) -> float:
+    return round(1000 * statistics.median(values), 2) if values else 0.0
+
+
+def _mean_ms(values: Sequence[float]) -> float:
+    return round(1000 * statistics.fmean(values), 2) if values else 0.0
+
+
+def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: int | None) -> dict[str, Any]:
+    """Where one writing recall's CPU goes, part by part: ``calls`` writing recalls in-process, one after another
+    (no concurrency: every CPU second is this call's), each followed by the work its process does after it returns
+    (the second raise, :meth:`graphmem.recall.vectors.EmbeddingCache.settle`), in two passes.
+
+    1. The graphmem process: for each stage of the pipeline (``RecallResult.cpu_timings``: the request thread's
+       CPU; ``timings``: wall time), the whole process per call (``time.process_time``, every thread: the
+       difference to the request thread's total is the model's thread, the topic's forward pass, and the cache's),
+       and Neo4j's CPU per call over the pass (/proc, clock ticks: averaged over every call).
+    2. Neo4j's CPU for each transaction the recall runs, named by its queries (``cypher/`` files; "inline" for
+       others), from the scheduler's nanosecond account of every Neo4j thread (:class:`bench.cpu.TaskClock`) read
+       around each transaction; not in pass 1, whose per-stage figures the readings would inflate.
+
+    Plus the topic's embedding alone (``Embedder.encode_one`` of as many new topics, one at a time: the process's
+    CPU per topic). Returns {calls, stages: {name: {cpu_ms, wall_ms}} (means; wall also median), process_cpu_ms,
+    request_thread_cpu_ms, neo4j_cpu_ms, transactions: {name: {count_per_call, cpu_ms, wall_ms}}, embed_one_cpu_ms}.
+    """
+    import neo4j
+
+    from graphmem.store.queries import cypher, query_names
+
+    half = len(calls) // 2
+    stage_cpu: dict[str, list[float]] = {}
+    stage_wall: dict[str, list[float]] = {}
+    process: list[float] = []
+    neo_before = cpu_seconds([neo4j_pid]) if neo4j_pid else 0.0
+    for game, player, topic in calls[:half]:
+        before = time.process_time()
+        result = service.recall(game, player, topic)
+        service.recall_cache.settle()
+        process.append(time.process_time() - before)
+        for name, value in result.cpu_timings.items():
+            stage_cpu.setdefault(name, []).append(value)
+            stage_wall.setdefault(name, []).append(result.timings[name])
+    neo_total = (cpu_seconds([neo4j_pid]) - neo_before) / max(half, 1) if neo4j_pid else None
+
+    names = {str(cypher(name)): name for name in query_names()}
+    clock = TaskClock([neo4j_pid] if neo4j_pid else [])
+    local = threading.local()
+    spent: dict[str, list[tuple[float, float]]] = {}
+    originals = (neo4j.Session.execute_read, neo4j.Session.execute_write, neo4j.Driver.execute_query,
+                 neo4j.ManagedTransaction.run)
+
+    def named(query: Any) -> str:
+        return names.get(str(getattr(query, "text", query)), "inline")
+
+    def timed(original: Callable[..., Any], first: Callable[[Any], str | None]) -> Callable[..., Any]:
+        def wrapper(self: Any, work: Any, *args: Any, **kwargs: Any) -> Any:
+            if getattr(local, "queries", None) is not None:  # inside a measured call already
+                return original(self, work, *args, **kwargs)
+            local.queries = [] if first(work) is None else [first(work)]
+            cpu0, wall0 = clock.seconds(), time.perf_counter()
+            try:
+                return original(self, work, *args, **kwargs)
+            finally:
+                wall, cpu = time.perf_counter() - wall0, clock.seconds() - cpu0
+                key = " + ".join(dict.fromkeys(local.queries)) or "none"
+                spent.setdefault(key, []).append((cpu, wall))
+                local.queries = None
+        return wrapper
+
+    def run(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(local, "queries", None) is not None:
+            local.queries.append(named(query))
+        return originals[3](self, query, *args, **kwargs)
+
+    neo4j.Session.execute_read = timed(originals[0], lambda _: None)  # type: ignore[method-assign]
+    neo4j.Session.execute_write = timed(originals[1], lambda _: None)  # type: ignore[method-assign]
+    neo4j.Driver.execute_query = timed(originals[2], named)  # type: ignore[method-assign]
+    neo4j.ManagedTransaction.run = run  # type: ignore[method-assign]
+    try:
+        for game, player, topic in calls[half:]:
+            service.recall(game, player, topic)
+            service.recall_cache.settle()
+    finally:
+        neo4j.Session.execute_read, neo4j.Session.execute_write = originals[0], originals[1]  # type: ignore[method-assign]
+        neo4j.Driver.execute_query = originals[2]  # type: ignore[method-assign]
+        neo4j.ManagedTransaction.run = originals[3]  # type: ignore[method-assign]
+    second = max(len(calls) - half, 1)
+
+    embed: list[float] = []
+    for i, (_, _, topic) in enumerate(calls[:half]):
+        before = time.process_time()
+        service.embedder.encode_one(f"{topic} (embedded alone {i})")
+        embed.append(time.process_time() - before)
+    return {
+        "calls": half,
+        "stages": {name: {"cpu_ms": _mean_ms(stage_cpu[name]), "wall_ms": _mean_ms(stage_wall[name]),
+                          "wall_median_ms": _median_ms(stage_wall[name])} for name in stage_cpu},
+        "process_cpu_ms": _mean_ms(process),
+        "request_thread_cpu_ms": _mean_ms(stage_cpu.get("total", [])),
+        "neo4j_cpu_ms": None if neo_total is None else round(1000 * neo_total, 2),
+        "transactions": {key: {"count_per_call": round(len(values) / second, 2),
+                               "cpu_ms": _mean_ms([c for c, _ in values]), "wall_ms": _mean_ms([w for _, w in values])}
+                         for key, values in sorted(spent.items())},
+        "embed_one_cpu_ms": _mean_ms(embed),
+    }
 
 
 def rows(results: dict[str, Any]) -> list[dict[str, Any]]:
@@ -273,16 +449,25 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("games", nargs="?", type=Path, default=None)
     parser.add_argument("--calls", type=int, default=480, help="calls per level and access path")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
+    parser.add_argument("--clients", type=int, nargs="+", default=list(CLIENTS), help="concurrent clients per level")
+    parser.add_argument("--paths", nargs="+", choices=PATHS, default=list(PATHS), help="the access paths timed")
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2],
+                        help="server processes of each HTTP/MCP run (none: no server)")
+    parser.add_argument("--breakdown", type=int, default=0, metavar="N",
+                        help="also break N writing recalls down part by part (breakdown())")
     args = parser.parse_args(argv[1:])
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for noisy in ("neo4j", "httpx", "graphmem"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     started = time.perf_counter()
-    results = run(args.uri, args.games, calls=args.calls)
+    results = run(args.uri, args.games, calls=args.calls, clients=args.clients, paths=args.paths,
+                  workers=args.workers, breakdown_calls=args.breakdown)
     results["seconds"] = round(time.perf_counter() - started, 1)
     if args.out:
         args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(json.dumps(results, indent=2))
+    if set(PATHS) > set(args.paths) or {1, 2} - set(args.workers):
+        return  # the table's rows need every path with one and with two processes
     for r in rows(results):
         met = "-" if r["met"] is None else ("yes" if r["met"] else "no")
         speed = "-" if r["speed"] is None else f"{r['speed']:.2f}"

@@ -309,13 +309,15 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None) -> RecallResult:
     """:func:`recall` for a :class:`RecallRequest` (see there)."""
     timings: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     started = clock = time.perf_counter()
+    cpu_started = cpu_clock = time.thread_time()
 
     def lap(name: str) -> None:
-        nonlocal clock
-        now_ = time.perf_counter()
-        timings[name] = now_ - clock
-        clock = now_
+        nonlocal clock, cpu_clock
+        now_, cpu_now = time.perf_counter(), time.thread_time()
+        timings[name], cpu[name] = now_ - clock, cpu_now - cpu_clock
+        clock, cpu_clock = now_, cpu_now
 
     if request.has_topic and embedder is None:
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
@@ -484,10 +486,11 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     capacity = context.wm_capacity or profile.working_memory_capacity
     thoughts = active_thoughts(context.thoughts, now, capacity, already_active=now == context.decayed_to)
     timings["total"] = time.perf_counter() - started
+    cpu["total"] = time.thread_time() - cpu_started
     log.info("recall %s/%s at phase %d: %d of %d candidates, %d written, %.1f ms", request.game, request.player,
              now, len(memories), n, written, 1000 * timings["total"])
     return RecallResult(
         game=request.game, player=request.player, phase=now, decayed_to=context.decayed_to, topic=request.topic,
         participants=request.participants, k=k, seed=request.seed, dry_run=not writable, written=written,
         candidates=n, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
-        timings=MappingProxyType(timings))
+        timings=MappingProxyType(timings), cpu_timings=MappingProxyType(cpu))

@@ -43,7 +43,10 @@ class RecallResult:
     live memories considered; thoughts : active working-memory items, the focus first; memories : the recalled
     memories in prompt order (flashbulbs, then CLEAR, FUZZY, VAGUE, each band by score); vivid : the most relevant
     recalled flashbulb (highest score) or None; timings : seconds per stage (embed, read, rank, similar,
-    reconsolidate, write, total), not part of the JSON so that replays compare equal.
+    reconsolidate, write, total), not part of the JSON so that replays compare equal; cpu_timings : the same stages
+    in CPU seconds of the calling thread (``time.thread_time``: the topic's forward pass runs on the model's own
+    thread and the second raise of a writing recall may run on the cache's, so neither is in them), not in the JSON
+    either.
     """
 
     game: str
@@ -61,6 +64,7 @@ class RecallResult:
     memories: tuple[RecalledMemory, ...]
     vivid: RecalledMemory | None
     timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    cpu_timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}), compare=False)
 
     @property
     def empty(self) -> bool:
