@@ -149,7 +149,7 @@ class MemoryService:
 
     def close(self) -> None:
         """Finish the work writing recalls left after they returned (the second raise of the owners' memory versions:
-        :meth:`graphmem.recall.vectors.EmbeddingCache.settle_later`), then close the driver if the service opened it."""
+        :meth:`graphmem.recall.vectors.EmbeddingCache.raise_later`), then close the driver if the service opened it."""
         self.recall_cache.settle()
         if self._owns_driver:
             self.driver.close()

@@ -70,8 +70,8 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
         for this call, so every candidate's embedding is read). A writing recall with a cache made with
         ``background=True`` returns once its write has committed and leaves the second raise of the owner's memory
-        version to the cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.settle_later`): call
-        ``cache.settle()`` before closing ``driver``
+        version to the cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.raise_later`: the raises
+        of the recalls within 50 ms in one transaction): call ``cache.settle()`` before closing ``driver``
 
     Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
@@ -463,8 +463,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
                              {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in mine})
 
         if later and versions:
-            kept.settle_later([held_key(database, seg.game, seg.player, None, params) for seg, _ in written_to],
-                              lambda: keep(raise_after_commit(driver, database, list(versions))))
+            kept.raise_later([held_key(database, seg.game, seg.player, None, params) for seg, _ in written_to],
+                             list(versions), lambda pairs: raise_after_commit(driver, database, pairs), keep)
         else:
             keep({key: second for key, (_, second) in versions.items()})
         for seg in segments:

@@ -82,6 +82,15 @@ __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandida
 
 log = logging.getLogger(__name__)
 
+RAISE_WINDOW = 0.05
+"""Seconds the cache's thread waits for more writing recalls before it makes their second raises in one transaction
+(:meth:`EmbeddingCache.raise_later`), unless a recall of one of their owners in this process asks for it sooner. A
+second raise alone was a whole write transaction per writing recall: 3.2 ms of Neo4j's CPU and ~1 ms of the
+process's (bench/README.md, "CPU per writing recall")."""
+
+Pair = tuple[str, str]
+"""(game, player name) of a memory version."""
+
 DEFAULT_MAX_MEMORIES = 100_000
 """Memories an :class:`EmbeddingCache` holds by default: ~150 MB at 384 float32 dimensions (a vector each)."""
 
@@ -319,6 +328,9 @@ class EmbeddingCache:
         self._lock = threading.Lock()
         self._settling: dict[tuple[object, ...], Future[None]] = {}
         self._settler: ThreadPoolExecutor | None = None
+        self._raises: list[_Raise] = []
+        self._raising = False  # a batch of raises is queued on the cache's thread and has not taken them yet
+        self._hurry = threading.Event()
         self.read = 0
         """Memories read from Neo4j so far (cache misses)."""
         self.candidates_reused = 0
@@ -381,12 +393,72 @@ class EmbeddingCache:
 
         future.add_done_callback(done)
 
+    def raise_later(self, keys: Collection[tuple[object, ...]], raised: Collection[Pair],
+                    raise_all: Callable[[list[Pair]], Mapping[Pair, int]],
+                    then: Callable[[Mapping[Pair, int | None]], object]) -> None:
+        """:meth:`settle_later` for a writing recall's second raise: ``raise_all(pairs)`` raises the memory versions
+        of ``pairs`` once in a transaction of its own (:func:`graphmem.store.versions.raise_after_commit`) and
+        returns {pair: version now}; ``then({pair of raised: its version now, None when not raised})`` follows.
+
+        The raises of the writing recalls that come within :data:`RAISE_WINDOW` are made together, each version
+        once, in one transaction (the first one's ``raise_all``: one cache serves one driver and database), then each
+        recall's ``then`` in the order given. A raise made later than alone is still made after its recall's write
+        committed, which is all it is for (:mod:`graphmem.store.versions`); :meth:`held_candidates` and
+        :meth:`settle` of a waiting key cut the window short, so the owner's next recall in this process waits no
+        longer than before. Two recalls of one owner in a batch get one raise: the version then is not two above
+        either one's first raise, and :func:`graphmem.recall.candidates.keep_written` leaves the next read to Neo4j.
+        """
+        item = _Raise(list(raised), raise_all, then, Future())
+        with self._lock:
+            if self._settler is None:
+                self._settler = ThreadPoolExecutor(1, thread_name_prefix="graphmem-settle")
+            self._raises.append(item)
+            for key in keys:
+                self._settling[key] = item.future
+            if not self._raising:
+                self._raising = True
+                self._settler.submit(self._raise_batch)
+
+        def done(_: Future[None]) -> None:
+            with self._lock:
+                for key in keys:
+                    if self._settling.get(key) is item.future:
+                        del self._settling[key]
+
+        item.future.add_done_callback(done)
+
+    def _raise_batch(self) -> None:
+        self._hurry.wait(RAISE_WINDOW)
+        with self._lock:
+            batch, self._raises, self._raising = self._raises, [], False
+            self._hurry.clear()
+        try:
+            pairs = sorted({pair for item in batch for pair in item.raised})
+            try:
+                versions: Mapping[Pair, int] = batch[0].raise_all(pairs) if pairs else {}
+            except Exception:
+                log.exception("the second raise after writing recalls failed: their owners' next recalls read "
+                              "their candidates again")
+                versions = {}
+            for item in batch:
+                try:
+                    item.then({pair: versions.get(pair) for pair in item.raised})
+                except Exception:
+                    log.exception("the work after a writing recall failed: the owner's next recall reads its "
+                                  "candidates again")
+        finally:
+            for item in batch:
+                item.future.set_result(None)
+
     def settle(self, key: tuple[object, ...] | None = None) -> None:
-        """Wait for the work :meth:`settle_later` runs for ``key`` (None: for every key). Call it before closing the
-        driver a writing recall used (:meth:`graphmem.service.MemoryService.close` does)."""
+        """Wait for the work :meth:`settle_later` and :meth:`raise_later` run for ``key`` (None: for every key),
+        cutting the window of the raises short. Call it before closing the driver a writing recall used
+        (:meth:`graphmem.service.MemoryService.close` does)."""
         with self._lock:
             pending = (list(self._settling.values()) if key is None
                        else [self._settling[key]] if key in self._settling else [])
+        if pending:
+            self._hurry.set()
         for future in pending:
             future.result()
 
@@ -582,6 +654,16 @@ class EmbeddingCache:
                 break
             total -= self._games.pop(oldest).held
             log.debug("embedding cache: dropped %s", oldest[1])
+
+
+@dataclass(frozen=True)
+class _Raise:
+    """A writing recall's second raise waiting on the cache's thread (:meth:`EmbeddingCache.raise_later`)."""
+
+    raised: list[Pair]
+    raise_all: Callable[[list[Pair]], Mapping[Pair, int]]
+    then: Callable[[Mapping[Pair, int | None]], object]
+    future: Future[None]
 
 
 def _said(said: Mapping[str, Any] | None) -> tuple[tuple[Hashable, ...] | None, int]:

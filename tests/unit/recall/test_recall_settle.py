@@ -1,16 +1,17 @@
-"""The work a writing recall leaves to its process's own thread (EmbeddingCache.settle_later): the owner's next
+"""The work a writing recall leaves to its process's own thread (EmbeddingCache.settle_later, raise_later): the owner's next
 read of what the process holds waits for it, another owner's does not, and a failure is logged, never raised."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
 
-from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
+from graphmem.recall.vectors import RAISE_WINDOW, EmbeddingCache, HeldCandidates
 
 
 def held(version: int) -> HeldCandidates:
@@ -58,3 +59,35 @@ def test_a_failing_work_is_logged_and_the_next_read_goes_on(caplog: pytest.LogCa
         cache.settle_later([key], fails)
         assert cache.held_candidates(key) is None
     assert "Neo4j went away" in caplog.text and "reads its candidates again" in caplog.text
+
+
+def test_second_raises_within_the_window_are_made_together_and_the_owners_read_cuts_it_short() -> None:
+    cache = EmbeddingCache()
+    calls: list[list[tuple[str, str]]] = []
+    got: list[Mapping[tuple[str, str], int | None]] = []
+    mine, theirs = ("db", "game", "Marcus"), ("db", "game", "Priya")
+
+    def raise_all(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        calls.append(pairs)
+        return {pair: 7 for pair in pairs}
+
+    cache.raise_later([mine], [("game", "Marcus")], raise_all, got.append)
+    cache.raise_later([theirs], [("game", "Priya"), ("game", "Marcus")], raise_all, got.append)
+    started = time.perf_counter()
+    cache.held_candidates(mine)  # waits for the raise, and does not wait out the window
+    assert time.perf_counter() - started < RAISE_WINDOW
+    assert calls == [[("game", "Marcus"), ("game", "Priya")]]  # one transaction, each version once
+    assert got == [{("game", "Marcus"): 7}, {("game", "Priya"): 7, ("game", "Marcus"): 7}]
+
+
+def test_a_failing_second_raise_gives_every_recall_of_its_batch_no_version(caplog: pytest.LogCaptureFixture) -> None:
+    cache = EmbeddingCache()
+    got: list[Mapping[tuple[str, str], int | None]] = []
+
+    def fails(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        raise RuntimeError("Neo4j went away")
+
+    with caplog.at_level(logging.ERROR, logger="graphmem.recall.vectors"):
+        cache.raise_later([("k",)], [("game", "Marcus")], fails, got.append)
+        cache.settle()
+    assert got == [{("game", "Marcus"): None}] and "Neo4j went away" in caplog.text
