@@ -167,6 +167,8 @@ class Postings:
     terms: dict[str, _Term] = field(default_factory=dict)
     row_terms: dict[int, tuple[str, ...]] = field(default_factory=dict)
     contexts: dict[int, str | None] = field(default_factory=dict)
+    said: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
+    """(text, keywords) of each row as indexed."""
 
     def put(self, row: int, text: str | None, keywords: str | None, context: str | None) -> None:
         """Index (again) the fields of ``row``."""
@@ -184,13 +186,19 @@ class Postings:
             if term not in counts:
                 self.terms[term].drop(row)
         for term, c in counts.items():
-            self.terms.setdefault(term, _Term()).set(row, (c[0], c[1], c[2]))
+            postings = self.terms.get(term)
+            if postings is None:  # not setdefault(term, _Term()): that built two arrays for every term of every put
+                postings = self.terms[term] = _Term()
+            postings.set(row, (c[0], c[1], c[2]))
         self.row_terms[row] = tuple(counts)
         self.contexts[row] = context
+        self.said[row] = (text, keywords)
 
     def rewrite(self, row: int, text: str | None, keywords: str | None) -> None:
         """Index ``row`` again with a new text and keywords (reconsolidation rewrote them; the context never
-        changes)."""
+        changes); nothing to do when both are the ones indexed (most reconsolidations lose no detail)."""
+        if self.said.get(row, (None, None)) == (text, keywords) and row in self.row_terms:
+            return
         self.put(row, text, keywords, self.contexts.get(row))
 
     def matches(self, term: str) -> tuple[Ints, Floats]:
