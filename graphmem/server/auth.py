@@ -61,15 +61,20 @@ def resolve(targets: Targets, credential: str | None) -> Principal:
     """The principal of a credential (a player token is checked on the target that minted it). Raises Unauthorized
     (no credential where a key is configured, an unknown key or token) or Forbidden (a revoked token, or one of an
     ended or deleted game)."""
-    key = targets.settings.engine_key
     if credential is None:
-        if key is None:
+        if targets.settings.engine_key is None:
             return Engine()
         raise Unauthorized(NEEDED)
-    if key is not None and hmac.compare_digest(credential.encode(), key.encode()):
+    if is_engine_key(targets, credential):
         return Engine()
     grant = targets.check_token(credential)
     return Agent(grant.game, grant.player)
+
+
+def is_engine_key(targets: Targets, credential: str) -> bool:
+    """Whether ``credential`` is the configured engine key (compared in constant time; False without a key)."""
+    key = targets.settings.engine_key
+    return key is not None and hmac.compare_digest(credential.encode(), key.encode())
 
 
 def require_engine(principal: Principal, what: str) -> None:

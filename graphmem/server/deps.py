@@ -32,7 +32,13 @@ bearer = HTTPBearer(auto_error=False, scheme_name="graphmem credential",
                     description="The engine key (every operation) or a player token (that player's agent operations)")
 
 
-def targets(request: Request) -> Targets:
+# The dependencies that do no I/O are ``async def``: FastAPI runs each plain ``def`` dependency in its thread pool, a
+# hop of ~0.1-0.2 ms of CPU each (a thread woken, the interpreter lock handed over and back); a recall went through
+# five of them before its route's own (bench/README.md, "CPU per writing recall"). The ones that may ask Neo4j (a
+# game on one of several targets, a player token) do that in the thread pool themselves.
+
+
+async def targets(request: Request) -> Targets:
     """The process's Targets."""
     found: Targets = request.app.state.targets
     return found
@@ -47,31 +53,41 @@ def routed(request: Request, memory: MemoryService) -> MemoryService:
     return memory
 
 
-def service(request: Request, every: AllTargets) -> MemoryService:
-    """The service of the target the route's ``{game}`` lives on (:meth:`graphmem.targets.Targets.for_game`; run in
-    the thread pool: it may ask every target once), or of the first target for a route without a game."""
+async def service(request: Request, every: AllTargets) -> MemoryService:
+    """The service of the target the route's ``{game}`` lives on (:meth:`graphmem.targets.Targets.for_game`, in the
+    thread pool when there are several targets: it may ask every one), or of the first target for a route without a
+    game or with one target."""
+    import anyio.to_thread
+
     game = request.path_params.get("game")
-    return routed(request, every.for_game(game) if game is not None else every.services[every.names[0]])
+    if game is None or len(every.names) == 1:
+        return routed(request, every.services[every.names[0]])
+    return routed(request, await anyio.to_thread.run_sync(every.for_game, game))
 
 
 Service = Annotated[MemoryService, Depends(service)]
 
 
-def caller(request: Request, every: AllTargets,
-           credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> auth.Principal:
-    """The principal of the request's ``Authorization: Bearer`` credential. Raises Unauthorized (401) for a header
-    that is not a Bearer credential, or as :func:`graphmem.server.auth.resolve`."""
+async def caller(request: Request, every: AllTargets,
+                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> auth.Principal:
+    """The principal of the request's ``Authorization: Bearer`` credential (a player token is checked in the thread
+    pool: it asks Neo4j). Raises Unauthorized (401) for a header that is not a Bearer credential, or as
+    :func:`graphmem.server.auth.resolve`."""
+    import anyio.to_thread
+
     if credentials is None:
         if request.headers.get("authorization", "").strip():
             raise Unauthorized(auth.MALFORMED)
         return auth.resolve(every, None)
-    return auth.resolve(every, credentials.credentials)
+    if auth.is_engine_key(every, credentials.credentials):
+        return auth.Engine()
+    return await anyio.to_thread.run_sync(auth.resolve, every, credentials.credentials)
 
 
 Caller = Annotated[auth.Principal, Depends(caller)]
 
 
-def engine(principal: Caller) -> None:
+async def engine(principal: Caller) -> None:
     """Return for the engine; Forbidden (403) for a player token."""
     auth.require_engine(principal, "this operation")
 
@@ -79,7 +95,7 @@ def engine(principal: Caller) -> None:
 EngineOnly = Depends(engine)
 
 
-def player_name(game: str, player: str, principal: Caller) -> str:
+async def player_name(game: str, player: str, principal: Caller) -> str:
     """The route's player as stored (NFC), once the caller may reach that player's memory (403 otherwise)."""
     return auth.require_player(principal, game, player)
 
@@ -95,7 +111,7 @@ given again (nothing was written), "false" when this request carried the write o
 class Retry:
     """A write route's request with its ``Idempotency-Key`` (docs/service.md#retries): ``retry(operation,
     status)`` runs ``operation()`` (which returns the route's answer model) once per key of the caller and answers
-    with it, or gives the first request's answer again; without a key it just runs it."""
+    with it, or gives the first request's answer again; without a key it runs it and answers with it."""
 
     def __init__(self, memory: MemoryService, key: str | None, caller: str, request_sha256: str, game: str) -> None:
         self.memory = memory
@@ -106,7 +122,9 @@ class Retry:
 
     def __call__(self, operation: Callable[[], BaseModel], status: int = 200) -> Any:
         if self.key is None:
-            return operation()
+            # the answer as it would be stored for a key, rendered here: returned as a model, FastAPI would validate
+            # it again against the route's response model in another hop to its thread pool
+            return JsonAnswer(operation().model_dump(mode="json"), status)
 
         def carried() -> Answer:
             return Answer(status, operation().model_dump(mode="json"))
