@@ -436,6 +436,18 @@ def rows(results: dict[str, Any]) -> list[dict[str, Any]]:
     out.append({"figure": "service overhead, HTTP p50 - in-process p50, 1 client", "size": results["memories"],
                 "graphmem": f"{added:+.1f} ms", "reference": f"in-process p50 {inproc} ms", "speed": None,
                 "target": "<= 5 ms", "met": added <= 5.0})
+    level = one.get("8", {}).get("http", {})
+    cpu = level.get("cpu_ms_per_call", {})
+    if "total" in cpu:  # Neo4j ran on this machine: issue 41's figure
+        ip_cpu = results["base"].get("8", {}).get("in_process", {}).get("cpu_ms_per_call", {})
+        out.append({"figure": "CPU per writing recall over HTTP, 8 clients (server + Neo4j, from /proc)",
+                    "size": results["memories"],
+                    "graphmem": f"{cpu['total']} ms ({cpu['graphmem']} server + {cpu['neo4j']} Neo4j); p95 "
+                                f"{level['p95_ms']} ms",
+                    "reference": f"in-process {ip_cpu.get('total', '-')} ms ({ip_cpu.get('graphmem', '-')} + "
+                                 f"{ip_cpu.get('neo4j', '-')})",
+                    "speed": None, "target": "<= 12 ms, p95 <= 150 ms",
+                    "met": cpu["total"] <= 12.0 and level["p95_ms"] <= 150.0})
     return out
 
 
@@ -466,6 +478,14 @@ def main(argv: Sequence[str]) -> None:
     if args.out:
         args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(json.dumps(results, indent=2))
+    levels = [(f"{n} client(s), in-process", stats) for n, paths in results["base"].items() for stats in
+              [paths.get("in_process")] if stats] + \
+             [(f"{n} client(s), {path.upper()}, {w} process(es)", stats) for w, by_n in results["processes"].items()
+              for n, paths in by_n.items() for path, stats in paths.items()]
+    for name, stats in levels:  # one line per level: latency, throughput, CPU per call (issue 41)
+        cpu = stats.get("cpu_ms_per_call", {})
+        print(f"{name}: p50 {stats['p50_ms']} ms, p95 {stats['p95_ms']} ms, {stats['per_s']}/s; CPU per call "
+              + ", ".join(f"{k} {v} ms" for k, v in cpu.items()))
     if set(PATHS) > set(args.paths) or {1, 2} - set(args.workers):
         return  # the table's rows need every path with one and with two processes
     for r in rows(results):
