@@ -6,7 +6,8 @@ this repository); ``python -m bench.bench_locomo PATH`` (default ``../shared/dat
 
 1. converts each conversation to a canonical game log (:func:`conversation_log`): the two speakers are its players,
    each session a phase (day = the session's number), each turn a private statement to the other speaker with the
-   turn's id (``D3:7``) as event id and no claims (a chat has no roles to claim);
+   turn's id (``D3:7``) as event id, its session's date and time as the event's ``t`` (what the date route of recall
+   reads: "What did Nate make on 9 November, 2022?") and no claims (a chat has no roles to claim);
 2. stores one copy per memory profile (``perfect`` and every shipped profile: every player on it) and asks every
    question of categories 1-4 (5, adversarial, has no evidence) as the first speaker at the end of the conversation:
    a dry-run recall with the question as topic, k = 10;
@@ -37,6 +38,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +66,14 @@ COSINE = "plain cosine"
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn: its id (``D3:7``), speaker, text and session number."""
+    """One turn: its id (``D3:7``), speaker, text and session number; ``t``, its session's date and time as ISO 8601
+    (None when the file gives none or another form)."""
 
     id: str
     speaker: str
     text: str
     session: int
+    t: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,15 @@ def _evidence_ids(raw: Iterable[str]) -> list[str]:
     return ids
 
 
+def session_time(value: object) -> str | None:
+    """A LoCoMo session's ``date_time`` ("1:56 pm on 8 May, 2023") as ISO 8601 ("2023-05-08T13:56:00"); None for
+    another form."""
+    try:
+        return datetime.strptime(str(value).strip(), "%I:%M %p on %d %B, %Y").isoformat()
+    except ValueError:
+        return None
+
+
 def read_conversations(path: Path) -> list[Conversation]:
     """The conversations of a LoCoMo file (a JSON list of samples with ``conversation`` and ``qa``). Raises
     ValueError naming the sample and field when the file is not LoCoMo's shape."""
@@ -127,7 +140,8 @@ def read_conversations(path: Path) -> list[Conversation]:
             conv = sample["conversation"]
             speakers = (str(conv["speaker_a"]), str(conv["speaker_b"]))
             sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
-            turns = tuple(Turn(str(t["dia_id"]), str(t["speaker"]), str(t["text"]), n)
+            times = {n: session_time(conv.get(f"session_{n}_date_time")) for n in sessions}
+            turns = tuple(Turn(str(t["dia_id"]), str(t["speaker"]), str(t["text"]), n, times[n])
                           for n in sessions for t in conv[f"session_{n}"])
             qa = sample["qa"]
         except (KeyError, TypeError, ValueError) as e:
@@ -165,8 +179,8 @@ def conversation_log(conversation: Conversation, profile: str, game: str | None 
         if not turn.text.strip():
             continue
         other = b if turn.speaker == a else a
-        lines.append({"kind": "say", "id": turn.id, "speaker": turn.speaker, "to": [other], "channel": "private",
-                      "text": turn.text, "claims": []})
+        lines.append({"kind": "say", "id": turn.id, **({"t": turn.t} if turn.t else {}), "speaker": turn.speaker,
+                      "to": [other], "channel": "private", "text": turn.text, "claims": []})
     return lines
 
 

@@ -5,9 +5,10 @@
 // source: graphmem.model.source.keeps_source); its text, keywords and context, which the lexical lane indexes
 // (graphmem.recall.lexical: a reconsolidation rewrites text and keywords with n); and for a statement where it was
 // said (graphmem.recall.neighbours: the phase, the channel, for a private one the people in it, and its line in the
-// log), which never changes either; null for every other memory.
+// log), which never changes either; null for every other memory; and the time its event was logged at (the event's
+// `t`, ISO 8601, null when the log gives none: graphmem.recall.dates), which never changes either.
 // @param uids: LIST<STRING>  memory uids
-// @returns uid, embedding, about, n, speaker, c0, source_k, t_enc, s_enc, own, flashbulb, misattributed, text, keywords, context, said
+// @returns uid, embedding, about, n, speaker, c0, source_k, t_enc, s_enc, own, flashbulb, misattributed, text, keywords, context, said, t
 // CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
 CYPHER replan=skip
 UNWIND $uids AS uid
@@ -19,4 +20,5 @@ RETURN m.uid AS uid, m.embedding AS embedding, m.about AS about, coalesce(m.n, 0
        coalesce(m.flashbulb, false) AS flashbulb, coalesce(m.misattributed, false) AS misattributed,
        m.text AS text, m.keywords AS keywords, m.context AS context,
        CASE WHEN e IS NULL THEN null
-            ELSE {phase: e.phase, line: e.line, channel: e.channel, witnesses: e.witnesses} END AS said
+            ELSE {phase: e.phase, line: e.line, channel: e.channel, witnesses: e.witnesses} END AS said,
+       head([(m)-[:OF_EVENT]->(x:Event) WHERE x.t IS NOT NULL | x.t]) AS t

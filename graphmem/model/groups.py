@@ -172,11 +172,12 @@ class ConsolidationParams:
 @dataclass(frozen=True)
 class RecallParams:
     """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
-    dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour,
-    + participant_boost (cap 1), where source is the source route (the cue names who the owner believes the memory
-    came from, weighed by how well the owner still remembers that source) and neighbour the content relevance of the
-    statement said right before or after it when that one is among the neighbour_lenders (int >= 1) best content
-    matches (graphmem.recall.neighbours); best k (int in 1..RECALL_K_MAX); cued recall:
+    dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour
+    + date_weight * date + participant_boost (cap 1), where source is the source route (the cue names who the owner
+    believes the memory came from, weighed by how well the owner still remembers that source), neighbour the content
+    relevance of the statement said right before or after it when that one is among the neighbour_lenders (int >= 1)
+    best content matches (graphmem.recall.neighbours), and date 1 for a memory logged within a calendar date the cue
+    names or the week after it (graphmem.recall.dates); best k (int in 1..RECALL_K_MAX); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
@@ -186,6 +187,7 @@ class RecallParams:
     source_weight: float = field(metadata=IN_UNIT)
     neighbour_weight: float = field(metadata=IN_UNIT)
     neighbour_lenders: int = field(metadata=spec(Num(1, integer=True)))
+    date_weight: float = field(metadata=IN_UNIT)
     participant_boost: float = field(metadata=IN_UNIT)
     k: int = field(metadata=spec(Num(1, RECALL_K_MAX, integer=True)))
     cue_support: float = field(metadata=IN_UNIT)

@@ -74,6 +74,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.model.source import keeps_source
+from graphmem.recall.dates import told_day
 from graphmem.recall.lexical import Postings, bm25
 from graphmem.recall.neighbours import NO_TALK, conversation_key
 from graphmem.store.queries import cypher
@@ -134,9 +135,10 @@ NO_SOURCE = SourceCue("", 0.0, 1.0, 0, 1.0, False)
 """The source cue of a memory with no one it came from (or one stored before these properties existed)."""
 
 _Read = tuple[str, npt.NDArray[np.float32], tuple[str, ...], int, SourceCue, tuple[str | None, str | None, str | None],
-              tuple[tuple[Hashable, ...] | None, int]]
+              tuple[tuple[Hashable, ...] | None, int], float]
 """One memory read by :meth:`EmbeddingCache.fetch`: uid, text vector, about, n, source cue, (text, keywords,
-context), (its conversation, :func:`graphmem.recall.neighbours.conversation_key`, and its line in the log)."""
+context), (its conversation, :func:`graphmem.recall.neighbours.conversation_key`, and its line in the log), the time
+its event was logged at (days, :func:`graphmem.recall.dates.told_day`; NaN for none)."""
 
 
 @dataclass
@@ -168,6 +170,9 @@ class GameVectors:
     talks: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     lines: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     talk_index: dict[tuple[Hashable, ...], int] = field(default_factory=dict)
+    told: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    """The time each row's event was logged at, in days (:func:`graphmem.recall.dates.told_day`; NaN when the log
+    gave none), which never changes once written: the date route of docs/model.md#candidates-and-ranking."""
     n_rows: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """``n`` as an array (the first ``size`` entries), so that a large set of candidates is checked in one pass."""
     changes: int = 0
@@ -205,9 +210,10 @@ class GameVectors:
 
     def put(self, uid: str, text: npt.NDArray[np.float32], about: tuple[str, ...], n: int,
             source: SourceCue = NO_SOURCE, words: tuple[str | None, str | None, str | None] = (None, None, None),
-            said: tuple[tuple[Hashable, ...] | None, int] = (None, 0)) -> None:
+            said: tuple[tuple[Hashable, ...] | None, int] = (None, 0), told: float = float("nan")) -> None:
         """Set the row of ``uid`` (appended when new); ``words``: its (text, keywords, context) as stored, indexed
-        for the lexical lane; ``said``: (its conversation, its line in the log) for a statement, (None, 0) else."""
+        for the lexical lane; ``said``: (its conversation, its line in the log) for a statement, (None, 0) else;
+        ``told``: the time its event was logged at (days; NaN for none)."""
         row = self.rows.get(uid)
         dim = text.shape[0]
         if row is None:
@@ -218,14 +224,16 @@ class GameVectors:
                 numbers, flags = np.zeros((capacity, 4)), np.zeros((capacity, 3), dtype=bool)
                 talks, lines = np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64)
                 n_rows = np.zeros(capacity, dtype=np.int64)
+                told_rows = np.full(capacity, np.nan)
                 if self.size and self.texts.shape[1] == dim:
                     texts[:self.size] = self.texts[:self.size]
                 ids[:self.size], numbers[:self.size] = self.speaker_ids[:self.size], self.cue_numbers[:self.size]
                 flags[:self.size] = self.cue_flags[:self.size]
                 talks[:self.size], lines[:self.size] = self.talks[:self.size], self.lines[:self.size]
                 n_rows[:self.size] = self.n_rows[:self.size]
+                told_rows[:self.size] = self.told[:self.size]
                 self.texts, self.speaker_ids, self.cue_numbers, self.cue_flags = texts, ids, numbers, flags
-                self.talks, self.lines, self.n_rows = talks, lines, n_rows
+                self.talks, self.lines, self.n_rows, self.told = talks, lines, n_rows, told_rows
             row = self.rows[uid] = self.size
             self.size += 1
             self.about.append(about)
@@ -241,6 +249,7 @@ class GameVectors:
         talk, line = said
         self.talks[row] = NO_TALK if talk is None else self.talk_index.setdefault(talk, len(self.talk_index) + 1)
         self.lines[row] = line
+        self.told[row] = told
 
 
 @dataclass(frozen=True)
@@ -545,8 +554,8 @@ class EmbeddingCache:
             # the read runs without the lock: under it, every concurrent recall waited for one another's query
             read = self._read(driver, database, list(dict.fromkeys(stale)))
             with self._lock:
-                for uid, text, about, n, source, words, said in read:
-                    vectors.put(uid, text, about, n, source, words, said)
+                for uid, text, about, n, source, words, said, told in read:
+                    vectors.put(uid, text, about, n, source, words, said, told)
                 self.read += len(read)
         with self._lock:
             if keep:
@@ -633,8 +642,8 @@ class EmbeddingCache:
         return done
 
     def _read(self, driver: neo4j.Driver, database: str | None, uids: list[str]) -> list[_Read]:
-        """(uid, text vector, about, n, source cue, (text, keywords, context), (conversation, line)) of each of
-        ``uids`` stored with an embedding (``recall/embeddings``)."""
+        """(uid, text vector, about, n, source cue, (text, keywords, context), (conversation, line), the time its
+        event was logged at) of each of ``uids`` stored with an embedding (``recall/embeddings``)."""
         records, _, _ = driver.execute_query(cypher("recall/embeddings"), uids=uids, database_=database,
                                              routing_=neo4j.RoutingControl.READ)
         found = [r for r in records if r["embedding"] is not None]
@@ -644,7 +653,9 @@ class EmbeddingCache:
         norms = np.linalg.norm(raw, axis=1, keepdims=True)
         texts: Matrix = (raw / np.where(norms > 0.0, norms, 1.0)).astype(np.float32)
         return [(str(r["uid"]), texts[i], tuple(r["about"] or ()), int(r["n"]), _source_cue(r),
-                 (r["text"], r["keywords"], r["context"]), _said(r["said"])) for i, r in enumerate(found)]
+                 (r["text"], r["keywords"], r["context"]), _said(r["said"]),
+                 told_day(None if r["t"] is None else str(r["t"])))
+                for i, r in enumerate(found)]
 
     def _evict(self, keep: tuple[str | None, str, str]) -> None:
         total = len(self)

@@ -15,7 +15,7 @@ from graphmem.model import default_parameters
 
 SAMPLE = [{"sample_id": "conv-x", "conversation": {
     "speaker_a": "Ana", "speaker_b": "Ben",
-    "session_1_date_time": "1 May", "session_1": [
+    "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": [
         {"speaker": "Ana", "dia_id": "D1:1", "text": "I started painting last week."},
         {"speaker": "Ben", "dia_id": "D1:2", "text": "Nice! I play the clarinet."}],
     "session_2_date_time": "9 May", "session_2": [
@@ -51,6 +51,9 @@ def test_a_conversation_is_a_valid_game_whose_first_speaker_remembers_every_turn
     assert ana["D1:2"].embedded == "Ben: Nice! I play the clarinet." and ana["D1:2"].context == \
         "I started painting last week."
     assert ana["D2:1"].context is None  # a new session is a new phase
+    said = [json.loads(line) for line in lines if '"say"' in line]
+    # a turn is logged at its session's date and time (the date route of recall), when the file gives it as LoCoMo does
+    assert [s.get("t") for s in said] == ["2023-05-08T13:56:00", "2023-05-08T13:56:00", None]
 
 
 def test_recall_at_k_counts_evidence_turns_overall_per_category_and_by_age(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ class _Store(EmbeddingCache):
     def _read(self, driver: Any, database: str | None, uids: list[str]) -> list[Any]:
         self.asked.append(uids)
         text = np.ones(8, dtype=np.float32) / np.sqrt(8.0)
-        return [(u, text, (), self.store[u], NO_SOURCE, (u, None, None), (None, 0)) for u in uids]
+        return [(u, text, (), self.store[u], NO_SOURCE, (u, None, None), (None, 0), float("nan")) for u in uids]
 
 
 def _held(size: int) -> tuple[_Store, tuple[str, ...], tuple[int, ...]]:
