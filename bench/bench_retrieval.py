@@ -345,9 +345,10 @@ def ask_dense(session: neo4j.Session, question: Question, game: str, embedder: E
 
 def lane_params(params: Parameters, lane: str) -> Parameters:
     """``params`` with relevance made of one lane alone: :data:`DENSE_LANE` or :data:`LEXICAL_LANE` (its weight 1,
-    the other lane, the source route, the neighbours, the date route and the participant boost 0)."""
+    the other lane, the source route, the neighbours, the date and when routes and the participant boost 0)."""
     weights: dict[str, Any] = {"dense_weight": 0.0, "lexical_weight": 0.0, "source_weight": 0.0,
-                               "neighbour_weight": 0.0, "date_weight": 0.0, "participant_boost": 0.0}
+                               "neighbour_weight": 0.0, "date_weight": 0.0, "when_weight": 0.0,
+                               "participant_boost": 0.0}
     weights["dense_weight" if lane == DENSE_LANE else "lexical_weight"] = 1.0
     return replace(params, recall=replace(params.recall, **weights))
 

@@ -173,11 +173,12 @@ class ConsolidationParams:
 class RecallParams:
     """docs/model.md#candidates-and-ranking: score = relevance_weight * relevance + strength_weight * m; relevance =
     dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour
-    + date_weight * date + participant_boost (cap 1), where source is the source route (the cue names who the owner
-    believes the memory came from, weighed by how well the owner still remembers that source), neighbour the content
-    relevance of the statement said right before or after it when that one is among the neighbour_lenders (int >= 1)
-    best content matches (graphmem.recall.neighbours), and date 1 for a memory logged within a calendar date the cue
-    names or the week after it (graphmem.recall.dates); best k (int in 1..RECALL_K_MAX); cued recall:
+    + date_weight * date + when_weight * when + participant_boost (cap 1), where source is the source route (the cue
+    names who the owner believes the memory came from, weighed by how well the owner still remembers that source),
+    neighbour the content relevance of the statement said right before or after it when that one is among the
+    neighbour_lenders (int >= 1) best content matches (graphmem.recall.neighbours), date 1 for a memory logged within
+    a calendar date the cue names or the week after it, and when 1 for a memory whose words say when, asked when
+    (graphmem.recall.dates); best k (int in 1..RECALL_K_MAX); cued recall:
     retrievable when m >= max(0.15, RetrievalThreshold) * (1 - cue_support * relevance) (graphmem.model.retrieval)."""
 
     relevance_weight: float = field(metadata=IN_UNIT)
@@ -188,6 +189,7 @@ class RecallParams:
     neighbour_weight: float = field(metadata=IN_UNIT)
     neighbour_lenders: int = field(metadata=spec(Num(1, integer=True)))
     date_weight: float = field(metadata=IN_UNIT)
+    when_weight: float = field(metadata=IN_UNIT)
     participant_boost: float = field(metadata=IN_UNIT)
     k: int = field(metadata=spec(Num(1, RECALL_K_MAX, integer=True)))
     cue_support: float = field(metadata=IN_UNIT)

@@ -9,6 +9,11 @@ candidate made within a named span, or in the week after it, gets the date route
 what they did after they did it ("last week I ran a charity race"), so the evidence of a day is often heard a few days
 later. A topic naming no date, and a memory whose event has no time, get nothing from this route.
 
+A question asking *when* ("When did Caroline go to the support group?", "How long has she had them?") is answered by
+the statement that said when ("I went to a support group yesterday"): people keep the time an event was placed in
+with the event. Such a topic (:func:`asks_when`) also reaches the memories whose own words place something in time
+(:data:`TIME_WORDS`, or a year; :attr:`graphmem.recall.lexical.Postings.timed`), the *when* route.
+
 What is read as a date (English, as LoCoMo's questions and most agents write them; a day without a year, a weekday or
 "yesterday" name no calendar day here):
 
@@ -29,11 +34,21 @@ import re
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["AFTER_DAYS", "date_route", "named_spans", "told_day"]
+__all__ = ["AFTER_DAYS", "TIME_WORDS", "asks_when", "date_route", "named_spans", "told_day"]
 
 AFTER_DAYS = 7.0
 """How long after a named span a memory still answers it, in days: people tell of what they did in the days after
 (LoCoMo, bench/README.md: 7 days gave the same recall@10 as 7 days plus 3 before; 14 days a little less)."""
+
+TIME_WORDS = (
+    "yesterday", "today", "tonight", "tomorrow", "last", "next", "ago", "weekend", "week", "weeks", "month", "months",
+    "year", "years", "recently", "soon", "since", "earlier", "later", "before", "after", "morning", "evening", "night",
+    "summer", "winter", "spring", "fall", "autumn", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december")
+"""The words that place what a statement tells in time (with any four-digit number, a year): the *when* route."""
+_ASKS_WHEN = re.compile(r"^\W*(?:when\s+(?:did|do|does|is|was|were|will|would|has|have|had|are|can|could|should)"
+                        r"|how\s+long|what\s+time|(?:what|which)\s+(?:year|month|date|day))\b", re.IGNORECASE)
 
 _MONTHS = {name: i + 1 for i, name in enumerate(
     "january february march april may june july august september october november december".split())}
@@ -90,6 +105,13 @@ def named_spans(topic: str | None) -> tuple[tuple[float, float], ...]:
             if span is not None and span not in spans:
                 spans.append(span)
     return tuple(spans)
+
+
+def asks_when(topic: str | None) -> bool:
+    """Whether ``topic`` is a question asking when: it starts with "When did/is/was/will/has ...", "How long",
+    "What time" or "What/Which year/month/date/day" (any case). "What did Riley say when I accused her?" asks what,
+    not when."""
+    return bool(topic) and _ASKS_WHEN.search(topic or "") is not None
 
 
 def told_day(t: str | None) -> float:

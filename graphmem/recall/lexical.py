@@ -42,9 +42,10 @@ import numpy as np
 import numpy.typing as npt
 import Stemmer
 
+from graphmem.recall.dates import TIME_WORDS
 from graphmem.recall.ranking import Floats
 
-__all__ = ["CONTEXT_WEIGHT", "FIELDS", "MAX_TERMS", "STOP", "Postings", "analyze", "bm25", "topic_terms"]
+__all__ = ["CONTEXT_WEIGHT", "FIELDS", "MAX_TERMS", "STOP", "Postings", "analyze", "bm25", "says_when", "topic_terms"]
 
 FIELDS = ("text", "keywords", "context")
 """The fields of a memory searched, in the order of every per-field array here."""
@@ -111,6 +112,16 @@ def topic_terms(topic: str | None, limit: int = MAX_TERMS) -> list[str]:
     return [term for term, _ in sorted(chosen, key=lambda item: item[1][0])]
 
 
+_TIMED = frozenset(_stem(w) for w in TIME_WORDS)
+_YEAR_TERM = re.compile(r"\d{4}")
+
+
+def says_when(text_terms: Sequence[str]) -> bool:
+    """Whether a memory's text (its terms, :func:`analyze`) places something in time: one of
+    :data:`graphmem.recall.dates.TIME_WORDS` or a four-digit number."""
+    return any(term in _TIMED or _YEAR_TERM.fullmatch(term) for term in text_terms)
+
+
 def field_terms(text: str | None, keywords: str | None, context: str | None) -> tuple[list[str], list[str], list[str]]:
     """The terms of a memory's three fields (:data:`FIELDS`)."""
     return analyze(text), analyze(keywords), analyze(context)
@@ -164,6 +175,9 @@ class Postings:
     terms per field, 0 for a field it lacks) and each term's rows with their counts per field."""
 
     lengths: Floats = field(default_factory=lambda: np.zeros((0, 3)))
+    timed: Floats = field(default_factory=lambda: np.zeros(0))
+    """1.0 for a row whose text places something in time (:func:`says_when`), else 0.0; the when route of
+    :mod:`graphmem.recall.dates`."""
     terms: dict[str, _Term] = field(default_factory=dict)
     row_terms: dict[int, tuple[str, ...]] = field(default_factory=dict)
     contexts: dict[int, str | None] = field(default_factory=dict)
@@ -176,8 +190,11 @@ class Postings:
         if row >= self.lengths.shape[0]:
             grown = np.zeros((max(64, 2 * self.lengths.shape[0], row + 1), 3))
             grown[:self.lengths.shape[0]] = self.lengths
-            self.lengths = grown
+            timed = np.zeros(grown.shape[0])
+            timed[:self.timed.shape[0]] = self.timed
+            self.lengths, self.timed = grown, timed
         self.lengths[row] = [len(f) for f in fields]
+        self.timed[row] = 1.0 if says_when(fields[0]) else 0.0
         counts: dict[str, list[int]] = {}
         for f, terms in enumerate(fields):
             for term in terms:

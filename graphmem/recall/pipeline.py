@@ -25,7 +25,7 @@ from graphmem.model.params import Parameters
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker, SourceType
 from graphmem.recall.candidates import Context, check_context, held_key, keep_written, read_context, read_memories
-from graphmem.recall.dates import date_route, named_spans
+from graphmem.recall.dates import asks_when, date_route, named_spans
 from graphmem.recall.lexical import topic_terms
 from graphmem.recall.neighbours import NO_TALK, neighbours
 from graphmem.recall.prompt import display_order
@@ -365,6 +365,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     about = np.zeros(n, dtype=bool)
     near: npt.NDArray[np.intp] | None = None
     dated: npt.NDArray[np.float64] | None = None
+    timed: npt.NDArray[np.float64] | None = None
     if n and (vector is not None or request.participants):
         named = named_in(request.topic, context.players)
         parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
@@ -392,13 +393,16 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         if spans:
             dated = np.concatenate([date_route(np.where(rows >= 0, vectors.told[np.maximum(rows, 0)], np.nan), spans)
                                     for vectors, rows in held_rows])
+        if p.recall.when_weight > 0.0 and asks_when(request.topic):
+            timed = np.concatenate([np.where(rows >= 0, vectors.postings.timed[np.maximum(rows, 0)], 0.0)
+                                    for vectors, rows in held_rows])
     else:
         lap("dense")
 
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
     scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source,
-                              neighbours=near, date=dated)
+                              neighbours=near, date=dated, when=timed)
     ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p, ties=tie_order(segments, uids))
     segment_of = {uid: seg for seg in segments for uid in seg.uids} if len(segments) > 1 else {}
     own_segment = segments[0]

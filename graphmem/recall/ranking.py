@@ -27,8 +27,12 @@ not even read it).
   memories whose event was logged within that day, month or year or in the week after it (1, else 0:
   :mod:`graphmem.recall.dates`); 0 for every memory when the topic names no date, and for a memory whose event has
   no time.
-- ``relevance = min(1, raw)``, ``raw = 0.5 dense + 0.5 lexical + 0.3 source + 0.2 neighbour + 0.3 date + 0.2 [about
-  a participant]``; without a topic dense, lexical, source, neighbour and date are 0, so the participant boost alone makes
+- ``when``: the when route. A question asking when ("When did ...?", "How long ...?") reaches the memories whose own
+  words place something in time ("yesterday", "last week", "in May", a year: 1, else 0; :mod:`graphmem.recall.dates`);
+  0 for every memory when the topic asks no when.
+- ``relevance = min(1, raw)``, ``raw = 0.5 dense + 0.5 lexical + 0.3 source + 0.2 neighbour + 0.3 date + 0.1 when
+  + 0.2 [about a participant]``; without a topic dense, lexical, source, neighbour, date and when are 0, so the
+  participant boost alone makes
   relevance (it still applies: a recall for a conversation with Marcus and no topic prefers memories about Marcus).
 - ``score = 0.6 relevance + 0.4 m``, m the strength at the recall phase; candidates of equal score are ordered by
   ``raw`` (the cap made every strong match of a ``perfect`` owner tie at 1, and the uid then chose among them).
@@ -137,19 +141,20 @@ def is_about(about: Iterable[str], participants: Iterable[str]) -> bool:
 
 
 def relevance(dense: float, lexical: float, about_participant: bool, params: Parameters, source: float = 0.0,
-              neighbour: float = 0.0, date: float = 0.0) -> float:
+              neighbour: float = 0.0, date: float = 0.0, when: float = 0.0) -> float:
     """min(1, dense_weight * dense + lexical_weight * lexical + source_weight * source + neighbour_weight * neighbour
-    + date_weight * date + participant_boost * about_participant), in [0, 1].
+    + date_weight * date + when_weight * when + participant_boost * about_participant), in [0, 1].
 
     dense, lexical : floats in [0, 1], already normalised over the owner's candidates; source : float in [0, 1], the
     source route (:func:`source_route`, 0 when the cue names nobody the memory came from); neighbour : float >= 0,
     the best content relevance (dense_weight * dense + lexical_weight * lexical) of the statements said right before
     and after the memory in its conversation (:mod:`graphmem.recall.neighbours`; 0 for none); date : 0 or 1, the date
-    route (:func:`graphmem.recall.dates.date_route`).
+    route (:func:`graphmem.recall.dates.date_route`); when : 0 or 1, the when route (a question asking when, a memory
+    whose words say when: :mod:`graphmem.recall.dates`).
     """
     r = params.recall
     value = (r.dense_weight * dense + r.lexical_weight * lexical + r.source_weight * source
-             + r.neighbour_weight * neighbour + r.date_weight * date
+             + r.neighbour_weight * neighbour + r.date_weight * date + r.when_weight * when
              + (r.participant_boost if about_participant else 0.0))
     return min(1.0, max(0.0, value))
 
@@ -227,7 +232,8 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
                      lexical_raw: Sequence[float] | Floats, about_participant: Sequence[bool] | Flags,
                      params: Parameters, *, dense_range: tuple[float, float] | None = None,
                      lexical_best: float | None = None, source: Floats | None = None,
-                     neighbours: npt.NDArray[np.intp] | None = None, date: Floats | None = None) -> Scores:
+                     neighbours: npt.NDArray[np.intp] | None = None, date: Floats | None = None,
+                     when: Floats | None = None) -> Scores:
     """Score every candidate at once (docs/model.md#candidates-and-ranking, the formulas of the module docstring).
 
     Parallel sequences (or arrays) of shape (n_candidates,): strengths (m now, in [0, 1]), flashbulb flags,
@@ -239,6 +245,8 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
     the ``recall.neighbour_lenders`` best content matches lend to their neighbours (ties with the last lend too), so
     a recall's best k do not depend on k.
     date : the date route of each candidate, 0 or 1 (:func:`graphmem.recall.dates.date_route`; None: 0 everywhere).
+    when : the when route of each candidate, 0 or 1 (:attr:`graphmem.recall.lexical.Postings.timed` when the topic
+    asks when, :func:`graphmem.recall.dates.asks_when`; None: 0 everywhere).
     dense_range, lexical_best : the min and max dense score and the best lexical score over ALL the owner's
     candidates, when the sequences hold only some of them (default: computed from the sequences).
     The values equal the scalar :func:`relevance`, :func:`score` and
@@ -261,8 +269,9 @@ def score_candidates(strengths: Sequence[float] | Floats, flashbulbs: Sequence[b
         padded = np.append(np.where(content >= best, content, 0.0), 0.0)  # index -1, no neighbour: 0
         near = np.maximum(padded[neighbours[:, 0]], padded[neighbours[:, 1]])
     dated = np.zeros(n) if date is None else np.asarray(date, dtype=np.float64).reshape(n)
-    raw = np.maximum(content + r.source_weight * route + r.neighbour_weight * near + r.date_weight * dated + boost,
-                     0.0)
+    timed = np.zeros(n) if when is None else np.asarray(when, dtype=np.float64).reshape(n)
+    raw = np.maximum(content + r.source_weight * route + r.neighbour_weight * near + r.date_weight * dated
+                     + r.when_weight * timed + boost, 0.0)
     rel = np.minimum(raw, 1.0)
     scores = r.relevance_weight * rel + r.strength_weight * strength
     floors = np.maximum(params.clarity.vague_floor, np.asarray(thresholds, dtype=np.float64).reshape(n))

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.model import default_parameters
-from graphmem.recall.dates import AFTER_DAYS, date_route, named_spans, told_day
+from graphmem.recall.dates import AFTER_DAYS, asks_when, date_route, named_spans, told_day
+from graphmem.recall.lexical import Postings, analyze, says_when
 from graphmem.recall.ranking import relevance, score_candidates
 
 P = default_parameters()
@@ -74,3 +75,32 @@ def test_the_date_route_adds_its_weight_to_relevance_as_the_scalar_formula_says(
     assert score_candidates([strength], [False], [0.3], [dense], [lexical], [False], off, source=np.array([source]),
                             date=np.array([1.0]), dense_range=(0.0, 1.0), lexical_best=1.0).raw[0] == \
         pytest.approx(undated.raw[0])
+
+
+@pytest.mark.parametrize(("topic", "asked"), [
+    ("When did Caroline go to the LGBTQ support group?", True), ("when is Melanie planning on going camping?", True),
+    ("How long has Caroline had her current group of friends for?", True), ("What year did John move?", True),
+    ("What did Riley say when I accused her?", False), ("When Frank joined Bob, what happened on that mission?", False),
+    ("Do you remember when we met?", False), (None, False), ("", False),
+])
+def test_a_question_asks_when_by_how_it_starts(topic: str | None, asked: bool) -> None:
+    assert asks_when(topic) is asked
+
+
+def test_a_memory_says_when_by_its_words() -> None:
+    assert says_when(analyze("I went to a LGBTQ support group yesterday and it was so powerful."))
+    assert says_when(analyze("I painted that lake sunrise in 2022!")) and says_when(analyze("See you next weekend"))
+    assert not says_when(analyze("Riley voted to banish Casey.")) and not says_when(analyze("I play the clarinet"))
+    postings = Postings()
+    postings.put(0, "I ran a charity race last Sunday", None, None)
+    postings.put(1, "I ran a charity race", "Sunday", "last week")  # only its own text says when it happened
+    assert postings.timed[:2].tolist() == [1.0, 0.0]
+    postings.rewrite(0, "I ran a charity race", None)  # the day is lost: the words no longer say when
+    assert postings.timed[0] == 0.0
+
+
+def test_the_when_route_adds_its_weight_only_where_given() -> None:
+    both = score_candidates([0.5, 0.5], [False, False], [0.3, 0.3], [0.2, 0.2], [0.4, 0.4], [False, False], P,
+                            when=np.array([1.0, 0.0]), dense_range=(0.0, 1.0), lexical_best=1.0)
+    assert both.raw[0] - both.raw[1] == pytest.approx(P.recall.when_weight)
+    assert both.relevance[0] == pytest.approx(relevance(0.2, 0.4, False, P, when=1.0))
