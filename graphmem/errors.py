@@ -98,6 +98,15 @@ class GameConflict(GraphmemError):
     error: ClassVar[str] = "conflict"
 
 
+class GameMoving(GraphmemError):
+    """A write to a game that is being moved to another target (``graphmem move``), or a call that reached the
+    target a game has just left: nothing is written. The move takes seconds; the same request sent again reaches the
+    game where it lives then (docs/service.md#moving-a-game): HTTP 503 with ``Retry-After``."""
+
+    http_status: ClassVar[int] = 503
+    error: ClassVar[str] = "game_moving"
+
+
 class IdempotencyKeyReused(UsageProblem):
     """An Idempotency-Key sent again with another request (another route or body) than the one it was first sent
     with: HTTP 422, nothing done (docs/service.md#retries)."""

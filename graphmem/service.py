@@ -457,6 +457,7 @@ class MemoryService:
         """
         from graphmem.jobs.decay import refresh_working_memory
         from graphmem.model.working_memory import WorkingMemoryItem
+        from graphmem.store.games import refuse_if_moving
         from graphmem.store.idempotency import fence
         from graphmem.store.keys import api_thought_uid_prefix
         from graphmem.store.queries import cypher
@@ -467,6 +468,7 @@ class MemoryService:
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
 
         def work(tx: neo4j.ManagedTransaction) -> list[neo4j.Record]:
+            refuse_if_moving(tx, game)
             fence(tx)  # pushed with an Idempotency-Key: the key is marked committed with the thought
             return list(tx.run(cypher("ingest/push_thought"), game=game, player=player, content=content,
                                priority=priority, persistence=persistence, trigger=trigger,

@@ -7,11 +7,16 @@ together with every game of its series.
 
 Where a game lives is recorded by the game itself: the target that holds its ``Game`` node (and a series' ``Series``
 node) is its place, and there is no other record. A process finds a game by asking every target once
-(``cypher/targets/locate.cypher``, one index lookup each, in parallel) and keeps the answer; a game is never moved
-behind a process's back (placing a game never moves one, adding a target moves nothing), so the answer stays true. Why
-not a directory (a table game -> target in one database, or in a file): the database holding it would be one more
-place every call depends on, so a directory that is down would take every game down, where a target that is down
-now takes only its own games; and two records (the directory and the game) could disagree, where one cannot.
+(``cypher/targets/locate.cypher``, one index lookup each, in parallel) and keeps the answer; placing a game never
+moves one and adding a target moves nothing, so the answer stays true until the game is moved (:meth:`Targets.move`,
+:mod:`graphmem.store.moves`): during a move the copy on the destination is marked arriving and is not the game's
+place; once it has arrived the source, still marked ``moving_to`` it until its copy is deleted, gives way to it. A
+process that kept the old place hears of the move from the game itself: its writes there are refused with
+GameMoving, and a call that finds the game gone from the place it kept drops the place (:meth:`Targets.relocate`),
+so the request sent again goes to the new one. Why not a directory (a table game -> target in one database, or in a
+file): the database holding it would be one more place every call depends on, so a directory that is down would take
+every game down, where a target that is down now takes only its own games; and two records (the directory and the
+game) could disagree, where one cannot.
 
 A new game (no target holds it) goes where its series lives; a game of no stored series goes to the target chosen by
 rendezvous hashing of its series' name, or of its id when it has none (:func:`place`, Thaler & Ravishankar 1998):
@@ -35,18 +40,20 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import neo4j
 
-from graphmem.errors import GameConflict, GraphmemError, Neo4jUnavailable, Unauthorized, UsageProblem
+from graphmem.errors import GameConflict, GameMoving, GraphmemError, Neo4jUnavailable, NotFound, Unauthorized, UsageProblem
 from graphmem.service import MemoryService
 from graphmem.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from graphmem.analysis import QueryResult
     from graphmem.ingest.pipeline import IngestSummary
+    from graphmem.store.moves import MoveReport
     from graphmem.store.tokens import PlayerGrant
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseException)
 
 
 def place(names: list[str] | tuple[str, ...], key: str) -> str:
@@ -61,11 +68,22 @@ def place(names: list[str] | tuple[str, ...], key: str) -> str:
 
 @dataclass(frozen=True)
 class Located:
-    """What one target holds of a game and its series (``error``: why it did not answer, else None)."""
+    """What one target holds of a game and its series as their place (a copy arriving by a move is not), the target
+    each is being moved to (or None), and ``error``: why the target did not answer, else None."""
 
     game: bool = False
     series: bool = False
     error: str | None = None
+    game_moving_to: str | None = None
+    series_moving_to: str | None = None
+
+
+def _homes(found: Mapping[str, Located], series: bool = False) -> list[str]:
+    """The targets holding the game (the series) as its place: those that hold it, less a source whose move has
+    arrived at another that holds it (its copy is being deleted)."""
+    held = [name for name, where in found.items() if (where.series if series else where.game)]
+    return [name for name in held
+            if (found[name].series_moving_to if series else found[name].game_moving_to) not in held]
 
 
 class Targets:
@@ -151,7 +169,8 @@ class Targets:
                 with service.driver.session(database=service.database,
                                             default_access_mode=neo4j.READ_ACCESS) as session:
                     row = session.run(cypher("targets/locate"), game=game, series_uid=uid).single(strict=True)
-                return Located(bool(row["game_here"]), bool(row["series_here"]))
+                return Located(bool(row["game_here"]), bool(row["series_here"]), None, row["game_moving_to"],
+                               row["series_moving_to"])
             except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError, OSError) as e:
                 return Located(error=str(e).splitlines()[0] if str(e) else type(e).__name__)
 
@@ -179,7 +198,7 @@ class Targets:
         if known is not None:
             return known
         found = self.locate(game)
-        holders = [name for name, where in found.items() if where.game]
+        holders = _homes(found)
         if len(holders) > 1:
             raise GameConflict(f"game '{game}' is stored on targets {', '.join(holders)}: a game lives on one "
                                "target only; delete the copy that should not be there (graphmem --uri ... delete)")
@@ -203,11 +222,9 @@ class Targets:
         when the game and its series are stored on different targets, or either on two."""
         if len(self.names) == 1:
             return self.names[0]
-        if game in self._places:
-            return self._places[game]
-        found = self.locate(game, series)
-        games = [name for name, where in found.items() if where.game]
-        series_at = [name for name, where in found.items() if where.series]
+        found = self.locate(game, series)  # not from the places kept: the game or its series may have moved
+        games = _homes(found)
+        series_at = _homes(found, series=True)
         if len(games) > 1 or len(series_at) > 1:
             raise GameConflict(f"game '{game}'{f' or its series {series!r}' if series else ''} is stored on more "
                                f"than one target ({', '.join(dict.fromkeys(games + series_at))}): each lives on one")
@@ -216,6 +233,10 @@ class Targets:
                                f"'{series_at[0]}': a series lives on one target with all its games")
         if games or series_at:
             name = (games or series_at)[0]
+            moving = found[name].series_moving_to if not games else None
+            if moving is not None:
+                raise GameMoving(f"series '{series}' is being moved to target '{moving}': a new game joins it once it "
+                                 "has arrived; send the request again in a few seconds")
         else:
             down = self._down(found)
             if down:
@@ -237,7 +258,7 @@ class Targets:
         if len(self.names) == 1:
             return self.names[0]
         found = self.locate("", series)
-        holders = [name for name, where in found.items() if where.series]
+        holders = _homes(found, series=True)
         if holders:
             return holders[0]
         down = self._down(found)
@@ -259,11 +280,143 @@ class Targets:
             return self.services[self.target_of_series(params["series"])].query(name, params)
         raise UsageProblem(f"query {name}: the games are spread over {len(self.names)} targets "
                            f"({', '.join(self.names)}), and a query runs on the target of one game or series: give "
-                           "game=... or series=... (a query over the games of every target is not supported yet)")
+                           "game=... or series=..., or run it over every game of every target (`graphmem query "
+                           f"{name} --all`; HTTP: \"all\": true)")
+
+    def query_all(self, name: str, params: Mapping[str, str]) -> QueryResult:
+        """Run the analysis query ``name`` for every stored game (for a query of a series, every series) of every
+        target, each on its own target (the targets at once), and merge the answers.
+
+        Every shipped query is about one game or one series (it takes ``game`` or ``series``, and a series lives on
+        one target), so none aggregates across games, and the merge is exact: the rows of each game, in the query's
+        own order (its ORDER BY; a LIMIT is per game), games by id; each row led by its ``game`` (or ``series``)
+        unless the query returns that column itself, and with several targets by its ``target``.
+        params : as :meth:`MemoryService.query`, without ``game`` (``series``).
+        Raises UsageProblem when ``params`` name the game (series), as :meth:`MemoryService.query` otherwise, and
+        Neo4jUnavailable naming a target that does not answer (a merge without its games would be silently short).
+        """
+        from graphmem.analysis import QueryResult, analysis_query
+        from graphmem.analysis.catalog import query_scope
+
+        chosen = analysis_query(name)
+        scope = query_scope(chosen)
+        if params.get(scope):
+            raise UsageProblem(f"query {name} over every {scope}: leave {scope}={params[scope]} out (or leave out "
+                               "--all to run it on that one)")
+
+        def each(service: MemoryService) -> list[tuple[str, QueryResult]]:
+            keys = [str(r[scope]) for r in (service.games() if scope == "game" else service.series())]
+            return [(key, service.query(name, {**params, scope: key})) for key in keys]
+
+        found: list[tuple[str, str, QueryResult]] = []
+        for target, answered in zip(self.names, self._each(_attempt(each))):
+            if isinstance(answered, BaseException):
+                raise Neo4jUnavailable(f"target '{target}' at {self.uri(target)} does not answer: query {name} "
+                                       f"cannot run over every {scope} now") from answered
+            found.extend((key, target, result) for key, result in answered)
+        found.sort(key=lambda item: (item[0], item[1]))
+        lead = (("target",) if self.single is None else ()) + (() if scope in chosen.returns else (scope,))
+        rows = [{**({"target": target} if self.single is None else {}), scope: key, **row}
+                for key, target, result in found for row in result.rows]
+        return QueryResult(lead + tuple(chosen.returns), [{column: row.get(column) for column in
+                                                           lead + tuple(chosen.returns)} for row in rows])
 
     def forget(self, game: str) -> None:
         """Drop what this process knows of where ``game`` lives (after deleting it)."""
         self._places.pop(game, None)
+
+    def relocate(self, game: str) -> str | None:
+        """After a call about ``game`` failed as if the game had moved (GameMoving, or NotFound from the place this
+        process kept): drop the place kept and ask every target again. Returns the game's place now when it differs
+        from the one kept (the call, sent again, goes there), else None (the failure stands). Never raises: a target
+        that does not answer leaves the place unknown (None)."""
+        if self.single is not None:
+            return None
+        answered = self._places.pop(game, None)
+        try:
+            found = self.locate(game)
+        except GraphmemError:
+            return None
+        homes = _homes(found)
+        return homes[0] if len(homes) == 1 and homes[0] != answered else None
+
+    def moved(self, game: str, exc: E) -> E | GameMoving:
+        """The error to answer for ``exc``, raised by a call about ``game`` on the place this process kept: a
+        NotFound from a place the game has left (:meth:`relocate` finds it elsewhere) becomes GameMoving (send the
+        request again); anything else is ``exc`` itself (a GameMoving also drops the place kept)."""
+        if self.single is not None:
+            return exc
+        if isinstance(exc, GameMoving):
+            self.relocate(game)
+        elif isinstance(exc, NotFound):
+            now = self.relocate(game)
+            if now is not None:
+                return GameMoving(f"game '{game}' was moved to target '{now}' (this process still routed it to its "
+                                  "old place): nothing was done; send the request again")
+        return exc
+
+    def move(self, to: str, *, game: str | None = None, series: str | None = None, batch: int = 2000,
+             step: Callable[[str], None] | None = None) -> MoveReport:
+        """Move ``game`` (in no series), or every game of ``series``, with nothing lost, to target ``to``
+        (:func:`graphmem.store.moves.move`: mark, drain, copy, verify, arrive, delete; docs/service.md#moving-a-game).
+        Running it again after an interruption finishes the move; a game already on ``to`` moves nothing.
+        ``step(name)`` is called as each step begins.
+
+        Raises UsageProblem for an unknown target, neither or both of ``game`` and ``series``, or a game of a series
+        (a series lives on one target: move it whole); NotFound for a game or series no target holds;
+        Neo4jUnavailable when the source or ``to`` does not answer; GameConflict and Neo4jUnavailable as
+        :func:`graphmem.store.moves.move`."""
+        from graphmem.store.moves import Endpoint, MoveReport, move
+        from graphmem.store.series import series_games, series_of
+
+        if to not in self.services:
+            raise UsageProblem(f"no target '{to}' (the targets: {', '.join(self.names)})")
+        if (game is None) == (series is None):
+            raise UsageProblem("move a game (--game) or a series (--series), one of them")
+        if self.single is not None:
+            raise UsageProblem(f"there is one target only ('{self.names[0]}'): configure the target to move to "
+                               "([targets.NAME], docs/service.md#many-games-several-neo4j-targets)")
+        found = self.locate(game or "", series)
+        held = [name for name, where in found.items() if (where.game if game else where.series)]
+        leaving = [name for name in held if (found[name].game_moving_to if game else found[name].series_moving_to)]
+        what = f"game '{game}'" if game else f"series '{series}'"
+        if not held:
+            down = self._down(found)
+            if down:
+                raise Neo4jUnavailable(f"{what} is not on the targets that answer, and target {down} does not "
+                                       "answer: try again when it is back")
+            raise NotFound(f"{what} is stored on no target ({', '.join(self.names)})")
+        source = leaving[0] if leaving else held[0]
+        for name in {source, to}:
+            if found[name].error is not None:
+                raise Neo4jUnavailable(f"target '{name}' at {self.uri(name)} does not answer ({found[name].error}): "
+                                       "a move needs its source and its destination")
+        origin, destination = self.services[source], self.services[to]
+        if game is not None:
+            joined = series_of(origin.driver, origin.database, game)
+            if joined is not None:
+                raise UsageProblem(f"game '{game}' is game {joined[1]} of series '{joined[0]}', and a series lives on "
+                                   f"one target with all its games: move the series (graphmem move --series "
+                                   f"{joined[0]} --to {to})")
+            games = [game]
+        else:
+            assert series is not None
+            listed = {g.game: g.position for g in series_games(origin.driver, origin.database, series)[1]}
+            if source != to:
+                listed |= {g.game: g.position for g in series_games(destination.driver, destination.database,
+                                                                     series)[1]}
+            games = sorted(listed, key=lambda g: listed[g])
+        if source == to:
+            heading = found[source].game_moving_to if game else found[source].series_moving_to
+            if heading is not None:
+                raise GameConflict(f"{what} is being moved from '{source}' to '{heading}': finish that move "
+                                   f"(graphmem move ... --to {heading}); it takes no write until then")
+            return MoveReport(games, series, source, to, copied=False)
+        report = move(Endpoint(source, origin.driver, origin.database),
+                      Endpoint(to, destination.driver, destination.database), games, series, batch=batch, step=step)
+        for moved in games:
+            self._places[moved] = to
+        return report
 
     # -- calls over every target -----------------------------------------------------------------------------------
 

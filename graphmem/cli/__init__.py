@@ -40,6 +40,7 @@ COMMANDS: Mapping[str, str] = {
     "init": "graphmem.cli.init_cmd:init",
     "mcp": "graphmem.cli.serve_cmd:mcp_stdio",
     "model": "graphmem.cli.model_cmd:model",
+    "move": "graphmem.cli.move_cmd:move",
     "neo4j": "graphmem.cli.neo4j_cmd:neo4j",
     "phase": "graphmem.cli.phase_cmd:phase",
     "query": "graphmem.cli.query_cmd:query",

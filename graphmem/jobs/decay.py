@@ -44,7 +44,7 @@ from graphmem.model.params import Parameters
 from graphmem.model.source import OWN_KINDS
 from graphmem.model.vocabulary import LIVE_STATES
 from graphmem.model.working_memory import WorkingMemoryItem, active_items
-from graphmem.store.games import stored_game_ids
+from graphmem.store.games import refuse_if_moving, stored_game_ids
 from graphmem.store.queries import cypher
 
 __all__ = ["DecayReport", "advance"]
@@ -210,6 +210,8 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
     started = time.perf_counter()
     if batch_size < 1:
         raise UsageProblem(f"batch_size must be >= 1, got {batch_size!r}")
+    with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
+        session.execute_read(refuse_if_moving, game)  # a game being moved takes no decay (graphmem.store.moves)
     state = _decay_progress(driver, database, game, params)
     to = state.decayed_to + 1 if to_phase is None else int(to_phase)
     if past_end is not None and to > max(state.last_phase, state.decayed_to) + past_end:
@@ -222,7 +224,8 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
     log.info("decaying game %s from phase %d to %d (%s curve)", game, state.decayed_to, to, state.curve)
     counts = _decay_memories(driver, database, game, to, state.curve, params, batch_size)
     thoughts, thoughts_active = refresh_working_memory(driver, database, game, to, params)
-    driver.execute_query(cypher("jobs/decay_game_set"), game=game, to=to, database_=database)
+    with driver.session(database=database) as session:
+        session.execute_write(_set_decayed_to, game, to)
     report = DecayReport(game=game, from_phase=state.decayed_to, to_phase=to, curve=state.curve,
                          memories=sum(counts.values()), states=MappingProxyType(counts), thoughts=thoughts,
                          thoughts_active=thoughts_active, seconds=time.perf_counter() - started)
@@ -230,3 +233,11 @@ def advance(driver: neo4j.Driver, database: str | None, game: str, to_phase: int
              report.memories, ", ".join(f"{n} {s}" for s, n in counts.items()), thoughts_active, thoughts,
              report.seconds)
     return report
+
+
+def _set_decayed_to(tx: neo4j.ManagedTransaction, game: str, to: int) -> None:
+    """Record ``Game.decayed_to``, the decay's last step; refused (GameMoving) when the game began moving during the
+    decay: the copy then holds an interrupted decay, which the next one to the same phase completes (each memory's
+    strength is a closed form of its stored state, docs/model.md#forgetting)."""
+    refuse_if_moving(tx, game)
+    tx.run(cypher("jobs/decay_game_set"), game=game, to=to).consume()

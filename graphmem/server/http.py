@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from graphmem.errors import GameMoving, NotFound
 from graphmem.server import auth
 from graphmem.server.errors import JsonAnswer, Unexpected, answer, body, send_json
 from graphmem.server.limits import BodyLimit
@@ -142,8 +143,11 @@ def create_app(service: MemoryService | Targets, *, warm: bool = True, close: bo
         app.include_router(router)
 
     async def known(request: Request, exc: Exception) -> JsonAnswer:
+        game = request.path_params.get("game")
+        if game is not None and isinstance(exc, (GameMoving, NotFound)) and service.single is None:
+            exc = await anyio.to_thread.run_sync(service.moved, game, exc)  # a place kept from before a move
         status, payload = answer(exc, getattr(request.state, "neo4j", settings.uri))  # the game's target's
-        return JsonAnswer(payload, status)
+        return JsonAnswer(payload, status, headers={"Retry-After": "1"} if isinstance(exc, GameMoving) else None)
 
     # Exception too: Starlette's error middleware then answers with this JSON instead of its plain-text 500
     app.add_exception_handler(Exception, known)

@@ -50,6 +50,7 @@ INSTRUCTIONS = (
 def _fail(targets: Targets, game: str | None, exc: BaseException) -> ToolError:
     uri = targets.settings.uri
     if game is not None and targets.single is None:
+        exc = targets.moved(game, exc)  # a place kept from before a move is dropped
         try:
             uri = targets.uri(targets.target_of(game))
         except Exception:  # where the game lives is not known now: the first target's URI

@@ -1,11 +1,13 @@
-"""Which games are stored, and the one error for a game id that is not."""
+"""Which games are stored, the one error for a game id that is not, and the refusal of a write to a game that is
+being moved."""
 
 from __future__ import annotations
 
 import neo4j
 from neo4j import RoutingControl
 
-from graphmem.errors import unknown_game
+from graphmem.errors import GameMoving, unknown_game
+from graphmem.store.keys import series_uid
 from graphmem.store.queries import cypher, with_identifiers
 
 
@@ -40,3 +42,15 @@ def delete_game(driver: neo4j.Driver, database: str | None, game: str) -> dict[s
             query = with_identifiers(cypher("ingest/delete_game"), label=label)
             deleted[label] = int(session.run(query, game=game).single(strict=True)["deleted"])
     return deleted
+
+
+def refuse_if_moving(tx: neo4j.ManagedTransaction, game: str | None, series: str | None = None) -> None:
+    """Raise GameMoving when ``game`` (or its series, or the series ``series`` it is about to join) is being moved
+    away from this database; run it first in every write transaction of a game (``cypher/targets/moving``). With the
+    move's drain (:func:`graphmem.store.moves.move`), a write either ends before the move reads anything or is refused."""
+    record = tx.run(cypher("targets/moving"), game=game,
+                    series_uid=series_uid(series) if series is not None else None).single()
+    if record is not None and record["moving_to"] is not None:
+        what = f"game '{game}'" if game is not None else f"series '{series}'"
+        raise GameMoving(f"{what} is being moved to target '{record['moving_to']}': nothing was written; send the "
+                         "request again in a few seconds, once it has arrived")

@@ -17,6 +17,7 @@ import neo4j
 from neo4j import RoutingControl
 
 from graphmem.errors import GameConflict, NotFound
+from graphmem.store.games import refuse_if_moving
 from graphmem.store.keys import person_uid, player_uid, series_uid
 from graphmem.store.queries import cypher
 
@@ -108,9 +109,16 @@ def join_series(driver: neo4j.Driver, database: str | None, series: str, game: s
     """
     position = placed(driver, database, series, game, position)
     people = [{"uid": person_uid(series, name), "name": name, "player": player_uid(game, name)} for name in players]
-    records, summary, _ = driver.execute_query(
-        cypher("series/join"), series=series, series_uid=series_uid(series), gap=gap, game=game, position=position,
-        people=people, now=datetime.now(timezone.utc).isoformat(timespec="seconds"), database_=database)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+    def work(tx: neo4j.ManagedTransaction) -> tuple[list[neo4j.Record], neo4j.ResultSummary]:
+        refuse_if_moving(tx, game, series)  # a game joining a series that is moving away would be left behind
+        result = tx.run(cypher("series/join"), series=series, series_uid=series_uid(series), gap=gap, game=game,
+                        position=position, people=people, now=now)
+        return list(result), result.consume()
+
+    with driver.session(database=database) as session:
+        records, summary = session.execute_write(work)
     if not records or int(records[0]["people"]) != len(players):
         raise NotFound(f"game '{game}' or one of its players is not stored: it cannot join series '{series}'")
     return Joined(position, summary.counters.nodes_created, summary.counters.relationships_created)

@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 import neo4j
 
 from graphmem.errors import Forbidden, NotFound, Unauthorized
+from graphmem.store.games import refuse_if_moving
 from graphmem.store.keys import token_uid
 from graphmem.store.queries import cypher
 
@@ -44,8 +45,14 @@ def mint(driver: neo4j.Driver, database: str | None, game: str, player: str) -> 
     """
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    records, _, _ = driver.execute_query(cypher("tokens/mint"), uid=token_uid(token_sha256(token)), game=game,
-                                         player=player, now=now, database_=database)
+
+    def work(tx: neo4j.ManagedTransaction) -> list[neo4j.Record]:
+        refuse_if_moving(tx, game)  # a token minted on a game's old target would be lost with it
+        return list(tx.run(cypher("tokens/mint"), uid=token_uid(token_sha256(token)), game=game, player=player,
+                           now=now))
+
+    with driver.session(database=database) as session:
+        records = session.execute_write(work)
     if not records:
         raise NotFound(f"no player '{player}' in game '{game}'")
     return token, bool(records[0]["expires_with_game"])

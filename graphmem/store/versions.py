@@ -50,6 +50,7 @@ from typing import TypeVar
 import neo4j
 from neo4j.exceptions import DriverError, Neo4jError
 
+from graphmem.store.games import refuse_if_moving
 from graphmem.store.idempotency import fence
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
@@ -151,6 +152,7 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
     others = dict(also or {})
 
     def raising(tx: neo4j.ManagedTransaction) -> tuple[T, dict[tuple[str, str], int]]:
+        refuse_if_moving(tx, game)  # a game being moved to another target takes no write (graphmem.store.moves)
         fence(tx)  # a request's write with an Idempotency-Key: the key is marked committed with it
         first = raise_memory_versions(tx, game, names, changed, others)
         return work(tx), first
