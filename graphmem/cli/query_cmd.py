@@ -110,18 +110,24 @@ def _list_queries() -> None:
 @click.option("--list", "list_queries", is_flag=True, help="List the analysis queries with their documentation.")
 @click.option("-p", "--param", "assignments", multiple=True, metavar="KEY=VALUE",
               help="A query parameter, typed by the query's header (repeatable): -p game=G -p day=2.")
+@click.option("--all", "every", is_flag=True,
+              help="Run the query for every stored game (every series, for a query of a series) on every target, "
+                   "leaving -p game (series) out: each game's rows in the query's order, games by id, each row "
+                   "led by its game (and, with several targets, its target).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table (rich), json (a list of objects; an infinite number, the stability of a memory that "
                    "never fades, is null) or csv (with a header row).")
 @click.pass_context
-def query(ctx: click.Context, name: str | None, list_queries: bool, assignments: tuple[str, ...], fmt: str) -> None:
+def query(ctx: click.Context, name: str | None, list_queries: bool, assignments: tuple[str, ...], every: bool,
+          fmt: str) -> None:
     """Run the analysis query NAME (a file of cypher/analysis/) read-only and print what it returns.
 
     Every query takes -p game=GAME, or -p series=NAME for those about a series of games (series_games,
-    series_reputation); `graphmem query --list` shows each query's parameters, their types and
-    defaults, and the columns it returns.
+    series_reputation), or --all to run it for every game (series); `graphmem query --list` shows each query's
+    parameters, their types and defaults, and the columns it returns.
     """
     from graphmem.analysis import analysis_query, bind_params, parse_assignments
+    from graphmem.analysis.catalog import query_scope
 
     if list_queries:
         _list_queries()
@@ -129,9 +135,13 @@ def query(ctx: click.Context, name: str | None, list_queries: bool, assignments:
     if name is None:
         raise UsageProblem("give a query NAME, or --list to see them")
     given = parse_assignments(assignments)
-    params = bind_params(analysis_query(name), given)  # usage errors before connecting
+    chosen = analysis_query(name)
+    scope = query_scope(chosen)
+    if every and given.get(scope):
+        raise UsageProblem(f"--all runs {name} for every {scope}: leave -p {scope}={given[scope]} out")
+    params = bind_params(chosen, {**given, scope: "every"} if every else given)  # usage errors before connecting
     with memory_targets(ctx) as targets:
-        result = targets.query(name, given)
+        result = targets.query_all(name, given) if every else targets.query(name, given)
     if fmt == "json":
         click.echo(json.dumps(json_safe(result.rows), indent=2, ensure_ascii=False, allow_nan=False))
     elif fmt == "csv":

@@ -95,6 +95,9 @@ class QueryBody(_Body):
     """The parameters of an analysis query, as text (typed by the query's header)."""
 
     params: dict[Text, Text | int | float | bool] = Field(default_factory=dict)
+    all: bool = Field(False, description="run the query for every stored game (every series, for a query of a "
+                                         "series) of every target, without params.game (series): each game's rows "
+                                         "in the query's order, games by id, each led by its game and target")
 
 
 # -- answers -------------------------------------------------------------------------------------------------------

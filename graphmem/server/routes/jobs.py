@@ -46,9 +46,10 @@ def queries() -> list[QueryInfo]:
 
 @router.post("/queries/{name}", tags=["queries"])
 def run_query(name: str, request: QueryBody, every: AllTargets) -> QueryRows:
-    """Run an analysis query read-only: {columns, rows} (on the target of its ``game`` or ``series``)."""
-    result = every.query(name, {k: str(v).lower() if isinstance(v, bool) else str(v)
-                                for k, v in request.params.items()})
+    """Run an analysis query read-only: {columns, rows} (on the target of its ``game`` or ``series``; with ``all``,
+    for every game or series of every target, merged: :meth:`graphmem.targets.Targets.query_all`)."""
+    params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in request.params.items()}
+    result = every.query_all(name, params) if request.all else every.query(name, params)
     return QueryRows(query=name, columns=list(result.columns), rows=result.rows)
 
 
