@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 from graphmem import local_neo4j
 from graphmem.cli import main
-from graphmem.targets import place
+from graphmem.settings import load_settings
+from graphmem.targets import Targets, place
 from tests.integration.server_process import Server, start_server
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -56,18 +57,49 @@ def game_on(target: str, tag: str) -> str:
     raise AssertionError("unreachable: a third of the ids go to each target")
 
 
-def holders(targets: dict[str, tuple[str, Path]], game: str) -> list[str]:
-    """The targets whose database holds the game's Game node (asked directly, not through graphmem)."""
+def holders(targets: dict[str, tuple[str, Path]], game: str, *, arrived: bool = True) -> list[str]:
+    """The targets whose database holds the game's Game node (asked directly, not through graphmem; with
+    ``arrived`` False a copy a move left unarrived counts too)."""
     found = []
     for name, (uri, _) in targets.items():
         with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
-            if driver.execute_query("MATCH (g:Game {uid: $game}) RETURN g", game=game).records:
+            if driver.execute_query("MATCH (g:Game {uid: $game}) WHERE $all OR g.arriving_from IS NULL RETURN g",
+                                    game=game, all=not arrived).records:
                 found.append(name)
     return found
 
 
+class Interrupted(Exception):
+    """A move stopped at one of its steps, as a crash there would stop it."""
+
+
+def interrupt_at(name: str) -> Callable[[str], None]:
+    def step(current: str) -> None:
+        if current == name:
+            raise Interrupted(name)
+    return step
+
+
+def cli_json(runner: CliRunner, env: dict[str, str], *args: str) -> Any:
+    result = runner.invoke(main, [*args] if "--format" in args else [*args, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def recalls(server: Server, token: str, game: str) -> list[Any]:
+    """The dry-run recall answers (prompt block and JSON) of Marcus for three topics with fixed seeds."""
+    answers = []
+    with server.client(token) as marcus:
+        for seed, topic in enumerate(("Thomas", "Sarah", "the vote")):
+            recalled = marcus.post(f"/games/{game}/players/Marcus/recall",
+                                   json={"topic": topic, "dry_run": True, "seed": seed})
+            assert recalled.status_code == 200, recalled.text
+            answers.append(recalled.json())
+    return answers
+
+
 def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
-        targets: dict[str, tuple[str, Path]], tmp_path: Path) -> None:
+        targets: dict[str, tuple[str, Path]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configured = json.dumps({name: {"uri": uri} for name, (uri, _) in targets.items()})
     env = {"GRAPHMEM_TARGETS": configured, "GRAPHMEM_SERVER_RETRY_SECONDS": "1"}
     runner = CliRunner()
@@ -135,6 +167,66 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
             assert ", on target b  " in next(line for line in listing.output.splitlines()
                                             if line.startswith(f"{filed}  "))
 
+            # game b moves to a with nothing lost: interrupted twice, finished by running the same command again
+            moving = games["b"]
+            snapshot = {"stats": cli_json(runner, env, "stats", "--game", moving),
+                        "recalls": recalls(second, tokens["b"], moving)}
+            monkeypatch.setenv("GRAPHMEM_TARGETS", configured)
+            with Targets.connect(load_settings()) as every:
+                with pytest.raises(Interrupted):  # crash 1: copied, not yet verified nor arrived
+                    every.move("a", game=moving, step=interrupt_at("verify"), batch=50)
+                assert holders(targets, moving, arrived=False) == ["a", "b"]  # the copy on a is not its place yet
+                assert two.get(f"/games/{moving}").status_code == 200  # reads go on on b
+                with second.client(tokens["b"]) as marcus:  # writes are refused
+                    refused = marcus.post(f"/games/{moving}/players/Marcus/thoughts", json={"text": "Sarah lies"})
+                assert refused.status_code == 503 and refused.json()["error"] == "game_moving", refused.text
+                assert refused.headers["Retry-After"] == "1"
+                with pytest.raises(Interrupted):  # crash 2: arrived on a, the copy on b not yet deleted
+                    every.move("a", game=moving, step=interrupt_at("delete"), batch=50)
+                assert holders(targets, moving) == ["a", "b"]
+                assert every.target_of(moving) == "a"  # the source gives way to the copy that arrived
+            finished = runner.invoke(main, ["move", "--game", moving, "--to", "a"], env=env)
+            assert finished.exit_code == 0, finished.output
+            assert "its copy on 'b' is deleted now" in finished.output
+            assert holders(targets, moving) == ["a"]
+            assert cli_json(runner, env, "stats", "--game", moving) == snapshot["stats"]
+            # process one kept b as the game's place: its first call finds the game gone there, answers 503 (send it
+            # again) and looks again; process two dropped the place when its write was refused, and finds a at once
+            stale = one.get(f"/games/{moving}")
+            assert stale.status_code == 503 and stale.json()["error"] == "game_moving", stale.text
+            assert "moved to target 'a'" in stale.json()["reason"]
+            assert one.get(f"/games/{moving}").json() == two.get(f"/games/{moving}").json() == {
+                "game": moving, **snapshot["stats"]}
+            assert recalls(second, tokens["b"], moving) == snapshot["recalls"]  # the same blocks and JSON
+            assert recalls(first, tokens["b"], moving) == snapshot["recalls"]
+            again = runner.invoke(main, ["move", "--game", moving, "--to", "a"], env=env)
+            assert again.exit_code == 0 and "already: nothing moved" in again.output, again.output
+            # a game of a series moves only with its series, which moves whole (Series, Person, PLAYED_AS, ...)
+            alone = runner.invoke(main, ["move", "--game", later, "--to", "a"], env=env)
+            assert alone.exit_code == 2 and f"move the series (graphmem move --series {series}" in alone.output
+            elsewhere = next(name for name in ("a", "b") if name != series_target)  # c stops below
+            series_rows = cli_json(runner, env, "query", "series_games", "-p", f"series={series}", "--format", "json")
+            moved_series = runner.invoke(main, ["move", "--series", series, "--to", elsewhere], env=env)
+            assert moved_series.exit_code == 0, moved_series.output
+            assert holders(targets, later) == [elsewhere]
+            assert cli_json(runner, env, "query", "series_games", "-p", f"series={series}",
+                            "--format", "json") == series_rows
+
+            # a query over every game runs on all three targets: each game's rows as its own query gives them
+            placed = {row["game"]: row["target"] for row in cli_json(runner, env, "games")}
+            assert set(placed.values()) == set(NAMES)
+            merged = cli_json(runner, env, "query", "players", "--all", "--format", "json")
+            assert [row["game"] for row in merged] == sorted(row["game"] for row in merged)
+            assert {(row["game"], row["target"]) for row in merged} == set(placed.items())
+            for game in placed:
+                own = cli_json(runner, env, "query", "players", "-p", f"game={game}", "--format", "json")
+                assert [{k: v for k, v in row.items() if k not in ("game", "target")}
+                        for row in merged if row["game"] == game] == own
+            over_http = one.post("/queries/players", json={"all": True})
+            assert over_http.status_code == 200, over_http.text
+            assert over_http.json()["columns"][:2] == ["target", "game"]
+            assert over_http.json()["rows"] == merged
+
             local_neo4j.stop(targets["c"][1])  # target c stops; a and b go on
             down_uri = targets["c"][0]
             for client in (one, two):
@@ -159,6 +251,8 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
             assert down.exit_code == 1 and down_uri in down.output
             up = runner.invoke(main, ["stats", "--game", games["a"], "--json"], env=env)
             assert up.exit_code == 0, up.output
+            short = runner.invoke(main, ["query", "players", "--all"], env=env)  # never silently short of c's games
+            assert short.exit_code == 1 and "target 'c'" in short.output, short.output
     finally:
         for server in (first, second):
             if server is not None:
