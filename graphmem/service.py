@@ -241,10 +241,13 @@ class MemoryService:
 
     def delete(self, game: str) -> dict[str, int]:
         """Delete every node and relationship of a stored game (other games are untouched); returns {label: nodes
-        deleted}. Raises NotFound for an unknown game. An interrupted delete is finished by calling it again."""
-        from graphmem.store.games import delete_game
+        deleted}. Raises NotFound for an unknown game, GameMoving for one being moved to another target (finish the
+        move, then delete it there). An interrupted delete is finished by calling it again."""
+        from graphmem.store.games import delete_game, refuse_if_moving
 
         self.require_game(game)
+        with self.driver.session(database=self.database, default_access_mode=neo4j.READ_ACCESS) as session:
+            session.execute_read(refuse_if_moving, game)
         deleted = delete_game(self.driver, self.database, game)
         self.live.forget(game)
         return deleted
