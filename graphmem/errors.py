@@ -114,6 +114,16 @@ class IdempotencyKeyReused(UsageProblem):
     error: ClassVar[str] = "idempotency_key_reused"
 
 
+class IdempotencyKeyUnsupported(UsageProblem):
+    """An Idempotency-Key sent to a route that does not carry its request out once per key (a phase, a token, a
+    query, a delete...): HTTP 400, nothing done, since the key would otherwise be ignored and the request carried
+    out again when sent again (docs/service.md#retries)."""
+
+    http_status: ClassVar[int] = 400
+    error: ClassVar[str] = "idempotency_key_unsupported"
+    field: ClassVar[str] = "Idempotency-Key"
+
+
 class RetryConflict(GameConflict):
     """A request sent with an Idempotency-Key that cannot be carried out or answered now: the first request with
     the key is still under way, a retry took the key over, or the first one committed its write and its process

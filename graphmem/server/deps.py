@@ -12,10 +12,13 @@ once per ``Idempotency-Key`` header.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, TypeGuard
 
 from fastapi import Depends, Header, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -158,11 +161,12 @@ async def retry(request: Request, every: AllTargets, principal: Caller, key: Ann
     if key is None:
         return Retry(first, None, "", "", "")
     data = await request.body()
-    digest = hashlib.sha256(f"{request.method} {request.url.path}\n".encode() + data).hexdigest()
+    parsed = _parsed(data)
+    digest = request_sha256(request.method, request.url.path, data, parsed)
     game = request.path_params.get("game")
     created = None
     if game is None:
-        created = await request.json() if data else None
+        created = parsed if parsed is not _UNREADABLE else None
         game = created.get("game") if isinstance(created, dict) else None
     if not _is_game_id(game):  # the route refuses the request as it does without a key, and nothing is written:
         return Retry(first, None, "", "", "")  # no key is kept for it (a key row could not even hold such an id)
@@ -170,6 +174,43 @@ async def retry(request: Request, every: AllTargets, principal: Caller, key: Ann
         await anyio.to_thread.run_sync(every.for_new_game, game, series_of(created))
     caller = player_uid(principal.game, principal.player) if isinstance(principal, auth.Agent) else "engine"
     return Retry(memory, key, caller, digest, str(game or ""))
+
+
+_UNREADABLE = object()
+"""What :func:`_parsed` gives for a body that is not JSON."""
+
+
+def _parsed(data: bytes) -> Any:
+    """The JSON value of a body (UTF-8, decoded strictly as the routes decode it), or :data:`_UNREADABLE`."""
+    if not data:
+        return _UNREADABLE
+    try:
+        return json.loads(data.decode(json.detect_encoding(data)))
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return _UNREADABLE
+
+
+def request_sha256(method: str, path: str, data: bytes, parsed: Any = _UNREADABLE) -> str:
+    """The SHA-256 (hex) that names a keyed request: its method, path and body, the body as the JSON it holds in one
+    canonical form (object keys sorted, no whitespace, non-ASCII as ``\\u`` escapes), so that the same JSON sent
+    again with other whitespace or another key order is the same request, as payment APIs compare a retry's
+    parameters and not its bytes (Stripe; draft-ietf-httpapi-idempotency-key-header leaves the fingerprint to the
+    server). A body that is not JSON (the route refuses it) counts byte for byte; ``parsed`` is its JSON value when
+    the caller has it already."""
+    value = _parsed(data) if parsed is _UNREADABLE else parsed
+    canonical = data if value is _UNREADABLE else json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    return hashlib.sha256(f"{method} {path}\n".encode() + canonical).hexdigest()
+
+
+def takes_idempotency_key(route: APIRoute) -> bool:
+    """Whether ``route`` carries its write out once per ``Idempotency-Key`` (it depends on :func:`retry`)."""
+    def calls(dependant: Dependant) -> Iterator[Any]:
+        yield dependant.call
+        for sub in dependant.dependencies:
+            yield from calls(sub)
+
+    return any(call is retry for call in calls(route.dependant))
 
 
 def series_of(header: Any) -> str | None:

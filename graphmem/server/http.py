@@ -47,7 +47,8 @@ UNAUTHORIZED_RPC = -32001
 
 ERROR_ANSWERS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorAnswer, "description": what} for status, what in (
-        (400, "a body that cannot be read"), (401, "no or an unknown credential"),
+        (400, "a body that cannot be read, or an Idempotency-Key this route does not take"),
+        (401, "no or an unknown credential"),
         (403, "a credential that does not grant this"), (404, "an unknown game, player or query"),
         (409, "a conflict with the stored game"), (413, "a body over the limit"), (422, "invalid content"),
         (500, "an unexpected failure (details in the server's log)"), (503, "Neo4j or the model unavailable"))}

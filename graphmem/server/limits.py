@@ -12,7 +12,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.errors import BodyTooLarge
+from graphmem.errors import BodyTooLarge, IdempotencyKeyUnsupported, MalformedRequest
 from graphmem.server.errors import ResponseTracker, body, send_json
 
 
@@ -116,12 +116,28 @@ class Utf8JsonRoute(APIRoute):
     """A route whose JSON body is decoded strictly: bytes that are not UTF-8 (encoded surrogates included) are a
     body that cannot be read, 400 ``malformed_json`` (docs/service.md, "Errors"), never text with a lone surrogate
     in it (the FastAPI way to change how a route reads its request: a custom ``APIRoute``). A body that is not
-    multipart is read before the route's parameters, and kept."""
+    multipart is read before the route's parameters, and kept.
+
+    Its ``Idempotency-Key`` header is checked first (docs/service.md#retries): more than one is 400
+    ``malformed_request`` (which key would name the request?), and one sent to a route that does not carry writes
+    out once per key is 400 ``idempotency_key_unsupported``, where it would be ignored and a retry carried out
+    again."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        from graphmem.server.deps import takes_idempotency_key
+
         handler = super().get_route_handler()
+        keyed = takes_idempotency_key(self)
 
         async def strict(request: Request) -> Response:
+            keys = request.headers.getlist(KEY_HEADER)
+            if len(keys) > 1:
+                raise MalformedRequest(f"{len(keys)} Idempotency-Key headers: a request is named by one key",
+                                       "Idempotency-Key")
+            if keys and not keyed:
+                raise IdempotencyKeyUnsupported(
+                    f"{request.method} {self.path_format} takes no Idempotency-Key: it would be ignored, and the "
+                    f"request carried out again if sent again; the routes that take one: {_keyed(request)}")
             strict_request = _Utf8JsonRequest(request.scope, request.receive)
             if not request.headers.get("content-type", "").startswith("multipart/"):
                 # read once and kept: a JSONL log sent to /ingest as a form (curl --data-binary's default type)
@@ -130,3 +146,17 @@ class Utf8JsonRoute(APIRoute):
             return await handler(strict_request)
 
         return strict
+
+
+KEY_HEADER = "idempotency-key"
+"""The header that names a write to carry out once (docs/service.md#retries), as ASGI spells header names."""
+
+
+def _keyed(request: Request) -> str:
+    """The routes of the request's app that take an Idempotency-Key, as its OpenAPI document lists their headers:
+    "POST /games, POST /games/{game}/events, ..."."""
+    paths: dict[str, dict[str, Any]] = request.app.openapi().get("paths", {})
+    return ", ".join(f"{method.upper()} {path}" for path, operations in paths.items()
+                     for method, operation in operations.items()
+                     if any(p.get("in") == "header" and p.get("name", "").lower() == KEY_HEADER
+                            for p in operation.get("parameters", ())))

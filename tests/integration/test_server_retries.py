@@ -151,6 +151,47 @@ def test_a_game_created_with_history_whose_answer_was_lost_is_created_once(serve
     assert engine.delete(f"/games/{header['game']}").json()["deleted"]["IdempotencyKey"] == 1  # gone with its game
 
 
+def test_the_same_json_with_other_whitespace_and_key_order_is_the_same_request(engine: httpx.Client) -> None:
+    """The key names the parsed JSON, not its bytes (a client that re-serialises a retry sent 422 "key reused")."""
+    game, _ = live_game(engine, 6)
+    say = {"kind": "say", "speaker": "Sarah", "to": "all", "channel": "public", "text": "Once, caf\u00e9."}
+    key = {"Idempotency-Key": str(uuid.uuid4()), "content-type": "application/json"}
+    first = engine.post(f"/games/{game}/events", headers=key,
+                        content=json.dumps({"events": [say], "after": 6}, ensure_ascii=False).encode())
+    assert first.status_code == 200 and first.headers["Idempotent-Replayed"] == "false", first.text
+    resent = json.dumps({"after": 6, "events": [dict(reversed(say.items()))]}, indent=2).encode()  # \u00e9 escaped
+    again = engine.post(f"/games/{game}/events", headers=key, content=resent)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true", again.text
+    assert again.json() == first.json() and again.json()["total_events"] == 7
+    other = engine.post(f"/games/{game}/events", headers=key, content=resent.replace(b"Once", b"Twice"))
+    assert other.status_code == 422 and other.json()["error"] == "idempotency_key_reused", other.text
+
+
+def test_a_key_is_refused_where_it_would_be_ignored_and_two_keys_anywhere(engine: httpx.Client) -> None:
+    """A route that does not carry its write out once per key refuses a key (it was ignored silently: the request
+    was carried out again when sent again); two Idempotency-Key headers are one request with two names."""
+    game, _ = live_game(engine, 6)
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    minted = engine.post(f"/games/{game}/players/Marcus/tokens", headers=key)
+    assert minted.status_code == 400, minted.text
+    assert minted.json()["error"] == "idempotency_key_unsupported"
+    assert minted.json()["field"] == "Idempotency-Key"
+    reason = minted.json()["reason"]
+    assert reason.startswith("POST /games/{game}/players/{player}/tokens takes no Idempotency-Key: it would be "
+                             "ignored"), reason
+    for route in ("POST /games", "POST /games/{game}/events", "POST /games/{game}/phase", "POST /games/{game}/end",
+                  "POST /games/{game}/players/{player}/recall", "POST /games/{game}/players/{player}/thoughts"):
+        assert route in reason, (route, reason)
+    deleted = engine.delete(f"/games/{game}", headers=key)
+    assert deleted.status_code == 400 and deleted.json()["error"] == "idempotency_key_unsupported", deleted.text
+    assert engine.get(f"/games/{game}").status_code == 200  # nothing done: the game is still there
+    two = engine.post(f"/games/{game}/events", json={"events": [], "after": 6},
+                      headers=[("Idempotency-Key", "a-1"), ("Idempotency-Key", "a-2")])
+    assert two.status_code == 400, two.text
+    assert (two.json()["error"], two.json()["field"]) == ("malformed_request", "Idempotency-Key")
+    assert two.json()["reason"] == "2 Idempotency-Key headers: a request is named by one key"
+
+
 @pytest.mark.parametrize("game", ["g\ud83d", "g" * 20_000], ids=["lone-surrogate", "20000-characters"])
 def test_a_game_id_refused_without_a_key_is_refused_alike_with_one(engine: httpx.Client, driver: neo4j.Driver,
                                                                    game: str) -> None:
