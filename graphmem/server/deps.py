@@ -23,7 +23,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from graphmem.errors import Unauthorized
-from graphmem.logs.schema import GameId
+from graphmem.logs.schema import GameId, SeriesName
 from graphmem.server import auth
 from graphmem.server.errors import JsonAnswer
 from graphmem.service import MemoryService
@@ -164,16 +164,14 @@ async def retry(request: Request, every: AllTargets, principal: Caller, key: Ann
     parsed = _parsed(data)
     digest = request_sha256(request.method, request.url.path, data, parsed)
     game = request.path_params.get("game")
-    created = None
-    if game is None:
-        created = parsed if parsed is not _UNREADABLE else None
-        game = created.get("game") if isinstance(created, dict) else None
-    if not _is_game_id(game):  # the route refuses the request as it does without a key, and nothing is written:
-        return Retry(first, None, "", "", "")  # no key is kept for it (a key row could not even hold such an id)
-    memory = await anyio.to_thread.run_sync(every.for_game, game) if created is None else \
-        await anyio.to_thread.run_sync(every.for_new_game, game, series_of(created))
+    # the game whose target keeps the key: the route's, or the one a header creates (placed by its id and series)
+    placed = (game, None) if game is not None and _is_game_id(game) else placement(parsed) if game is None else None
+    if placed is None:  # the route refuses the request as it does without a key, and nothing is written: no key is
+        return Retry(first, None, "", "", "")  # kept for it (a key row could not even hold such an id)
+    memory = await anyio.to_thread.run_sync(every.for_game, placed[0]) if game is not None else \
+        await anyio.to_thread.run_sync(every.for_new_game, *placed)
     caller = player_uid(principal.game, principal.player) if isinstance(principal, auth.Agent) else "engine"
-    return Retry(memory, key, caller, digest, str(game or ""))
+    return Retry(memory, key, caller, digest, placed[0])
 
 
 _UNREADABLE = object()
@@ -213,12 +211,31 @@ def takes_idempotency_key(route: APIRoute) -> bool:
     return any(call is retry for call in calls(route.dependant))
 
 
-def series_of(header: Any) -> str | None:
-    """The series name of a game's header (a JSON object), or None (no series, or one the header's check will
-    refuse)."""
-    series = header.get("series") if isinstance(header, dict) else None
+def placement(header: Any) -> tuple[str, str | None] | None:
+    """(game id, series name or None) of a game's header (a JSON object), by which the game is placed on a target
+    (:meth:`graphmem.targets.Targets.for_new_game`); None when the header is no object, or its game id or series
+    name is not one graphmem takes (docs/log-format.md): the header's own check refuses it (422 naming the field),
+    and placing it first would ask every target about a name Neo4j cannot hold (a lone surrogate: 500) or wait for
+    a target that is down (503), and remember a place for a game that never was."""
+    if not isinstance(header, dict) or not _is_game_id(game := header.get("game")):
+        return None
+    series = header.get("series")
+    if series is None:
+        return game, None
     name = series.get("name") if isinstance(series, dict) else None
-    return name if isinstance(name, str) else None
+    return (game, name) if _is_series_name(name) else None
+
+
+def _is_series_name(name: object) -> TypeGuard[str]:
+    """Whether ``name`` is a valid series name (docs/log-format.md#series-of-games)."""
+    try:
+        _SERIES_NAME.validate_python(name)
+    except ValidationError:
+        return False
+    return True
+
+
+_SERIES_NAME: TypeAdapter[str] = TypeAdapter(SeriesName)
 
 
 Once = Annotated[Retry, Depends(retry)]

@@ -12,7 +12,7 @@ from fastapi import APIRouter, File, Request, UploadFile
 
 from graphmem.errors import MalformedRequest, UsageProblem
 from graphmem.ingest.pipeline import IngestSummary
-from graphmem.server.deps import AllTargets, EngineOnly, Once, Service, routed, series_of
+from graphmem.server.deps import AllTargets, EngineOnly, Once, Service, placement, routed
 from graphmem.server.limits import Utf8JsonRoute
 from graphmem.server.models import (
     BatchAnswer,
@@ -49,9 +49,9 @@ def create_game(header: dict[str, Any], request: Request, every: AllTargets, onc
     history = header.pop("history", [])
     if not isinstance(history, list):
         raise MalformedRequest("history must be a list of events", "history")
-    game = header.get("game")
-    memory = routed(request, every.for_new_game(game, series_of(header)) if isinstance(game, str)
-                    else every.services[every.names[0]])  # no game id: its check refuses the header
+    placed = placement(header)
+    memory = routed(request, every.for_new_game(*placed) if placed is not None
+                    else every.services[every.names[0]])  # an id or series name its check refuses (422)
     return once(lambda: _batch(header.get("game"), memory.start_game(header, history)), 201)
 
 
