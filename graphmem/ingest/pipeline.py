@@ -53,6 +53,9 @@ class GameSummary:
     path: str
     format: str
     events: int
+    """The log's events, as ``graphmem convert`` and a live game's ``total_events`` count them (phase events
+    included; each phase is stored as a Phase node, an ``emotion`` or a thought without ``procedural`` on what it
+    changes, so the game's Event nodes, which ``graphmem stats`` counts, are fewer)."""
     memories: int
     players: int
     relationships_created: int
@@ -75,7 +78,8 @@ class GameSummary:
 class IngestSummary:
     """The result of one ingest run (``graphmem ingest --json`` prints it).
 
-    games, events, memories, players : totals over the ingested logs
+    games, events, memories, players : totals over the ingested logs (``events``: the logs' events, see
+        :attr:`GameSummary.events`)
     nodes_created, relationships_created : what the database created (0 when everything was already stored)
     seconds : wall time; embedding_seconds : time inside the embedding model; texts_embedded : texts encoded
     rejected : the lines left out (``skip_invalid``); guesses : the keywords read as near spellings, every game's
@@ -227,7 +231,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         placement = placements.get(game.game.uid)
         if game.game.uid in unchanged:
             nodes, relationships = join(game_log)
-            summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
+            summary.add(GameSummary(game.game.uid, str(path), chosen, len(game_log.events), len(game.memories),
                                     len(game.players), relationships, nodes, rejected, unchanged=True, guesses=guesses,
                                     series=placement[0] if placement else None,
                                     series_position=placement[1] if placement else None))
@@ -245,7 +249,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         decay_to = (game.game.last_phase if decayed_to < game.game.last_phase
                     # a longer log of a game already decayed past its end: the new memories too
                     else decayed_to if counts.nodes_created else None)
-        summary.add(GameSummary(game.game.uid, str(path), chosen, len(game.events), len(game.memories),
+        summary.add(GameSummary(game.game.uid, str(path), chosen, len(game_log.events), len(game.memories),
                                 len(game.players), counts.relationships_created + relationships,
                                 counts.nodes_created + nodes, rejected,
                                 decay_to=decay_to, guesses=guesses,

@@ -117,8 +117,33 @@ def test_skip_invalid_writes_the_valid_events_and_lists_the_rejected(tmp_path: P
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["games"] == 1 and len(summary["rejected"]) == 1 and "line 10" in summary["rejected"][0]
+    assert summary["events"] == len(lines) - 2  # the log's events but the rejected one (the header is no event)
+    valid = [json.loads(line) for i, line in enumerate(lines[1:], 2) if i != 10]
+    stored = sum(1 for e in valid if e["kind"] not in ("phase", "emotion", "thought"))  # those are no Event nodes
     events = driver.execute_query("MATCH (e:Event {game: 'skip-invalid'}) RETURN count(e) AS n").records[0]["n"]
-    assert events == summary["events"] > 0
+    assert events == stored > 0
+
+
+def test_convert_and_ingest_count_the_same_events(cli: Invoke, tmp_path: Path) -> None:
+    """A fresh user saw 157 events from `graphmem convert` and 146 from `graphmem ingest` for the same game: ingest
+    counted the Event nodes it wrote (no phase events: each phase is a Phase node). Both count the log's events now,
+    as a live game's total_events does; the Event nodes are `graphmem stats`'s."""
+    path = ROOT / "examples" / "avalon-nlu" / "9avmeG.json"
+    converted = cli("convert", str(path), "-o", str(tmp_path / "9avmeG.jsonl"))
+    assert converted.exit_code == 0, converted.output
+    assert "game avalon-nlu-9avmeG, 157 events, 12 phases" in converted.stderr
+    stored_before = "avalon-nlu-9avmeG" in {g["game"] for g in json.loads(cli("games", "--json").output)}
+    try:
+        ingested = cli("ingest", str(path))
+        assert ingested.exit_code == 0, ingested.output
+        assert "1 games, 157 events, " in ingested.stdout, ingested.stdout
+        summary = json.loads(cli("ingest", "--json", str(path)).output)  # stored now: skipped, counted alike
+        assert (summary["events"], summary["per_game"][0]["events"]) == (157, 157)
+        stats = json.loads(cli("stats", "--game", "avalon-nlu-9avmeG", "--json").output)
+        assert stats["nodes"]["Event"] == 157 - 11  # the 11 phase events are Phase nodes
+    finally:
+        if not stored_before:
+            assert cli("delete", "--game", "avalon-nlu-9avmeG", "--yes").exit_code == 0
 
 
 def test_ingest_twice_changes_nothing_and_stats_count_what_was_written(tmp_path: Path, cli: Invoke) -> None:
