@@ -11,7 +11,8 @@ prompt ("[Eleanor told you]") carries the teller; the speaker remembers "You tol
 Roles read "a traitor", "an assassin", and bare when capitalised (a named character: "Diana is Merlin") or when the
 word is a side's name rather than a role ("Charlie is evil"). Mission games: "Charlie proposed a team of Alice and
 Bob, leaving you off", "You voted to approve the team of Alice and Charlie", "You played a fail card on the quest
-with Alice", and an outcome's own words (unquoted: they are the game's, not a player's). A reflection keeps the
+with Alice", and an outcome's own words (unquoted: they are the game's, not a player's) with the owner's name read as
+"you": "Quest 1 (you, Dana) failed with 1 fail card." A reflection keeps the
 player's words: "You concluded about Charlie after the game: "Charlie blended in well ..."". A belief stated during
 the game reads "You concluded that player-5 is Merlin." (its reasons, when given, follow as a quote), and "You were
 undecided about player-5." when the player withdrew a conclusion.
@@ -157,6 +158,18 @@ def _say(event: SayEvent, owner: str | None, day: int, killers: str) -> Wording:
     return Wording("{content}", details_for(day, event.speaker, None, where, quote, what))
 
 
+def owner_as_you(words: str, owner: str) -> str:
+    """The game's own ``words`` (an outcome's) as ``owner`` holds them: their name read as "you", "NAME's" as "your"
+    ("Your party (you, player-6) was rejected, 3 votes to 3." for player-5), as every other memory of theirs says
+    "you" ("player-5 proposed a team of you, ..."). Only the whole name counts: "player-1" is not in "player-10".
+    A name that starts the words is capitalised ("You", "Your")."""
+    def you(m: re.Match[str]) -> str:
+        word = "your" if m.group(1) else "you"
+        return word.capitalize() if m.start() == 0 else word
+
+    return re.sub(rf"(?<![\w-]){re.escape(owner)}(?![\w-])('s)?", you, words)
+
+
 def _team(team: Sequence[str], owner: str | None) -> tuple[str, list[str]]:
     """A team as ``{whom}`` reads it for ``owner``: ("you and {whom}", the other) or ("you, {whom}", the others:
     "you, Alice and Bob"), ("you", []), or ("{whom}", all)."""
@@ -264,8 +277,9 @@ def wording(event: Event, owner: str | None, day: int, *, team: Sequence[str] = 
     if isinstance(event, ProposeEvent):
         return _propose(event, owner, day)
     if isinstance(event, OutcomeEvent):
+        what = " ".join(event.what.split())
         return Wording("{content}", details_for(day, None, [p for p in event.about if p != owner],
-                                                what=" ".join(event.what.split())))
+                                                what=owner_as_you(what, owner) if owner is not None else what))
     if isinstance(event, MurderEvent):
         if owner == event.victim:
             return Wording(f"You were murdered by the {killers}.", details_for(day))

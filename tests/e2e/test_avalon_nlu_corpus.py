@@ -57,3 +57,14 @@ def test_each_belief_is_remembered_by_its_believer_alone(
         RETURN count(e) AS n""", games=games).records[0]["n"]
     said = sum(1 for g in avalon_nlu_corpus for e in g.log.events if e.kind == "say")
     assert labelled == said
+
+
+def test_a_party_list_in_a_recall_block_names_its_owner_you(memory: Any, ingested: IngestSummary) -> None:
+    """A fresh user's find: player-1's recall block read "player-5's party (player-5, player-6, player-1, player-4)
+    was rejected", where every other memory of theirs says "you" (docs/prompt.md). 9avmeG ships in examples/."""
+    assert "avalon-nlu-9avmeG" in {g.game for g in ingested.per_game}
+    block = memory.recall("avalon-nlu-9avmeG", "player-1", "player-5's party was rejected", k=100,
+                          dry_run=True).prompt()
+    parties = [line for line in block.splitlines() if "party (" in line or "team of" in line]
+    assert any("party (player-5, player-6, you, player-4)" in line for line in parties), block
+    assert not any("player-1" in line for line in parties), parties

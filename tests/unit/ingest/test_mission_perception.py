@@ -72,7 +72,8 @@ def test_a_failed_quest_frightens_those_on_it_most_and_not_the_side_that_failed_
     game = encode_file(MISSION)
     failed = memories(game, "28")
     assert set(failed) == {"Alice", "Bob", "Chen", "Dana", "Emil"}
-    assert failed["Alice"].flashbulb and failed["Alice"].text == "Quest 1 (Alice, Dana) failed with 1 fail card."
+    assert failed["Alice"].flashbulb and failed["Alice"].text == "Quest 1 (you, Dana) failed with 1 fail card."
+    assert failed["Emil"].text == "Quest 1 (Alice, Dana) failed with 1 fail card."  # the game's words, for Emil
     assert json.loads(failed["Alice"].emotion_json) == {"anger": 0.4, "fear": 0.6}
     assert not failed["Emil"].flashbulb and json.loads(failed["Emil"].emotion_json) == {"fear": 0.4}
     assert json.loads(failed["Dana"].emotion_json) == {} and json.loads(failed["Chen"].emotion_json) == {}
