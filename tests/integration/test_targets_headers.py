@@ -31,8 +31,8 @@ def two_targets(neo4j_uri: str, memory: Any) -> Iterator[TestClient]:
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         dead = f"bolt://127.0.0.1:{closed.getsockname()[1]}"
-    settings = memory.settings.with_overrides(engine_key=None, targets={"a": Target(uri=neo4j_uri),
-                                                                        "b": Target(uri=dead)})
+    settings = memory.settings.with_overrides(engine_key=None, targets={
+        "a": Target.model_validate({"uri": neo4j_uri}), "b": Target.model_validate({"uri": dead})})
     targets = Targets.connect(settings, check=False, retry_seconds=0)
     try:
         yield TestClient(create_app(targets, warm=False))

@@ -40,7 +40,7 @@ def test_an_outcome_names_its_owner_you_where_the_game_names_them() -> None:
     every other memory of theirs says "you". The game's words stay the Event's own (owner None)."""
     rejected = OutcomeEvent(kind="outcome", what="player-5's party (player-5, player-6, player-1, player-10) was "
                             "rejected, 3 votes to 3.", result="rejected", ballot="team",
-                            about=["player-5", "player-6", "player-1", "player-10"])
+                            about=("player-5", "player-6", "player-1", "player-10"))
     text = {owner: wording(rejected, owner, 2).text for owner in (None, "player-1", "player-5", "player-2")}
     assert text[None] == rejected.what
     assert text["player-1"] == "player-5's party (player-5, player-6, you, player-10) was rejected, 3 votes to 3."
