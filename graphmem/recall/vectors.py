@@ -528,7 +528,7 @@ class EmbeddingCache:
         """
         key = (database, game, incarnation or "")
         keep = bool(incarnation) and self.max_memories > 0
-        memo_rows: npt.NDArray[np.intp] | None = None
+        held_rows: npt.NDArray[np.intp] | None = None
         with self._lock:
             vectors = self._games.get(key) if incarnation else None
             if vectors is None:
@@ -539,17 +539,22 @@ class EmbeddingCache:
             if memo is not None and memo[0] is uids:
                 # the same uids as before (an owner's held candidates): the same rows (rows never move), and only the
                 # access counts to check (looking up 10,000 uids took 5-7 ms of every recall of a `perfect` owner)
-                memo_rows = memo[1]
+                held_rows = memo[1]
                 if memo[2] is ns and memo[3] == vectors.changes:
                     if keep:
                         self._games.move_to_end(key)
-                    return vectors, memo_rows
-                moved = vectors.n_rows[memo_rows] != np.asarray(ns, dtype=np.int64)
+                    return vectors, held_rows
+                moved = vectors.n_rows[held_rows] != np.asarray(ns, dtype=np.int64)
                 stale = [uids[i] for i in np.flatnonzero(moved).tolist()]
             else:
-                rows, held = vectors.rows, vectors.n
-                found = list(map(rows.get, uids))
-                stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
+                found = list(map(vectors.rows.get, uids))
+                if None in found:
+                    held = vectors.n
+                    stale = [u for u, r, n in zip(uids, found, ns) if r is None or held[r] != n]
+                else:  # every one held (candidates patched after another's write): the counts in one numpy pass
+                    held_rows = np.array(found, dtype=np.intp)
+                    moved = vectors.n_rows[held_rows] != np.asarray(ns, dtype=np.int64)
+                    stale = [uids[i] for i in np.flatnonzero(moved).tolist()]
         if stale:
             # the read runs without the lock: under it, every concurrent recall waited for one another's query
             read = self._read(driver, database, list(dict.fromkeys(stale)))
@@ -563,8 +568,8 @@ class EmbeddingCache:
                 self._games.move_to_end(key)
                 if stale:  # only rows added can take the cache past its size (a recall over a series of 50
                     self._evict(keep=key)  # games fetched 50 times, each summing every game's size)
-            if memo_rows is not None:
-                out = memo_rows
+            if held_rows is not None:
+                out = held_rows
             else:
                 if stale:  # rows were added
                     found = list(map(vectors.rows.get, uids))
