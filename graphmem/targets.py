@@ -159,6 +159,7 @@ class Targets:
     def locate(self, game: str, series: str | None = None) -> dict[str, Located]:
         """{target: what it holds of ``game`` and ``series``}, every target asked at once, each once (no retry: a
         target that is down answers at once with its ``error``, or after the driver's 5 s connection timeout)."""
+        from graphmem.store.games import ARRIVING_FROM, MOVING_TO
         from graphmem.store.keys import series_uid
         from graphmem.store.queries import cypher
 
@@ -168,7 +169,8 @@ class Targets:
             try:
                 with service.driver.session(database=service.database,
                                             default_access_mode=neo4j.READ_ACCESS) as session:
-                    row = session.run(cypher("targets/locate"), game=game, series_uid=uid).single(strict=True)
+                    row = session.run(cypher("targets/locate"), game=game, series_uid=uid, moving=MOVING_TO,
+                                      arriving=ARRIVING_FROM).single(strict=True)
                 return Located(bool(row["game_here"]), bool(row["series_here"]), None, row["game_moving_to"],
                                row["series_moving_to"])
             except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError, OSError) as e:

@@ -44,12 +44,19 @@ def delete_game(driver: neo4j.Driver, database: str | None, game: str) -> dict[s
     return deleted
 
 
+MOVING_TO = "moving_to"
+"""The mark of a game (its Game node) or series (its Series node) that a move is taking away from this database: the
+destination target's name (graphmem.store.moves)."""
+ARRIVING_FROM = "arriving_from"
+"""The mark of a moved copy that is not its game's (series') place yet: the source target's name."""
+
+
 def refuse_if_moving(tx: neo4j.ManagedTransaction, game: str | None, series: str | None = None) -> None:
     """Raise GameMoving when ``game`` (or its series, or the series ``series`` it is about to join) is being moved
     away from this database; run it first in every write transaction of a game (``cypher/targets/moving``). With the
     move's drain (:func:`graphmem.store.moves.move`), a write either ends before the move reads anything or is refused."""
-    record = tx.run(cypher("targets/moving"), game=game,
-                    series_uid=series_uid(series) if series is not None else None).single()
+    record = tx.run(cypher("targets/moving"), game=game, series_uid=series_uid(series) if series is not None else None,
+                    moving=MOVING_TO, series_key="series").single()
     if record is not None and record["moving_to"] is not None:
         what = f"game '{game}'" if game is not None else f"series '{series}'"
         raise GameMoving(f"{what} is being moved to target '{record['moving_to']}': nothing was written; send the "

@@ -40,7 +40,7 @@ import neo4j
 from neo4j import RoutingControl
 
 from graphmem.errors import GameConflict, Neo4jUnavailable
-from graphmem.store.games import DELETE_ORDER, delete_game
+from graphmem.store.games import ARRIVING_FROM, DELETE_ORDER, MOVING_TO, delete_game
 from graphmem.store.keys import series_uid
 from graphmem.store.queries import cypher, with_identifiers
 from graphmem.store.schema import UID_LABELS
@@ -228,8 +228,8 @@ def _write_nodes(destination: Endpoint, rows: list[dict[str, Any]], source: str)
         props = dict(row["props"])
         labels = tuple(str(label) for label in row["labels"])
         if "Game" in labels or "Series" in labels:
-            props.pop("moving_to", None)
-            props["arriving_from"] = source
+            props.pop(MOVING_TO, None)
+            props[ARRIVING_FROM] = source
         groups[labels].append({"props": props})
     written: list[tuple[str, list[str]]] = []
     for labels, group in groups.items():
