@@ -90,10 +90,12 @@ def real_games_path() -> Path:
 
 
 def corpus_dir(variable: str, folder: str, game_glob: str) -> Path:
-    """A corpus of real games: ``$variable``, else ``../shared/data/FOLDER`` beside the checkout, else
+    """A corpus of real games: ``$variable``, else ``../shared/data/FOLDER`` beside the checkout, else ``data/FOLDER``
+    of the repository (a whole corpus graphmem ships: the Werewolf Arena games, which no one publishes), else
     ``examples/FOLDER`` (a few of its games, shipped so that a checkout alone still tests); a candidate counts only
     when ``game_glob`` finds a game in it."""
-    candidates = [os.environ.get(variable, ""), str(ROOT.parent / "shared" / "data" / folder)]
+    candidates = [os.environ.get(variable, ""), str(ROOT.parent / "shared" / "data" / folder),
+                  str(ROOT / "data" / folder)]
     for candidate in candidates:
         if candidate and Path(candidate).is_dir() and any(Path(candidate).glob(game_glob)):
             return Path(candidate)
@@ -111,8 +113,8 @@ def mafia_games_dir() -> Path:
 
 
 def werewolf_games_dir() -> Path:
-    """The 24 Werewolf Arena games (``$GRAPHMEM_WEREWOLF_DATA``, ``../shared/data/werewolf-arena``), else the 2 of
-    examples/."""
+    """The 24 Werewolf Arena games (``$GRAPHMEM_WEREWOLF_DATA``, ``../shared/data/werewolf-arena``, else the
+    repository's ``data/werewolf-arena``)."""
     return corpus_dir("GRAPHMEM_WEREWOLF_DATA", "werewolf-arena", "games/*/game_complete.json")
 
 
