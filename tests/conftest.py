@@ -4,6 +4,11 @@
 project's local Neo4j (``graphmem.local_neo4j``) is started once, on a free port in a temporary home, and stopped
 when the session ends. Tests that use it are marked ``neo4j``; deselect them with ``-m "not neo4j"`` on a machine
 without Java 17+ and Maven.
+
+Every hypothesis property test runs under the ``graphmem`` settings profile loaded here, before any test module is
+imported: no deadline and no too_slow health check. On the shared 2-core machine a loaded moment made one example
+take 484 ms against hypothesis' default 200 ms deadline (DeadlineExceeded, a failure no code change caused); a test's
+own ``@settings`` sets only what differs (max_examples), never a deadline back.
 """
 
 from __future__ import annotations
@@ -16,12 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 import neo4j
 import pytest
+from hypothesis import HealthCheck, settings
 
 from graphmem import local_neo4j
 from graphmem.errors import LocalNeo4jError
 
 if TYPE_CHECKING:
     from graphmem.logs import GameLog
+
+settings.register_profile("graphmem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("graphmem")
 
 
 @pytest.fixture(scope="session")

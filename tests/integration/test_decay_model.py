@@ -77,8 +77,8 @@ def _expected(r: dict[str, Any], to: int, curve: str) -> dict[str, Any]:
             "state": lifecycle_state(m, r["threshold"], PARAMS).value, "decayed_to": to}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                   HealthCheck.too_slow])
 @given(rows=st.lists(memories(), min_size=20, max_size=50), curve=st.sampled_from(["exponential", "power"]),
        to=st.integers(0, 60))
 def test_cypher_decay_equals_the_python_model(driver: neo4j.Driver, schema: object, rows: list[dict[str, Any]],

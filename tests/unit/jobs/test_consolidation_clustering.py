@@ -59,7 +59,7 @@ def test_average_linkage_merges_by_the_mean_distance_between_groups() -> None:
     assert clusters(x, 0.35, 4) == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(0, 10_000), st.integers(2, 40), st.floats(0.05, 1.2), st.integers(1, 5))
 def test_every_cluster_is_tight_and_large_enough(seed: int, n: int, threshold: float, min_size: int) -> None:
     x = planted(seed, n=n, centres=3, dim=8)

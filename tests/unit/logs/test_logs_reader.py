@@ -315,7 +315,7 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
     assert "is a directory" in only(problems_of(tmp_path)).reason
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(st.one_of(st.binary(max_size=40), st.text(max_size=40),
                           st.sampled_from([jsonl(HEADER).strip(), jsonl(SAY).strip(), '{"kind": "phase"}'])),
                 max_size=6))

@@ -72,7 +72,7 @@ _text = st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters=
     has_visible_text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(texts=st.lists(_text, min_size=1, max_size=5),
        fear=st.floats(min_value=0, max_value=1, allow_nan=False),
        day=st.integers(min_value=0, max_value=10**6))

@@ -26,7 +26,7 @@ def _game(n: int, seed: int) -> GameVectors:
     return vectors
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(1, 120), st.integers(0, 2**32 - 1), st.data())
 def test_a_memorys_score_does_not_depend_on_the_others_scored_with_it(n: int, seed: int, data: st.DataObject) -> None:
     # an owner with most of the game's memories is scored in one pass over the whole matrix, one with few by copying
@@ -61,7 +61,7 @@ def test_a_topic_names_players_as_whole_words_whatever_the_case() -> None:
     assert named_in(None, players) == frozenset() and named_in("", players) == frozenset()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.floats(0.3, 1.0), st.floats(1.0, 8 / 3), st.integers(0, 30), st.floats(0.5, 200.0), st.integers(0, 60),
        st.sampled_from(["power", "exponential"]))
 def test_the_source_route_is_the_source_confidence_until_the_source_is_forgotten(

@@ -89,7 +89,7 @@ documents = st.lists(st.tuples(st.lists(words, max_size=8).map(" ".join), st.lis
                                st.lists(words, max_size=5).map(" ".join)), min_size=1, max_size=12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(documents, st.lists(words, min_size=1, max_size=4, unique=True), st.randoms(use_true_random=False),
        st.integers(1, 4))
 def test_scores_do_not_depend_on_the_order_or_the_split_of_the_candidates(

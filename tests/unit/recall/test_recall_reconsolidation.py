@@ -85,7 +85,7 @@ def test_the_memories_recalled_together_are_each_others_donors() -> None:
     assert recalled_together([]) == {}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.integers(0, 60), st.floats(0.0, 1.0), st.sampled_from(PROFILES), st.integers(0, 2**31))
 def test_a_recall_lends_only_from_the_memories_recalled_with_it(dt: int, emotion: float, profile: Any,
                                                                 seed: int) -> None:
