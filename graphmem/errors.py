@@ -35,10 +35,18 @@ class GraphmemError(Exception):
 
 
 class UsageProblem(GraphmemError):
-    """The request itself is malformed (a bad flag value, an unknown name): CLI exit code 2."""
+    """The request itself is malformed (a bad flag value, an unknown name): CLI exit code 2.
+
+    field : str or None, the one field of the request at fault (dotted, as the HTTP body names it: "at",
+        "params.game"), given in the 422 answer's ``field``; None when no one field is.
+    """
 
     http_status: ClassVar[int] = 422
     error: ClassVar[str] = "invalid_request"
+
+    def __init__(self, reason: str, field: str | None = None) -> None:
+        super().__init__(reason)
+        self.field = field
 
 
 class ConfigError(GraphmemError):
@@ -121,7 +129,9 @@ class IdempotencyKeyUnsupported(UsageProblem):
 
     http_status: ClassVar[int] = 400
     error: ClassVar[str] = "idempotency_key_unsupported"
-    field: ClassVar[str] = "Idempotency-Key"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, field="Idempotency-Key")
 
 
 class RetryConflict(GameConflict):
@@ -147,10 +157,6 @@ class MalformedRequest(UsageProblem):
 
     http_status: ClassVar[int] = 400
     error: ClassVar[str] = "malformed_request"
-
-    def __init__(self, reason: str, field: str | None = None) -> None:
-        super().__init__(reason)
-        self.field = field
 
 
 class WriteRefused(GraphmemError):
@@ -197,6 +203,8 @@ class LogProblem:
     index : int or None, for a batch of live events (no file): the 0-based position of the event in its batch
     event_id : str or None, for a batch of live events: the event's id (its own, or the default one)
     place : str or None, where the problem is when that is no line of a file (a live game's header: "the header")
+    file : str or None, the file the line is in, when the problem comes with those of other files (an ingest of
+        several files); None when the error's own ``path`` is the one file
     """
 
     line: int
@@ -205,6 +213,7 @@ class LogProblem:
     index: int | None = None
     event_id: str | None = None
     place: str | None = None
+    file: str | None = None
 
     @property
     def where(self) -> str:
@@ -216,8 +225,10 @@ class LogProblem:
         return f"line {self.line}" if self.line else "file"
 
     def __str__(self) -> str:
+        """"line 3, field 'speaker': reason", led by the file when it has one ("/x/bad.jsonl: line 3, ...")."""
         field = f", field '{self.field}'" if self.field else ""
-        return f"{self.where}{field}: {self.reason}"
+        file = f"{self.file}: " if self.file else ""
+        return f"{file}{self.where}{field}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -244,8 +255,8 @@ class Guess:
 class InvalidGameLog(GraphmemError):
     """A game log failed validation. Carries every problem found, not just the first.
 
-    path : str, the file that was read
-    problems : list of LogProblem, in line order
+    path : str, the file that was read ("N files" for several, each problem then naming its ``file``)
+    problems : list of LogProblem, in line order (file by file)
     """
 
     http_status: ClassVar[int] = 422
@@ -254,7 +265,7 @@ class InvalidGameLog(GraphmemError):
     def __init__(self, path: str, problems: list[LogProblem]) -> None:
         self.path = path
         self.problems = list(problems)
-        shown = "\n".join(f"  {path}: {p}" for p in self.problems[:50])
+        shown = "\n".join(f"  {p}" if p.file else f"  {path}: {p}" for p in self.problems[:50])
         more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
         super().__init__(f"{path}: {len(self.problems)} problem(s)\n{shown}{more}")
 

@@ -44,7 +44,8 @@ def _bad(param: QueryParam, raw: object, why: str = "") -> UsageProblem:
     extra = f" ({why})" if why else ""
     shown = repr(raw)
     shown = shown if len(shown) <= 80 else f"{shown[:60]}... ({len(str(raw))} characters)"
-    return UsageProblem(f"parameter '{param.name}' expects {param.type}, got {shown}{extra}")
+    return UsageProblem(f"parameter '{param.name}' expects {param.type}, got {shown}{extra}",
+                        field=f"params.{param.name}")
 
 
 def _scalar(param: QueryParam, kind: str, value: object, raw: object) -> Any:
@@ -104,7 +105,8 @@ def coerce(param: QueryParam, raw: str) -> Any:
     """
     if raw.strip() == "null":
         if param.required:
-            raise UsageProblem(f"parameter '{param.name}' ({param.type}) is required and cannot be null")
+            raise UsageProblem(f"parameter '{param.name}' ({param.type}) is required and cannot be null",
+                               field=f"params.{param.name}")
         return None
     if param.type.startswith("LIST<"):
         item_type = param.type[len("LIST<"):-1]
@@ -156,14 +158,17 @@ def bind_params(query: Query, given: Mapping[str, str]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(by_name) or "none"
         raise UsageProblem(f"query '{query.name.removeprefix('analysis/')}' has no parameter "
-                           f"{', '.join(repr(u) for u in unknown)} (its parameters: {known})")
+                           f"{', '.join(repr(u) for u in unknown)} (its parameters: {known})",
+                           field=f"params.{unknown[0]}" if len(unknown) == 1 else None)
     bound: dict[str, Any] = {}
     for name, param in by_name.items():
         if name in given:
             bound[name] = coerce(param, given[name])
         elif param.required:
             doc = f": {param.doc}" if param.doc else ""
-            raise UsageProblem(f"missing parameter '{name}' ({param.type}{doc}); give it with -p {name}=VALUE")
+            # one message for both callers: the command line's -p, an HTTP body's "params"
+            raise UsageProblem(f"missing parameter '{name}' ({param.type}{doc}); give it with -p {name}=VALUE on the "
+                               f"command line, as \"params\": {{\"{name}\": ...}} over HTTP", field=f"params.{name}")
         else:
             bound[name] = default_value(param)
     return bound

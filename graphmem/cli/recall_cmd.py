@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphmem.cli import memory_service
-from graphmem.errors import UsageProblem
+from graphmem.errors import INTEGER_MAX, UsageProblem
 from graphmem.model.groups import RECALL_K_MAX
 
 
@@ -51,6 +51,9 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     """
     if at is not None and at < 0:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
+    if at is not None and at > INTEGER_MAX:
+        # no game reaches this phase, and the Neo4j driver cannot send it (an OverflowError otherwise)
+        raise UsageProblem(f"--at must be a phase of at most {INTEGER_MAX}, got {at}")
     participants = participant_names(with_)
     with memory_service(ctx, game) as memory:
         result = memory.recall(game, player, topic, participants=participants, at=at, k=k, seed=seed,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ import neo4j
 from pydantic import ValidationError
 
 from graphmem.embedding import Embedder
-from graphmem.errors import GameConflict, InvalidGameLog, LogProblem, UsageProblem
+from graphmem.errors import GameConflict, InvalidGameLog, UsageProblem
 from graphmem.importers import discover, load_game_log
 from graphmem.ingest.encode import EncodedGame, check_profiles, encode_game
 from graphmem.ingest.rumours import link_rumours
@@ -149,7 +149,7 @@ def load_logs(paths: Sequence[Path], fmt: str, skip_invalid: bool) -> list[tuple
     if failures:
         if len(failures) == 1:
             raise failures[0]
-        problems = [LogProblem(p.line, p.field, f"{e.path}: {p.reason}") for e in failures for p in e.problems]
+        problems = [replace(p, file=e.path) for e in failures for p in e.problems]
         raise InvalidGameLog(f"{len(failures)} files", problems)
     files_of: dict[str, list[str]] = {}
     for path, _, game_log in loaded:
@@ -189,7 +189,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
         clock = now
 
     loaded = load_logs(paths, fmt, skip_invalid)
-    problems = [LogProblem(p.line, p.field, p.reason if len(loaded) == 1 else f"{path}: {p.reason}")
+    problems = [p if len(loaded) == 1 else replace(p, file=str(path))
                 for path, _, game_log in loaded for p in check_profiles(game_log, params)]
     if problems:
         raise InvalidGameLog(str(loaded[0][0]) if len(loaded) == 1 else f"{len(loaded)} files", problems)

@@ -244,7 +244,8 @@ def _check(game: str, player: str, participants: Sequence[str], at: int | None, 
     if at is not None and not 0 <= at <= decayed_to:
         raise UsageProblem(f"game '{game}' has been decayed to phase {decayed_to}; recall at a phase from 0 to "
                            f"{decayed_to}, not {at} (a later phase has not happened yet: `graphmem phase advance` "
-                           "moves a live game on and decays its memories, so do not use it to look ahead)")
+                           "moves a live game on and decays its memories, so do not use it to look ahead)",
+                           field="at")
 
 
 def check_context(context: Context, game: str, player: str, participants: Sequence[str], at: int | None) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.errors import UsageProblem
+from graphmem.errors import INTEGER_MAX, UsageProblem
 from graphmem.model.details import Detail, details_from_json
 from graphmem.model.groups import RECALL_K_MAX
 from graphmem.model.vocabulary import DetailKind, Marker, MemoryType
@@ -31,7 +31,7 @@ class RecallRequest:
     k : int in 1..RECALL_K_MAX (100) or None, how many memories (None: ``parameters.recall.k``, 10)
     seed : int, the seed of reconsolidation's randomness (with the memory uid and access count)
     dry_run : bool, compute everything and write nothing
-    Raises UsageProblem for k outside 1..RECALL_K_MAX or at < 0.
+    Raises UsageProblem for k outside 1..RECALL_K_MAX or at outside 0..INTEGER_MAX.
     """
 
     game: str
@@ -45,9 +45,13 @@ class RecallRequest:
 
     def __post_init__(self) -> None:
         if self.k is not None and not 1 <= self.k <= RECALL_K_MAX:
-            raise UsageProblem(f"k must be 1 to {RECALL_K_MAX} (how many memories a recall returns), got {self.k}")
+            raise UsageProblem(f"k must be 1 to {RECALL_K_MAX} (how many memories a recall returns), got {self.k}",
+                               field="k")
         if self.at is not None and self.at < 0:
-            raise UsageProblem(f"the recall phase must be 0 or later, got {self.at}")
+            raise UsageProblem(f"the recall phase must be 0 or later, got {self.at}", field="at")
+        if self.at is not None and self.at > INTEGER_MAX:
+            raise UsageProblem(f"the recall phase must be at most {INTEGER_MAX} (the largest integer Neo4j stores), "
+                               f"got {self.at}", field="at")
         object.__setattr__(self, "participants", tuple(dict.fromkeys(self.participants)))
 
     @property

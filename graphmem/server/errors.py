@@ -61,7 +61,8 @@ def answer(exc: BaseException, uri: str) -> tuple[int, dict[str, Any]]:
     if isinstance(exc, InvalidGameLog):
         first = exc.problems[0] if exc.problems else None
         problems = [{"index": p.index, "id": p.event_id, "field": p.field or None, "reason": p.reason,
-                     **({"line": p.line} if p.index is None and p.line and p.place is None else {})}
+                     **({"line": p.line} if p.index is None and p.line and p.place is None else {}),
+                     **({"file": p.file} if p.file else {})}
                     for p in exc.problems]
         reason = str(first) if first is not None else str(exc)
         return 422, body("invalid_events" if first is not None and first.index is not None else exc.error,

@@ -109,6 +109,20 @@ def test_all_bad_lines_are_reported_together(tmp_path: Path, cli: Invoke) -> Non
     assert "line 7" in result.output and "line 10" in result.output
 
 
+def test_several_bad_files_lead_each_problem_with_its_file(tmp_path: Path, cli: Invoke) -> None:
+    first, second = small_game_lines("bad-first"), small_game_lines("bad-second")
+    first[6] = first[6].replace('"speaker": "Eleanor"', '"speaker": "Nobody"')
+    second[9] = second[9][:20]
+    bad2, bad3 = write(tmp_path / "bad2.jsonl", first), write(tmp_path / "bad3.jsonl", second)
+    result = cli("ingest", str(bad2), str(bad3))
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    # as the single-file form "FILE: line 3, field 'speaker': ...", never "2 files: line 7, ...: FILE: ..."
+    assert any(line.strip().startswith(f"{bad2}: line 7, field 'speaker': ") for line in lines), result.output
+    assert any(line.strip().startswith(f"{bad3}: line 10") for line in lines), result.output
+    assert "2 files: line" not in result.output and f": {bad2}:" not in result.output
+
+
 def test_skip_invalid_writes_the_valid_events_and_lists_the_rejected(tmp_path: Path, cli: Invoke,
                                                                      driver: neo4j.Driver) -> None:
     lines = small_game_lines("skip-invalid")

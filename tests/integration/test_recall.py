@@ -337,6 +337,14 @@ def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None
     assert unknown_with.exit_code == 1 and "Zed" in unknown_with.output and "Priya" in unknown_with.output
     assert cli("--game", game, "--player", "Marcus", "--at", "99").exit_code == 2
     assert cli("--game", game, "--player", "Marcus", "--at", "-1").exit_code == 2
+    # beyond the largest Neo4j integer: the same one-line usage error, not the driver's OverflowError traceback
+    huge = cli("--game", game, "--player", "Marcus", "--at", "99999999999999999999")
+    assert huge.exit_code == 2 and "--at must be a phase of at most" in huge.output, huge.output
+    assert "Traceback" not in huge.output
+    assert huge.output.strip().splitlines()[-1] == ("Error: --at must be a phase of at most 9223372036854775807, "
+                                                    "got 99999999999999999999")
+    huge_seed = cli("--game", game, "--player", "Marcus", "--seed", "99999999999999999999", "--dry-run")
+    assert huge_seed.exit_code == 0, huge_seed.output  # a seed only seeds SHA-256, never reaches Neo4j
     assert cli("--game", game, "--player", "Marcus", "--k", "0").exit_code == 2
 
 
