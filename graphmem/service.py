@@ -76,7 +76,7 @@ def _check_text(field: str, text: str | None) -> None:
         try:
             check_unicode(text)
         except ValueError as e:
-            raise UsageProblem(f"{field}: {e}") from None
+            raise UsageProblem(f"{field}: {e}", field=field) from None
 
 
 class MemoryService:
@@ -382,7 +382,8 @@ class MemoryService:
         phase on (time passing after the game).
 
         Raises NotFound for an unknown game; UsageProblem for an earlier phase, a ``to`` beyond a live game's
-        phase, or only one of ``day`` and ``name``; as :meth:`add_events` for the phase event.
+        phase, or only one of ``day`` and ``name``; GameConflict for a ``day`` and ``name`` (a phase event) to a game
+        stored from a file or ended; as :meth:`add_events` for the phase event.
         """
         from graphmem.ingest.live import read_status
 
@@ -396,11 +397,19 @@ class MemoryService:
             if to is not None and to > status.last_phase:
                 raise UsageProblem(f"game '{game}' is live and in phase {status.last_phase}: its phases come from its "
                                    "phase events, so it cannot decay to phase {to} yet; send the phase event "
-                                   "(advance_phase(game, day=..., name=...) or add_events)".replace("{to}", str(to)))
+                                   "(advance_phase(game, day=..., name=...) or add_events)".replace("{to}", str(to)),
+                                   field="to")
             to = status.last_phase if to is None else to
         elif day is not None or name is not None:
-            raise UsageProblem(f"game '{game}' is not a live game in play: it takes no phase event (advance it with "
-                               "to=N, or one phase on)")
+            # a conflict with the stored game (409 over HTTP), as an event batch sent to it is
+            from graphmem.store.games import require_game
+
+            if status is None:
+                require_game(self.driver, self.database, game)  # raises NotFound listing the stored games
+            stored = ("is stored from a log file (`graphmem ingest`), not fed live" if status is None or not status.live
+                      else "has ended (its end event is stored)")
+            raise GameConflict(f"game '{game}' {stored}: it takes no phase event. Nothing was written; decay it with "
+                               "to=N, or one phase on")
         decayed = advance(self.driver, self.database, game, to, self.params, batch_size=batch_size)
         from graphmem.jobs.series import catch_up_game
 
@@ -466,7 +475,7 @@ class MemoryService:
         from graphmem.store.queries import cypher
 
         if not content.strip():
-            raise UsageProblem("a thought needs text: content is empty")
+            raise UsageProblem("a thought needs text: content is empty", field="text")
         _check_text("text", content)
         WorkingMemoryItem(content, priority, persistence, trigger, 0)  # validates priority and persistence
 

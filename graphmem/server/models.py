@@ -1,7 +1,8 @@
 """The shapes of the HTTP API: every request body and every answer as a pydantic model, so that the OpenAPI
 document (``/openapi.json``, ``/docs``) gives each route's request and response schema (docs/service.md).
 
-Request bodies refuse unknown fields (a typo is a 422 naming it, not a silently ignored option). Text a client sends
+Request bodies refuse unknown fields (a typo is a 422 naming it, not a silently ignored option) and values of the
+wrong JSON type (strict: ``true`` or ``"2"`` is no integer, a 422 naming the field). Text a client sends
 must be valid Unicode: a lone surrogate escape (``"\\ud83d"``, half of an emoji cut by the sender) is refused with
 the field and the character's position (:func:`graphmem.logs.schema.lone_surrogate`).
 """
@@ -31,7 +32,9 @@ Integer = Annotated[int, Field(ge=INTEGER_MIN, le=INTEGER_MAX)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a JSON value of the wrong type is a 422 naming the field, never coerced ({"day": true} is no day 1,
+    # {"after": "2"} no 2, {"k": "5"} no 5); a float field still takes an integer (1 for 1.0), as JSON means
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _Answer(BaseModel):

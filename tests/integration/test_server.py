@@ -119,6 +119,8 @@ def test_the_phase_and_end_routes_and_a_token_that_dies_with_its_game(server: Se
     assert refused.json()["reason"] == f"game '{game}' has ended: the player tokens minted during it no longer work"
     late = engine.post(f"/games/{game}/events", json={"events": [log[12]]})
     assert late.status_code == 409 and "has ended" in late.json()["reason"]
+    late_phase = engine.post(f"/games/{game}/phase", json={"day": 2, "name": "night"})
+    assert late_phase.status_code == 409 and "has ended" in late_phase.json()["reason"], late_phase.text
     refused_mcp = mcp_call(server, token, "recall", {"topic": "Thomas"})
     assert refused_mcp.is_error and "403 forbidden: game" in refused_mcp.content[0].text
 
@@ -170,6 +172,11 @@ def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: http
     assert page.status_code == 200 and page.text.startswith("<!DOCTYPE html>")
     graphml = engine.get(f"/games/{game}/told", params={"format": "graphml"})
     assert graphml.status_code == 200 and b"<graphml" in graphml.content
+    # a game stored from a file takes no live event: a conflict with the stored game (409), on every live route
+    for route, body in (("phase", {"day": 9, "name": "x"}), ("events", {"events": []}), ("end", {"winner": "x"})):
+        refused = engine.post(f"/games/{game}/{route}", json=body)
+        assert (refused.status_code, refused.json()["error"]) == (409, "conflict"), (route, refused.text)
+        assert "stored from a log file" in refused.json()["reason"], refused.text
     assert engine.delete(f"/games/{game}").status_code == 200
     assert engine.get(f"/games/{game}").status_code == 404
 

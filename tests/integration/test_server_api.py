@@ -413,6 +413,44 @@ def test_an_integer_neo4j_cannot_store_is_refused_naming_its_field(server: Serve
     assert engine.get(f"/games/{game}").json() == before  # nothing written
 
 
+def test_a_value_of_the_wrong_json_type_is_refused_naming_its_field_not_coerced(server: Server,
+                                                                                 engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 6)
+    before = engine.get(f"/games/{game}").json()
+    answers = {
+        "day": engine.post(f"/games/{game}/phase", json={"day": True, "name": "night"}),  # was stored as day 1
+        "after": engine.post(f"/games/{game}/events", json={"after": "2", "events": []}),
+        "k": engine.post(f"/games/{game}/players/Marcus/recall", json={"k": "5", "dry_run": True}),
+        "priority": engine.post(f"/games/{game}/players/Marcus/thoughts", json={"text": "x", "priority": "0.5"}),
+        "dry_run": engine.post(f"/games/{game}/players/Marcus/recall", json={"dry_run": "yes"}),
+    }
+    for field, answer in answers.items():
+        assert (answer.status_code, answer.json()["field"]) == (422, field), answer.text
+    assert engine.get(f"/games/{game}").json() == before
+    # JSON's own types still pass: an integer where a number is meant (priority 1 is 1.0), k and seed as integers
+    assert engine.post(f"/games/{game}/players/Marcus/recall", json={"k": 5, "seed": 3, "dry_run": True}).is_success
+    # MCP passes integers as integers: its tools take them as before
+    token = mint(engine, game, "Marcus")
+    thought = mcp_call(server, token, "remember_thought", {"text": "x", "priority": 1, "persistence": 2})
+    assert not thought.is_error, thought.content
+
+
+def test_a_422_about_one_field_names_it(engine: httpx.Client) -> None:
+    game, _ = live_game(engine, 6)
+    answers = {
+        # within Neo4j's range but beyond the game's decayed phase (as {"at": -1} names "at")
+        "at": engine.post(f"/games/{game}/players/Marcus/recall", json={"at": BIG - 1}),
+        "text": engine.post(f"/games/{game}/players/Marcus/thoughts", json={"text": ""}),
+        "params.min_players": engine.post("/queries/rumour_reach",
+                                          json={"params": {"game": game, "min_players": 2**64}}),
+        "params.game": engine.post("/queries/rumour_reach", json={"params": {}}),
+    }
+    for field, answer in answers.items():
+        assert (answer.status_code, answer.json()["field"]) == (422, field), answer.text
+    # an HTTP caller is told how to give a parameter over HTTP, not only the command line's -p
+    assert '"params": {"game": ...}' in answers["params.game"].json()["reason"]
+
+
 def test_line_breaks_in_a_statement_stay_in_the_memory_and_the_prompt_shows_one_line(
         engine: httpx.Client, driver: neo4j.Driver) -> None:
     from graphmem.recall.prompt import check_block
