@@ -33,6 +33,16 @@ def test_one_game_to_a_file(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == (EXAMPLES / "433y9yyp.jsonl").read_text(encoding="utf-8")
 
 
+def test_a_one_day_game_is_one_day_not_1_days(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "small-game.jsonl").read_text(encoding="utf-8").splitlines()
+    second_day = next(i for i, line in enumerate(lines) if json.loads(line).get("day") == 2)
+    one_day = tmp_path / "one-day.jsonl"
+    one_day.write_text("\n".join(lines[:second_day]) + "\n", encoding="utf-8")
+    code, _, err = run(one_day, "-o", tmp_path / "out.jsonl")
+    assert code == 0, err
+    assert re.search(r"game small-game, \d+ events, \d+ phases, 1 day -> ", err), err
+
+
 def test_one_game_to_stdout_from_its_plomp_json() -> None:
     code, out, _ = run("--from", "traitors-plomp", GAMES / "yy0et4ne" / "plomp.json")
     assert code == 0
