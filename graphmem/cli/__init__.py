@@ -94,6 +94,29 @@ class GraphmemGroup(click.Group):
             raise click.ClickException(str(e)) from e
 
 
+class Utf8Text(click.ParamType[str, Any]):
+    """Text given on the command line, refused (exit 2) when it holds bytes that are not valid UTF-8.
+
+    Python reads such argv bytes as the lone surrogates \\udc80..\\udcff (its surrogateescape): left alone they
+    would reach the memory's Unicode check, which speaks of "half of an emoji cut by the sender", a JSON
+    client's mistake that no shell makes. The message names the first byte and its character position instead.
+    """
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            for position, char in enumerate(value):
+                if "\udc80" <= char <= "\udcff":
+                    self.fail(f"not valid UTF-8: byte 0x{ord(char) - 0xDC00:02x} at character {position} (the "
+                              "shell passed bytes of another encoding; give the text in UTF-8)", param, ctx)
+        return value
+
+
+UTF8_TEXT = Utf8Text()
+"""The type of every command-line option that takes text for the memory (a topic, a player's name)."""
+
+
 def _use_graphmem_context(command: click.Command) -> None:
     command.context_class = GraphmemContext
     if isinstance(command, click.Group):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import UTF8_TEXT, memory_service
 from graphmem.errors import INTEGER_MAX, UsageProblem
 from graphmem.model.groups import RECALL_K_MAX
 
@@ -23,10 +23,11 @@ def participant_names(value: str | None) -> tuple[str, ...]:
 
 
 @click.command("recall")
-@click.option("--game", required=True, help="The game id.")
-@click.option("--player", required=True, help="Whose memory (a player's name).")
-@click.option("--topic", default=None, help="What the dialogue is about; empty: the strongest memories come back.")
-@click.option("--with", "with_", default=None, metavar="A,B",
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id.")
+@click.option("--player", type=UTF8_TEXT, required=True, help="Whose memory (a player's name).")
+@click.option("--topic", type=UTF8_TEXT, default=None,
+              help="What the dialogue is about; empty: the strongest memories come back.")
+@click.option("--with", "with_", type=UTF8_TEXT, default=None, metavar="A,B",
               help="Comma-separated players in the dialogue: memories about them rank higher.")
 @click.option("--at", type=int, default=None, metavar="PHASE",
               help="Recall as of a phase (0 .. the game's decayed phase). A look at a phase writes nothing, as "

@@ -3,6 +3,8 @@ error with the right exit code, decided before any Neo4j connection (nothing lis
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,21 @@ def test_an_unreachable_default_neo4j_says_where_a_local_one_was_looked_for(tmp_
     with pytest.raises(Neo4jUnavailable) as given:
         open_driver(Settings(uri="bolt://127.0.0.1:1", uri_source="env", home=tmp_path))
     assert "no local Neo4j" not in str(given.value)  # a URI the user gave is the one to check, not the home
+
+
+# --- recall: text and phases the command line cannot mean --------------------------------------------------------
+
+def test_a_recall_at_beyond_neo4j_integers_is_a_usage_error_not_an_overflow() -> None:
+    result = invoke(*NOWHERE, "recall", "--game", "g", "--player", "P", "--at", HUGE)
+    assert_clean(result, 2, f"--at must be a phase of at most {INTEGER_MAX}, got {HUGE}")
+
+
+def test_argv_bytes_that_are_not_utf8_are_named_as_such_not_as_half_an_emoji() -> None:
+    # through a real process: Python reads the bytes \xff\xfe of argv as the surrogates \udcff\udcfe
+    code = "import sys; from graphmem.cli import main; sys.argv[0] = 'graphmem'; main()"
+    run = subprocess.run([sys.executable, "-c", code, *NOWHERE, "recall", "--game", "g", "--player", "P",
+                          "--topic", b"\xff\xfe".decode("utf-8", "surrogateescape")], cwd=ROOT, capture_output=True)
+    err = run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 2, err
+    assert "Invalid value for '--topic': not valid UTF-8: byte 0xff at character 0" in err
+    assert "surrogate" not in err and "emoji" not in err and "Traceback" not in err
