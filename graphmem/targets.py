@@ -425,16 +425,30 @@ class Targets:
     def games(self) -> list[dict[str, Any]]:
         """Every stored game of every target (:meth:`MemoryService.games`), by id; with several targets each row
         also names its ``target``. Raises Neo4jUnavailable naming the targets that do not answer."""
+        rows, down = self.games_answering()
+        if down:
+            raise Neo4jUnavailable(f"{'; '.join(down.values())}: the games cannot all be listed now")
+        return rows
+
+    def games_answering(self) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """(the games of the targets that answer, as :meth:`games`; {target: why it did not answer} for the others),
+        so one target down hides only its own games (docs/service.md). Raises Neo4jUnavailable when no target
+        answers (with one target: as :meth:`MemoryService.games`)."""
         only = self.single
         if only is not None:
-            return only.games()
+            return only.games(), {}
         rows: list[dict[str, Any]] = []
+        down: dict[str, str] = {}
+        errors: list[BaseException] = []
         for name, found in zip(self.names, self._each(_attempt(MemoryService.games))):
             if isinstance(found, BaseException):
-                raise Neo4jUnavailable(f"target '{name}' at {self.uri(name)} does not answer: the games cannot all "
-                                       "be listed now") from found
+                down[name] = f"target '{name}' at {self.uri(name)} does not answer ({type(found).__name__})"
+                errors.append(found)
+                continue
             rows.extend({**row, "target": name} for row in found)
-        return sorted(rows, key=lambda row: str(row["game"]))
+        if len(down) == len(self.names):
+            raise Neo4jUnavailable("no target answers: " + "; ".join(down.values())) from errors[0]
+        return sorted(rows, key=lambda row: str(row["game"])), down
 
     def check_token(self, token: str) -> PlayerGrant:
         """The game and player a player token grants, from the target that minted it (every target asked at once;

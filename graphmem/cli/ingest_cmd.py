@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -118,14 +119,33 @@ def delete(ctx: click.Context, game: str, yes: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def games(ctx: click.Context, as_json: bool) -> None:
-    """List the stored games."""
+    """List the stored games.
+
+    With several targets (docs/service.md) and one of them down, the games of the others are listed, a line on
+    standard error names each target that did not answer, and the exit code is 3 (1 when no target answers).
+    """
     with memory_targets(ctx) as targets:
-        rows = targets.games()
+        rows, down = targets.games_answering()
+    try:
+        _list_games(rows, as_json, bool(down))
+    finally:
+        for reason in down.values():
+            click.echo(f"warning: {reason}: its games are not listed", err=True)
+    if down:
+        ctx.exit(GAMES_PARTIAL)
+
+
+GAMES_PARTIAL = 3
+"""The exit code of ``graphmem games`` when a target did not answer (the others' games listed)."""
+
+
+def _list_games(rows: list[dict[str, Any]], as_json: bool, partial: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
     if not rows:
-        click.echo("no games stored: ingest one with `graphmem ingest PATH`")
+        click.echo("no games stored on the targets that answer" if partial else
+                   "no games stored: ingest one with `graphmem ingest PATH`")
         return
     for r in rows:
         if r["live"]:

@@ -264,3 +264,19 @@ def test_one_target_without_configuration_lists_games_as_before(neo4j_uri: str) 
     result = CliRunner().invoke(main, ["games", "--json"], env={"NEO4J_URI": neo4j_uri, "GRAPHMEM_TARGETS": ""})
     assert result.exit_code == 0, result.output
     assert all("target" not in row for row in json.loads(result.output or "[]"))
+
+
+def test_games_lists_the_targets_that_answer_and_names_the_one_down(neo4j_uri: str, schema: object) -> None:
+    """One target down hides only its own games (docs/service.md): the others are listed, a warning on stderr
+    names the target that did not answer, and the exit code is 3 (a script sees the listing is short)."""
+    runner = CliRunner()
+    assert runner.invoke(main, ["--uri", neo4j_uri, "ingest", str(SMALL)]).exit_code == 0
+    env = {"GRAPHMEM_TARGETS": json.dumps({"up": {"uri": neo4j_uri}, "down": {"uri": "bolt://127.0.0.1:1"}})}
+    listed = runner.invoke(main, ["games", "--json"], env=env)
+    assert listed.exit_code == 3, listed.output
+    rows = json.loads(listed.stdout)
+    assert "small-game" in {row["game"] for row in rows} and {row["target"] for row in rows} == {"up"}
+    assert listed.stderr.strip() == ("warning: target 'down' at bolt://127.0.0.1:1 does not answer "
+                                     "(ServiceUnavailable): its games are not listed"), listed.stderr
+    text = runner.invoke(main, ["games"], env=env)
+    assert text.exit_code == 3 and "small-game" in text.stdout and "on target up" in text.stdout, text.output
