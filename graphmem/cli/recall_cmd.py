@@ -48,7 +48,7 @@ def recall(ctx: click.Context, game: str, player: str, topic: str | None, with_:
     recallable memory and no active thought gets an empty block (nothing on stdout).
 
     Exit codes: 1 for an unknown game, player or --with name (the message lists what exists); 2 for --at outside
-    0 .. the game's decayed phase, an empty --with name, or a --k outside 1..100.
+    0 .. the game's decayed phase, an empty --with name, a --k outside 1..100, or text that is not valid UTF-8.
     """
     if at is not None and at < 0:
         raise UsageProblem(f"--at must be a phase of 0 or more, got {at}")
