@@ -30,6 +30,7 @@ CALL (o, since, traitor_roles) {
   USING INDEX proposal:Event(game)
   WHERE proposal.kind = 'propose' AND proposal.line > since AND proposal.line < o.line
     AND EXISTS { MATCH (approved:Event {game: $game})
+                 USING INDEX approved:Event(game)
                  WHERE approved.kind = 'outcome' AND approved.ballot = 'team' AND approved.result = 'approved'
                    AND approved.line > proposal.line AND approved.line < o.line }
   WITH proposal ORDER BY proposal.line DESC LIMIT 1

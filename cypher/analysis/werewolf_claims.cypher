@@ -19,12 +19,15 @@ OPTIONAL MATCH (g:Game {uid: $game})
 WITH coalesce(g.traitor_roles, ['traitor']) AS traitor_roles, coalesce(g.side_names, ['traitor', 'faithful']) AS sides
 CALL (traitor_roles, sides) {
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
+  USING INDEX e:Event(game)
   WHERE e.kind = 'say' AND e.claims_json CONTAINS '"protected"'
   MATCH (x:Player {game: $game})
   WHERE e.claims_json CONTAINS ('["' + speaker.name + '", "protected", "' + x.name + '", true')
   OPTIONAL MATCH (p:Event {game: $game})
+  USING INDEX p:Event(game)
   WHERE p.kind = 'vote' AND p.ballot = 'protect' AND p.day = e.day AND p.line < e.line
   OPTIONAL MATCH (k:Event {game: $game})
+  USING INDEX k:Event(game)
   WHERE k.kind = 'murder' AND k.day = e.day AND x.name IN k.targets AND k.line < e.line
   WITH e, speaker, x, p, k
   WHERE k IS NOT NULL OR p IS NULL OR p.actor <> speaker.name OR NOT x.name IN p.targets
@@ -34,8 +37,10 @@ CALL (traitor_roles, sides) {
               ELSE p.actor + ' (the Doctor) protected ' + p.targets[0] END AS truth
   UNION ALL
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
+  USING INDEX e:Event(game)
   WHERE e.kind = 'say' AND (e.claims_json CONTAINS '"role", ' OR e.claims_json CONTAINS '"side", ')
   MATCH (r:Event {game: $game})-[:WITNESSED_BY]->(speaker)
+  USING INDEX r:Event(game)
   WHERE r.kind = 'reveal' AND r.line < e.line AND NOT speaker.name IN r.targets
   WITH DISTINCT traitor_roles, sides, e, speaker, r.targets[0] AS subject, r.role_revealed AS shown
   WITH traitor_roles, sides, e, speaker, subject, shown,
@@ -53,8 +58,10 @@ CALL (traitor_roles, sides) {
          speaker.name + ' had been shown that ' + subject + ' is ' + shown AS truth
   UNION ALL
   MATCH (e:Event {game: $game})-[:BY]->(speaker:Player)
+  USING INDEX e:Event(game)
   WHERE e.kind = 'say' AND e.claims_json CONTAINS '"voted_for"'
   MATCH (out:Event {game: $game})
+  USING INDEX out:Event(game)
   WHERE out.kind IN ['murder', 'banish'] AND out.line < e.line
   WITH e, speaker, out, out.targets[0] AS gone
   UNWIND range(coalesce(out.day, 0) + CASE out.kind WHEN 'banish' THEN 1 ELSE 0 END, coalesce(e.day, -1)) AS round
