@@ -25,6 +25,11 @@ from graphmem.store.versions import raise_memory_versions
 
 log = logging.getLogger(__name__)
 
+EQUIVALENT_RULE_EXISTS = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+"""The code Neo4j answers ``CREATE ... IF NOT EXISTS`` with when another transaction created the same index or
+constraint after this one looked (processes starting games at once on a fresh database, e.g. ``graphmem model
+people``'s workers): the rule exists, as asked."""
+
 UID_LABELS = ("Game", "Player", "Phase", "Event", "Source", "Memory", "Conflict", "Thought", "LogBatch", "PlayerToken",
               "MemoryVersion", "Series", "Person", "IdempotencyKey")
 """Every label with a ``uid`` (a uniqueness constraint each; all but Game, Series and Person also carry ``game``,
@@ -221,7 +226,12 @@ def ensure_schema(driver: neo4j.Driver, database: str | None, dimensions: int,
         if name in before and name not in rebuilt:
             continue
         log.info("creating %s", name)
-        driver.execute_query(statement, params, database_=database)
+        try:
+            driver.execute_query(statement, params, database_=database)
+        except Neo4jError as e:  # IF NOT EXISTS does not stop two transactions creating the same index at once
+            if e.code != EQUIVALENT_RULE_EXISTS:
+                raise
+            log.info("%s was created by another process at the same time", name)
     try:
         driver.execute_query(cypher("schema/await_indexes"), {"seconds": timeout_s}, database_=database)
     except Neo4jError as e:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -47,6 +48,35 @@ def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: obje
     assert states["memory_text"] == ("FULLTEXT", "ONLINE")
     assert states["memory_recall"] == ("RANGE", "ONLINE")
     assert again.constraints >= 8 and again.dimensions == 384
+
+
+def start_game(driver: neo4j.Driver, start: threading.Barrier, failures: list[BaseException]) -> None:
+    """What each process starting a game does first: wait for the others, then make sure of the schema."""
+    start.wait()
+    try:
+        ensure_schema(driver, None, 384)
+    except BaseException as e:
+        failures.append(e)
+
+
+def test_processes_starting_games_at_once_without_the_schema_all_get_it(driver: neo4j.Driver, schema: object) -> None:
+    """Workers that start games at once on a database lacking an index (``graphmem model people`` on a fresh Neo4j)
+    each create it: none may fail because another created it first (Neo4j's EquivalentSchemaRuleAlreadyExists, which
+    ended a 16-minute comparison on 2026-12-07)."""
+    missing = ("player_game", "event_game", "memory_game")
+    for _ in range(5):  # the race is a matter of timing: give it several chances
+        for name in missing:
+            driver.execute_query(f"DROP INDEX {name} IF EXISTS")
+        start = threading.Barrier(6)
+        failures: list[BaseException] = []
+        workers = [threading.Thread(target=start_game, args=(driver, start, failures)) for _ in range(6)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        assert failures == []
+        states = {name: state for name, _, state in ensure_schema(driver, None, 384).indexes}
+        assert all(states[name] == "ONLINE" for name in missing)
 
 
 def test_uid_uniqueness_is_enforced(driver: neo4j.Driver, schema: object, game: str) -> None:
