@@ -136,16 +136,18 @@ class Retry:
         return JsonAnswer(answer.body, answer.status, headers={REPLAYED: "true" if replayed else "false"})
 
 
-def _is_game_id(game: object) -> TypeGuard[str]:
-    """Whether ``game`` is a valid game id (docs/log-format.md): what a route may write to."""
+def _takes(value: object, kind: TypeAdapter[str]) -> TypeGuard[str]:
+    """Whether ``value`` is a ``kind`` graphmem takes (docs/log-format.md): a game id a route may write to, a series
+    name."""
     try:
-        _GAME_ID.validate_python(game)
+        kind.validate_python(value)
     except ValidationError:
         return False
     return True
 
 
 _GAME_ID: TypeAdapter[str] = TypeAdapter(GameId)
+_SERIES_NAME: TypeAdapter[str] = TypeAdapter(SeriesName)
 
 
 async def retry(request: Request, every: AllTargets, principal: Caller, key: Annotated[str | None, Header(
@@ -165,7 +167,7 @@ async def retry(request: Request, every: AllTargets, principal: Caller, key: Ann
     digest = request_sha256(request.method, request.url.path, data, parsed)
     game = request.path_params.get("game")
     # the game whose target keeps the key: the route's, or the one a header creates (placed by its id and series)
-    placed = (game, None) if game is not None and _is_game_id(game) else placement(parsed) if game is None else None
+    placed = (game, None) if game is not None and _takes(game, _GAME_ID) else placement(parsed) if game is None else None
     if placed is None:  # the route refuses the request as it does without a key, and nothing is written: no key is
         return Retry(first, None, "", "", "")  # kept for it (a key row could not even hold such an id)
     memory = await anyio.to_thread.run_sync(every.for_game, placed[0]) if game is not None else \
@@ -217,25 +219,14 @@ def placement(header: Any) -> tuple[str, str | None] | None:
     name is not one graphmem takes (docs/log-format.md): the header's own check refuses it (422 naming the field),
     and placing it first would ask every target about a name Neo4j cannot hold (a lone surrogate: 500) or wait for
     a target that is down (503), and remember a place for a game that never was."""
-    if not isinstance(header, dict) or not _is_game_id(game := header.get("game")):
+    if not isinstance(header, dict) or not _takes(game := header.get("game"), _GAME_ID):
         return None
     series = header.get("series")
     if series is None:
         return game, None
     name = series.get("name") if isinstance(series, dict) else None
-    return (game, name) if _is_series_name(name) else None
+    return (game, name) if _takes(name, _SERIES_NAME) else None
 
-
-def _is_series_name(name: object) -> TypeGuard[str]:
-    """Whether ``name`` is a valid series name (docs/log-format.md#series-of-games)."""
-    try:
-        _SERIES_NAME.validate_python(name)
-    except ValidationError:
-        return False
-    return True
-
-
-_SERIES_NAME: TypeAdapter[str] = TypeAdapter(SeriesName)
 
 
 Once = Annotated[Retry, Depends(retry)]
