@@ -1,6 +1,6 @@
 // Mean memory strength per memory profile at every phase of the game, computed from each memory's stored
-// closed-form state with the game's forgetting curve (docs/model.md#forgetting: m(t) = max(floor, E * R(t - t0, S)), R = exp(-dt/S)
-// or (1 + 3 dt / (S ln 2))^(-1/2)), from the phase the memory was encoded in to $to.
+// closed-form state with the game's forgetting curve (docs/model.md#forgetting: m(t) = max(floor, E * R(t - t0, S)), R
+// the curve of cypher/fragments/retention.cypher), from the phase the memory was encoded in to $to.
 // What the stored state can tell: from t_ref (the last reinforcement) on, the value is exact (E = e_ref, S = s).
 // Before it, only the encoding state (e0 at t_enc, s_enc) is kept: the value there is exact for a memory recalled
 // once, and for one recalled more often it ignores the earlier recalls (their phases and boosts are not stored);
@@ -23,7 +23,7 @@ WITH g, ph, p, m, exact,
      toFloat(CASE WHEN exact THEN m.s ELSE m.s_enc END) AS s,
      toFloat(CASE WHEN exact THEN m.e_ref ELSE m.e0 END) AS e
 WITH ph, p, m, exact,
-     e * CASE g.curve WHEN 'power' THEN (1.0 + 3.0 * dt / (s * log(2.0))) ^ (-0.5) ELSE exp(-dt / s) END AS raw
+     e * @retention(dt, s, g.curve) AS raw
 WITH ph, p, m, exact,
      CASE WHEN raw > coalesce(m.floor, 0.0) THEN raw ELSE toFloat(m.floor) END AS strength
 RETURN p.profile AS profile, ph.index AS phase, ph.day AS day, ph.name AS phase_name, count(m) AS memories,

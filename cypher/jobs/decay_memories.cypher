@@ -6,7 +6,7 @@
 // before `own` existed is own when its kind is one of $own_kinds and its event's actor is the owner), which keep
 // their source (docs/model.md#source-memory, docs/model.md#flashbulb-memories);
 // state active / warm / archived by the band $active and the memory's own threshold; decayed_to = $to.
-// R is exp(-dt / S) ("exponential") or (1 + 3 dt / (S ln 2))^(-1/2) ("power"). A memory reinforced after $to
+// R is the forgetting curve $curve (@retention: cypher/fragments/retention.cypher). A memory reinforced after $to
 // (t_ref > $to) keeps e_ref (dt is clamped at 0). Candidate, consolidated and tombstoned memories are untouched.
 // Batched with CALL IN CONCURRENT TRANSACTIONS (as many at once as the server has cores; every memory is in exactly
 // one batch, so batches never touch the same node): run it through session.run (an implicit, auto-commit
@@ -33,8 +33,8 @@ CALL (m) {
        toFloat(m.s) AS s,
        toFloat(m.s_enc) AS s_enc
   WITH m,
-       CASE $curve WHEN 'power' THEN (1.0 + 3.0 * dt / (s * log(2.0))) ^ (-0.5) ELSE exp(-dt / s) END AS r,
-       CASE $curve WHEN 'power' THEN (1.0 + 3.0 * dt_enc / (s_enc * log(2.0))) ^ (-0.5) ELSE exp(-dt_enc / s_enc) END AS r_enc,
+       @retention(dt, s, $curve) AS r,
+       @retention(dt_enc, s_enc, $curve) AS r_enc,
        toFloat(coalesce(m.floor, 0.0)) AS floor
   WITH m, r_enc, CASE WHEN m.e_ref * r > floor THEN m.e_ref * r ELSE floor END AS strength
   WITH m, strength, m.c0 * r_enc ^ m.source_k AS confidence

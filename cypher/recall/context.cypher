@@ -106,13 +106,9 @@ CALL (now, curve, weakest, fresh, changed) {
   }
   WITH m, n, flashbulb, threshold, floor,
        CASE WHEN t_ref > now THEN
-            toFloat(m.e0) * CASE curve WHEN 'power'
-              THEN (1.0 + 3.0 * toFloat(now - m.t_enc) / (toFloat(m.s_enc) * log(2.0))) ^ (-0.5)
-              ELSE exp(-toFloat(now - m.t_enc) / toFloat(m.s_enc)) END
+            toFloat(m.e0) * @retention(toFloat(now - m.t_enc), toFloat(m.s_enc), curve)
           ELSE
-            e_ref * CASE curve WHEN 'power'
-              THEN (1.0 + 3.0 * toFloat(now - t_ref) / (s * log(2.0))) ^ (-0.5)
-              ELSE exp(-toFloat(now - t_ref) / s) END
+            e_ref * @retention(toFloat(now - t_ref), s, curve)
        END AS raw
   WITH m, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
   WHERE flashbulb

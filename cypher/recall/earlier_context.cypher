@@ -38,9 +38,7 @@ CALL () {
     WITH m, now, curve, m.n AS n, m.flashbulb AS flashbulb, m.threshold AS threshold, m.floor AS floor,
          m.t_ref AS t_ref, toFloat(m.e_ref) AS e_ref, toFloat(m.s) AS s
     WITH m, n, flashbulb, threshold, floor,
-         e_ref * CASE curve WHEN 'power'
-           THEN (1.0 + 3.0 * toFloat(now - t_ref) / (s * log(2.0))) ^ (-0.5)
-           ELSE exp(-toFloat(now - t_ref) / s) END AS raw
+         e_ref * @retention(toFloat(now - t_ref), s, curve) AS raw
     WITH m, n, flashbulb, threshold, CASE WHEN raw >= floor THEN raw ELSE toFloat(floor) END AS strength
     WHERE flashbulb
        OR strength >= CASE WHEN threshold > $vague_floor THEN threshold ELSE $vague_floor END * (1.0 - $cue_support)

@@ -3,8 +3,9 @@
 A memory keeps the strength it had at its last reinforcement (``e_ref`` at phase ``t_ref``) and its stability
 ``S``; its strength at phase ``t`` is ``e_ref * R(t - t_ref, S)``. Because the state is never overwritten by
 decay, evaluating any phase any number of times gives the same value (decay is idempotent), unlike the seed's
-running product (docs/model.md#defects-of-the-seed-formulas). The Cypher decay query implements the same two curves and
-must agree to 1e-9.
+running product (docs/model.md#defects-of-the-seed-formulas). The curve's one Cypher home,
+``cypher/fragments/retention.cypher`` (used by the decay job, recall and analysis queries), must agree with
+:func:`retention` (tests/integration/test_forgetting_copies.py).
 
 Curves, both with retention 1/2 at the half-life ``S ln 2``:
 

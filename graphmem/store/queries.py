@@ -14,6 +14,15 @@ repository's ``cypher/`` directory. Texts are cached: each file is read once per
 
 Labels and relationship types cannot be parameters; :func:`identifier` checks and backticks them.
 
+**Fragments.** Cypher has no functions of its own, so an expression several queries compute lives once, as a
+*fragment*: a file under ``cypher/fragments/`` holding one expression, documented like a query, whose
+``$parameters`` stand for the caller's expressions. A query uses it as ``@NAME(arg, ...)`` (the arguments in the
+order of the fragment's ``@param`` lines) and :func:`load` puts the fragment's expression in its place, each
+``$parameter`` replaced by its argument (in parentheses unless a name), the whole in parentheses, so Neo4j and every
+reader of :func:`load` see plain Cypher. The forgetting curve is one (``fragments/retention``: the Python home is
+``graphmem.model.forgetting.retention``, and ``tests/integration/test_forgetting_copies.py`` holds the two equal on
+values). Fragments are no queries: :func:`query_names` does not list them.
+
 **Query plans.** Neo4j plans a query once and keeps the plan in its query cache, but discards it and plans again
 when the statistics it was planned on (node counts, index selectivities) have moved past a threshold, checked at most
 every 10 seconds and lowered over hours (``dbms.cypher.statistics_divergence_threshold``,
@@ -103,10 +112,86 @@ def _walk(root: Traversable, prefix: str = "") -> list[str]:
     return names
 
 
+FRAGMENTS = "fragments"
+_USE = re.compile(r"@(?P<name>[A-Za-z_][A-Za-z0-9_]*)\(")
+_PLAIN = re.compile(r"^\$?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$")  # a name, a parameter or n.key
+
+
 @cache
 def query_names() -> tuple[str, ...]:
-    """Every query name, sorted (``analysis/who_told_whom``, ``ingest/write_memories``, ...)."""
-    return tuple(sorted(_walk(query_root())))
+    """Every query name, sorted (``analysis/who_told_whom``, ``ingest/write_memories``, ...); never a fragment."""
+    return tuple(sorted(n for n in _walk(query_root()) if not n.startswith(FRAGMENTS + "/")))
+
+
+@cache
+def fragment_names() -> tuple[str, ...]:
+    """Every fragment name, sorted (``retention``, ...): the files of ``cypher/fragments/`` without ``.cypher``."""
+    folder = query_root().joinpath(FRAGMENTS)
+    return tuple(sorted(_walk(folder))) if folder.is_dir() else ()
+
+
+@cache
+def fragment(name: str) -> Query:
+    """The fragment called ``name``: ``text`` is its one expression (the comment lines dropped), ``params`` its
+    ``$parameters`` in the order a use passes them. Raises UnknownQuery (naming the closest names) when there is none.
+    """
+    if name not in fragment_names():
+        hint = did_you_mean(closest(name, fragment_names(), cutoff=0.5))
+        raise UnknownQuery(f"no Cypher fragment named '{name}'" + (f"; {hint}" if hint else ""))
+    raw = query_root().joinpath(FRAGMENTS).joinpath(name + ".cypher").read_text(encoding="utf-8")
+    header = parse_header(f"{FRAGMENTS}/{name}", raw)
+    body = " ".join(line.strip() for line in raw.splitlines() if line.strip() and not line.strip().startswith("//"))
+    return Query(header.name, cast(LiteralString, body), header.purpose, header.params, header.returns)  # type: ignore[redundant-cast, unused-ignore]
+
+
+def _arguments(origin: str, line: str, start: int) -> tuple[list[str], int]:
+    """The comma-separated arguments of the use whose ``(`` ends just before ``start`` in ``line``, and the index
+    after its ``)``. Commas inside brackets or quotes belong to an argument. Raises ValueError when it never closes."""
+    args: list[str] = []
+    depth, quote, begin = 0, "", start
+    for i in range(start, len(line)):
+        char = line[i]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            args.append(line[begin:i].strip())
+            begin = i + 1
+        elif char == ")":
+            args.append(line[begin:i].strip())
+            return args, i + 1
+    raise ValueError(f"{origin}.cypher: a fragment's use is not closed on its line: {line.strip()!r}")
+
+
+def _fill(part: Query, args: list[str]) -> str:
+    """Fragment ``part``'s expression with each ``$parameter`` replaced by its argument (in parentheses unless a
+    name)."""
+    given = {p.name: a if _PLAIN.match(a) else f"({a})" for p, a in zip(part.params, args)}
+    return re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*)\b", lambda m: given.get(m[1], m[0]), part.text)
+
+
+def expand(origin: str, text: str) -> str:
+    """``text`` with every use ``@NAME(arg, ...)`` outside comment lines replaced by fragment ``NAME``'s expression
+    (see "Fragments" above). origin : the query's name, for errors. Raises UnknownQuery for an unknown fragment and
+    ValueError for a use with the wrong number of arguments or without its ``)`` on the same line."""
+    lines = text.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith("//"):
+            continue
+        while (use := _USE.search(line)) is not None:
+            part = fragment(use["name"])
+            args, end = _arguments(origin, line, use.end())
+            if len(args) != len(part.params) or not all(args):
+                raise ValueError(f"{origin}.cypher: line {number + 1}: @{use['name']} takes {len(part.params)} "
+                                 f"arguments ({', '.join(p.name for p in part.params)}), got {line[use.start():end]!r}")
+            line = f"{line[:use.start()]}({_fill(part, args)}){line[end:]}"
+        lines[number] = line
+    return "".join(lines)
 
 
 def parse_header(name: str, text: str) -> Query:
@@ -136,7 +221,7 @@ def parse_header(name: str, text: str) -> Query:
 
 @cache
 def load(name: str) -> Query:
-    """The query called ``name`` with its parsed header.
+    """The query called ``name`` with its parsed header, its fragments expanded (see "Fragments" above).
 
     Raises UnknownQuery (naming the closest existing names) when no such file exists.
     """
@@ -149,7 +234,7 @@ def load(name: str) -> Query:
     for folder in folders:
         node = node.joinpath(folder)
     node = node.joinpath(stem + ".cypher")
-    return parse_header(name, node.read_text(encoding="utf-8"))
+    return parse_header(name, expand(name, node.read_text(encoding="utf-8")))
 
 
 def cypher(name: str) -> LiteralString:

@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import UnknownQuery, UnsafeIdentifier
-from graphmem.store.queries import identifier, load, parse_header, query_names, with_identifiers
+from graphmem.store.queries import (
+    expand,
+    fragment,
+    fragment_names,
+    identifier,
+    load,
+    parse_header,
+    query_names,
+    with_identifiers,
+)
 
 
 def test_every_shipped_query_has_a_documented_header() -> None:
@@ -108,3 +117,55 @@ def test_every_query_a_recall_runs_keeps_its_plan_while_the_statistics_change() 
         statement = [line.strip() for line in load(name).text.splitlines()
                      if line.strip() and not line.lstrip().startswith("//")]
         assert statement[0] == "CYPHER replan=skip", f"{name}.cypher plans again when the statistics move"
+
+
+CURVE = re.compile(r"log\(2(?:\.0)?\)|\bexp\(|\^\s*\(-0\.5\)|WHEN\s+'power'")
+
+
+def test_the_forgetting_curve_is_spelled_once_in_cypher() -> None:
+    """The curve's one Cypher home is the fragment cypher/fragments/retention.cypher; the queries that compute
+    strengths in Neo4j use it as @retention(dt, s, curve), and no query spells it (or any part of it) again."""
+    cypher = Path(__file__).resolve().parents[3] / "cypher"
+    spelled, uses = [], {}
+    for path in sorted(cypher.rglob("*.cypher")):
+        code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                         if not line.lstrip().startswith("//"))
+        if CURVE.search(code):
+            spelled.append(path.relative_to(cypher).as_posix())
+        if code.count("@retention("):
+            uses[path.relative_to(cypher).as_posix()[:-len(".cypher")]] = code.count("@retention(")
+    assert spelled == ["fragments/retention.cypher"]
+    # the queries that compute strengths in Neo4j; a new one joins this list (and this test) on purpose
+    assert uses == {"analysis/strength_by_profile": 1, "jobs/decay_memories": 2, "recall/context": 2,
+                    "recall/earlier_context": 1}
+    curve = fragment("retention").text
+    for name, count in uses.items():
+        text = "\n".join(line for line in load(name).text.splitlines() if not line.lstrip().startswith("//"))
+        assert "@retention" not in text
+        assert text.count("log(2.0)") == count, name  # expanded where it was used, nowhere else
+    assert [p.name for p in fragment("retention").params] == ["dt", "s", "curve"]
+    assert curve.startswith("CASE $curve WHEN 'power'")
+    assert "fragments/retention" not in query_names() and fragment_names() == ("retention",)
+
+
+def test_a_fragment_use_is_replaced_by_its_expression_with_the_arguments_in_place() -> None:
+    text = expand("q", "// @retention(x) in a comment stays\nRETURN 2 * @retention(toFloat(now - m.t), coalesce(m.s, 1.0), g.curve) AS r")
+    assert text.splitlines()[0] == "// @retention(x) in a comment stays"
+    assert text.splitlines()[1] == (
+        "RETURN 2 * (CASE g.curve WHEN 'power' THEN (1.0 + 3.0 * (toFloat(now - m.t)) / ((coalesce(m.s, 1.0)) * log(2.0)))"
+        " ^ (-0.5) ELSE exp(-(toFloat(now - m.t)) / (coalesce(m.s, 1.0))) END) AS r")
+
+
+@pytest.mark.parametrize(("use", "problem"), [
+    ("RETURN @retention(dt, s) AS r", "q.cypher: line 1: @retention takes 3 arguments (dt, s, curve), got '@retention(dt, s)'"),
+    ("RETURN @retention(dt, , c) AS r", "q.cypher: line 1: @retention takes 3 arguments"),
+    ("RETURN @retention(dt, s, c\n", "q.cypher: a fragment's use is not closed on its line"),
+])
+def test_a_malformed_fragment_use_names_the_query_and_line(use: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        expand("q", use)
+
+
+def test_an_unknown_fragment_suggests_close_names() -> None:
+    with pytest.raises(UnknownQuery, match="no Cypher fragment named 'retentoin'; did you mean retention"):
+        expand("q", "RETURN @retentoin(1, 2, 'power')")
