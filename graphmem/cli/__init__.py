@@ -114,7 +114,8 @@ class Utf8Text(click.ParamType[str, Any]):
 
 
 UTF8_TEXT = Utf8Text()
-"""The type of every command-line option that takes text for the memory (a topic, a player's name)."""
+"""The type of every command-line option and argument that takes text (a topic, a game id, a player's name, a query
+parameter, a URI, ...): no command takes click's plain string (tests/unit/test_robustness_cli.py walks them all)."""
 
 
 def _use_graphmem_context(command: click.Command) -> None:
@@ -127,10 +128,12 @@ def _use_graphmem_context(command: click.Command) -> None:
 @click.group(cls=GraphmemGroup, lazy=COMMANDS)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Configuration file (default: $GRAPHMEM_CONFIG or ./graphmem.toml).")
-@click.option("--uri", default=None, help="Neo4j URI (default: $NEO4J_URI, the config file, the local Neo4j).")
-@click.option("--user", default=None, help="Neo4j user (default: $NEO4J_USER or neo4j).")
-@click.option("--password", default=None, help="Neo4j password (default: $NEO4J_PASSWORD).")
-@click.option("--database", default=None, help="Neo4j database (default: $NEO4J_DATABASE or the server default).")
+@click.option("--uri", type=UTF8_TEXT, default=None,
+              help="Neo4j URI (default: $NEO4J_URI, the config file, the local Neo4j).")
+@click.option("--user", type=UTF8_TEXT, default=None, help="Neo4j user (default: $NEO4J_USER or neo4j).")
+@click.option("--password", type=UTF8_TEXT, default=None, help="Neo4j password (default: $NEO4J_PASSWORD).")
+@click.option("--database", type=UTF8_TEXT, default=None,
+              help="Neo4j database (default: $NEO4J_DATABASE or the server default).")
 @click.option("-v", "--verbose", count=True, help="More log output (-v info, -vv debug).")
 @click.version_option(package_name="graphmem")
 @click.pass_context

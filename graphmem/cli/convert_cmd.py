@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from graphmem.cli import UTF8_TEXT
 from graphmem.errors import InvalidGameLog, UsageProblem
 from graphmem.viz.outputs import check_output
 
@@ -52,7 +53,7 @@ def _counted(n: int, noun: str) -> str:
 
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--from", "fmt", default=None, metavar="FORMAT",
+@click.option("--from", "fmt", type=UTF8_TEXT, default=None, metavar="FORMAT",
               help="Input format: an importer name (traitors-plomp, avalon-llm, avalon-nlu, llmafia, werewolf-arena) "
                    "or graphmem (default: detected per path).")
 @click.option("-o", "--output", "output_arg", type=click.Path(), default=None,

@@ -11,18 +11,18 @@ from typing import Any
 
 import click
 
-from graphmem.cli import memory_service, memory_targets
+from graphmem.cli import UTF8_TEXT, memory_service, memory_targets
 
 
 @click.command("ingest")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", default="auto", show_default=True,
+@click.option("--format", "fmt", type=UTF8_TEXT, default="auto", show_default=True,
               help="auto, graphmem (canonical JSONL) or an importer name: traitors-plomp, avalon-llm, avalon-nlu, "
                    "llmafia, werewolf-arena.")
 @click.option("--skip-invalid", is_flag=True, help="Write the valid events of a file and list the rejected ones.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Rows per write transaction.")
-@click.option("--series", metavar="NAME", default=None,
+@click.option("--series", type=UTF8_TEXT, metavar="NAME", default=None,
               help="Every game joins this series of games (same people, memories carried from game to game), in the "
                    "order the logs are read, after the series' stored games.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -98,7 +98,7 @@ def _ranges(numbers: list[int]) -> str:
 
 
 @click.command("delete")
-@click.option("--game", required=True, help="The game id (see `graphmem games`).")
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id (see `graphmem games`).")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.pass_context
 def delete(ctx: click.Context, game: str, yes: bool) -> None:
@@ -159,7 +159,7 @@ def _list_games(rows: list[dict[str, Any]], as_json: bool, partial: bool) -> Non
 
 
 @click.command("stats")
-@click.option("--game", required=True, help="The game id.")
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def stats(ctx: click.Context, game: str, as_json: bool) -> None:

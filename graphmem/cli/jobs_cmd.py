@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import memory_service, memory_targets
+from graphmem.cli import UTF8_TEXT, memory_service, memory_targets
 from graphmem.cli.query_cmd import json_safe
 
 if TYPE_CHECKING:
@@ -59,10 +59,10 @@ def _short(text: str, width: int = 110) -> str:
 
 
 @click.command("consolidate")
-@click.option("--game", default=None, help="The game id.")
-@click.option("--series", default=None, metavar="NAME",
+@click.option("--game", type=UTF8_TEXT, default=None, help="The game id.")
+@click.option("--series", type=UTF8_TEXT, default=None, metavar="NAME",
               help="Instead of a game: summarise each person across the games of this series, in its latest game.")
-@click.option("--player", default=None, help="Only this player's memories (default: every player's).")
+@click.option("--player", type=UTF8_TEXT, default=None, help="Only this player's memories (default: every player's).")
 @click.option("--min-games", type=click.IntRange(min=1), default=2, show_default=True,
               help="With --series: summarise a person only when the player remembers them from this many games.")
 @click.option("--dry-run", is_flag=True, help="Report the summaries that would be written; write nothing.")
@@ -126,9 +126,9 @@ def _consolidate_series(ctx: click.Context, series: str, player: str | None, min
 
 
 @click.command("contradictions")
-@click.option("--game", "games", multiple=True, help="The game id (repeat for several games).")
+@click.option("--game", "games", type=UTF8_TEXT, multiple=True, help="The game id (repeat for several games).")
 @click.option("--all-games", is_flag=True, help="Every stored game.")
-@click.option("--player", default=None, help="Only this player's memories (default: every player's).")
+@click.option("--player", type=UTF8_TEXT, default=None, help="Only this player's memories (default: every player's).")
 @click.option("--dry-run", is_flag=True, help="Report the conflicts that would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
@@ -191,10 +191,10 @@ def contradictions(ctx: click.Context, games: tuple[str, ...], all_games: bool, 
 
 
 @click.command("forget")
-@click.option("--game", required=True, help="The game id.")
-@click.option("--player", required=True, help="The player whose memory it is.")
-@click.option("--memory", "memory", required=True, help="The memory's uid.")
-@click.option("--reason", default=None, help="Why it is forgotten (default: \"forgotten on request\").")
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id.")
+@click.option("--player", type=UTF8_TEXT, required=True, help="The player whose memory it is.")
+@click.option("--memory", "memory", type=UTF8_TEXT, required=True, help="The memory's uid.")
+@click.option("--reason", type=UTF8_TEXT, default=None, help="Why it is forgotten (default: \"forgotten on request\").")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def forget(ctx: click.Context, game: str, player: str, memory: str, reason: str | None, as_json: bool) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import UTF8_TEXT, settings_of
 from graphmem.model.forgetting import CURVES
 
 if TYPE_CHECKING:  # the rest is imported where it is used, so that `graphmem --help` loads no numpy nor driver
@@ -90,7 +90,8 @@ def model() -> None:
 
 
 @model.command("curve")
-@click.option("--profile", "profile_name", default=None, help="Memory profile (default: the default profile).")
+@click.option("--profile", "profile_name", type=UTF8_TEXT, default=None,
+              help="Memory profile (default: the default profile).")
 @click.option("--phases", type=click.IntRange(0, 1000), default=12, show_default=True,
               help="Phases after encoding to show.")
 @click.option("--curve", type=click.Choice(CURVES), default=None, help="Forgetting curve (default: configured).")

@@ -7,13 +7,13 @@ import json
 
 import click
 
-from graphmem.cli import memory_targets
+from graphmem.cli import UTF8_TEXT, memory_targets
 
 
 @click.command("move")
-@click.option("--game", help="The game to move (a game in no series; see `graphmem games`).")
-@click.option("--series", help="The series of games to move, all its games together.")
-@click.option("--to", "to", required=True, help="The target to move to (a [targets.NAME] name).")
+@click.option("--game", type=UTF8_TEXT, help="The game to move (a game in no series; see `graphmem games`).")
+@click.option("--series", type=UTF8_TEXT, help="The series of games to move, all its games together.")
+@click.option("--to", "to", type=UTF8_TEXT, required=True, help="The target to move to (a [targets.NAME] name).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def move(ctx: click.Context, game: str | None, series: str | None, to: str, as_json: bool) -> None:

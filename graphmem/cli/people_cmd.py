@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from graphmem.cli import memory_service, settings_of
+from graphmem.cli import UTF8_TEXT, memory_service, settings_of
 
 SHIPPED_PROFILES = ("balanced", "analytical", "intuitive", "emotional", "paranoid")
 """The shipped profiles but ``perfect`` (the control, always run)."""
@@ -16,7 +16,7 @@ SHIPPED_PROFILES = ("balanced", "analytical", "intuitive", "emotional", "paranoi
 
 @click.command("people")
 @click.argument("games", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--profiles", default=",".join(SHIPPED_PROFILES), show_default=True,
+@click.option("--profiles", type=UTF8_TEXT, default=",".join(SHIPPED_PROFILES), show_default=True,
               help="Comma-separated profiles to replay beside perfect (the first carries the claim: the default "
                    "profile by default).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the replays' recalls and the bootstrap.")

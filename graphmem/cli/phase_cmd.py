@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import UTF8_TEXT, memory_service
 from graphmem.errors import INTEGER_MAX
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def phase() -> None:
 
 
 @phase.command("advance")
-@click.option("--game", required=True, help="Game id.")
+@click.option("--game", type=UTF8_TEXT, required=True, help="Game id.")
 @click.option("--to", "to_phase", type=click.IntRange(min=0, max=INTEGER_MAX), default=None,
               help="Phase to decay to (default: one phase after the game's current one).")
 @click.option("--batch-size", type=click.IntRange(min=1, max=INTEGER_MAX), default=10_000, show_default=True,

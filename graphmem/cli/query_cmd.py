@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import memory_targets
+from graphmem.cli import UTF8_TEXT, memory_targets
 from graphmem.errors import UsageProblem
 
 FORMATS = ("table", "json", "csv")
@@ -106,9 +106,9 @@ def _list_queries() -> None:
 
 
 @click.command("query")
-@click.argument("name", required=False)
+@click.argument("name", type=UTF8_TEXT, required=False)
 @click.option("--list", "list_queries", is_flag=True, help="List the analysis queries with their documentation.")
-@click.option("-p", "--param", "assignments", multiple=True, metavar="KEY=VALUE",
+@click.option("-p", "--param", "assignments", type=UTF8_TEXT, multiple=True, metavar="KEY=VALUE",
               help="A query parameter, typed by the query's header (repeatable): -p game=G -p day=2.")
 @click.option("--all", "every", is_flag=True,
               help="Run the query for every stored game (every series, for a query of a series) on every target, "

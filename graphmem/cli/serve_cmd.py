@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from graphmem.cli import settings_of
+from graphmem.cli import UTF8_TEXT, settings_of
 
 
 @click.command()
-@click.option("--host", default=None, help="Address to listen on (default: [server] host, or 127.0.0.1). Without an "
-                                           "engine key the server listens on loopback only.")
+@click.option("--host", type=UTF8_TEXT, default=None,
+              help="Address to listen on (default: [server] host, or 127.0.0.1). Without an "
+                   "engine key the server listens on loopback only.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: [server] port, or 8750).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Server processes (each loads the embedding model once; they share nothing but Neo4j).")
@@ -44,7 +45,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
 
 
 @click.command("mcp")
-@click.option("--token", envvar="GRAPHMEM_TOKEN", default=None,
+@click.option("--token", type=UTF8_TEXT, envvar="GRAPHMEM_TOKEN", default=None,
               help="The player token of the agent (or the engine key); default $GRAPHMEM_TOKEN.")
 @click.pass_context
 def mcp_stdio(ctx: click.Context, token: str | None) -> None:

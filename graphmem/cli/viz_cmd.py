@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import memory_service
+from graphmem.cli import UTF8_TEXT, memory_service
 
 OUT_HELP = "Output file; its extension chooses the kind: {kinds}."
 
@@ -24,7 +24,7 @@ def viz() -> None:
 
 
 @viz.command("told")
-@click.option("--game", required=True, help="The game id.")
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id.")
 @click.option("--day", type=click.IntRange(min=0), default=None,
               help="Only the statements of this day (one of the game's days).")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -47,7 +47,7 @@ def told(ctx: click.Context, game: str, day: int | None, out: Path) -> None:
 
 
 @viz.command("trust")
-@click.option("--series", required=True, help="The series of games (its name).")
+@click.option("--series", type=UTF8_TEXT, required=True, help="The series of games (its name).")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help=OUT_HELP.format(kinds=".html (offline, with the table of pairs), .png, .svg, .graphml, .gexf"))
 @click.pass_context
@@ -68,8 +68,8 @@ def trust(ctx: click.Context, series: str, out: Path) -> None:
 
 
 @viz.command("decay")
-@click.option("--game", required=True, help="The game id.")
-@click.option("--player", required=True, help="The player whose memories to draw.")
+@click.option("--game", type=UTF8_TEXT, required=True, help="The game id.")
+@click.option("--player", type=UTF8_TEXT, required=True, help="The player whose memories to draw.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help=OUT_HELP.format(kinds=".png, .svg"))
 @click.pass_context

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 from graphmem.analysis.params import coerce
-from graphmem.cli import main
+from graphmem.cli import Utf8Text, main
 from graphmem.errors import INTEGER_MAX, INTEGER_MIN, InvalidNeo4jUri, Neo4jUnavailable, UsageProblem
 from graphmem.logs.reader import parse_json_line
 from graphmem.settings import Settings
@@ -193,3 +195,39 @@ def test_argv_bytes_that_are_not_utf8_are_named_as_such_not_as_half_an_emoji() -
     assert run.returncode == 2, err
     assert "Invalid value for '--topic': not valid UTF-8: byte 0xff at character 0" in err
     assert "surrogate" not in err and "emoji" not in err and "Traceback" not in err
+
+
+def _parameters(command: click.Command, path: tuple[str, ...],
+                ctx: click.Context) -> Iterator[tuple[tuple[str, ...], click.Parameter]]:
+    """Every parameter of ``command`` and its subcommands, each with the words that reach its command."""
+    for param in command.params:
+        yield path, param
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            assert sub is not None
+            yield from _parameters(sub, (*path, name), click.Context(sub, parent=ctx, info_name=name))
+
+
+TEXT = [(path, param) for path, param in _parameters(main, (), click.Context(main, info_name="graphmem"))
+        if isinstance(param.type, (click.types.StringParamType, Utf8Text))]
+
+
+def test_every_text_option_of_every_command_is_checked_for_utf8() -> None:
+    plain = [" ".join(("graphmem", *path, param.name or "")) for path, param in TEXT
+             if not isinstance(param.type, Utf8Text)]
+    assert plain == []  # a new text option takes type=UTF8_TEXT (graphmem.cli)
+    named = {(" ".join(path), param.name) for path, param in TEXT}
+    assert {("recall", "topic"), ("forget", "reason"), ("query", "name"), ("query", "assignments"),
+            ("contradictions", "games"), ("viz decay", "player"), ("", "uri")} <= named
+
+
+@pytest.mark.parametrize(("path", "param"), TEXT, ids=[" ".join((*p, q.name or "")) for p, q in TEXT])
+def test_argv_bytes_that_are_not_utf8_are_a_usage_error_naming_the_option(path: tuple[str, ...],
+                                                                         param: click.Parameter) -> None:
+    bad = b"ok\xff".decode("utf-8", "surrogateescape")  # what Python makes of the byte 0xff in argv
+    given = [param.opts[0], bad] if isinstance(param, click.Option) else [bad]
+    words = [*given, *path] if not path else [*NOWHERE, *path, *given]
+    name = param.get_error_hint(click.Context(main))  # "'--topic'", "'-p' / '--param'", "'[NAME]'"
+    result = CliRunner().invoke(main, words)
+    assert_clean(result, 2, f"Invalid value for {name}: not valid UTF-8: byte 0xff at character 2")
