@@ -50,6 +50,7 @@ __all__ = [
     "import_game_log",
     "importer_names",
     "load_game_log",
+    "named_by_folder",
     "register_importer",
     "validate_conversion",
 ]
@@ -176,6 +177,14 @@ def discover(paths: list[Path], fmt: str | None = None) -> list[tuple[Path, str]
             raise UsageProblem(f"{path}: no {kind} found in this folder")
         found.extend(games)
     return found
+
+
+def named_by_folder(paths: list[Path], fmt: str | None = None) -> list[tuple[Path, str]]:
+    """The ``(game log, format)`` pairs of :func:`discover` whose importer makes the game id from the name of the
+    game's folder (``Importer.game_id_from_folder``: traitors-plomp, llmafia, werewolf-arena). Raises as
+    :func:`discover`."""
+    return [(path, found) for path, found in discover(paths, fmt)
+            if found != CANONICAL and get_importer(found).game_id_from_folder]
 
 
 def load_game_log(path: str | Path, fmt: str | None = None, *, skip_invalid: bool = False) -> GameLog:

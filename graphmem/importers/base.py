@@ -140,10 +140,14 @@ class Importer(Protocol):
 
     name : str, the format name used by ``graphmem convert --from NAME``
     description : str, one line for ``--help`` and error messages
+    game_id_from_folder : bool, True when the game id is made from the name of the game's folder (the log does not
+        hold one): an upload, whose files sit in no folder of the user's, must then say that name (``POST /ingest``'s
+        ``folder_name``), or the same game would be stored again under another id
     """
 
     name: str
     description: str
+    game_id_from_folder: bool
 
     def detect(self, path: Path) -> bool:
         """True if ``path`` (a file or a folder) is one game log in this format. Must not raise."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -160,8 +161,10 @@ def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: http
     assert answer.json()["games"] == 1 and answer.json()["memories"] > 0
     plomp = Path(__file__).resolve().parents[2] / "examples" / "traitors-llm" / "433y9yyp"
     files = [("files", (p.name, p.read_bytes(), "application/json")) for p in sorted(plomp.iterdir())]
-    imported = engine.post("/ingest", files=files, params={"format": "traitors-plomp"})
-    assert imported.status_code == 200, imported.text
+    traitors = fresh("srv-plomp")
+    imported = engine.post("/ingest", files=files, params={"format": "traitors-plomp", "folder_name": traitors})
+    assert imported.status_code == 200 and imported.json()["per_game"][0]["game"] == traitors, imported.text
+    assert engine.delete(f"/games/{traitors}").status_code == 200
     assert engine.post(f"/games/{game}/consolidate").status_code == 200
     assert engine.post(f"/games/{game}/contradictions").status_code == 200
     rows = engine.post("/queries/information_boundary", json={"params": {"game": game}})
@@ -181,7 +184,11 @@ def test_ingest_an_upload_run_the_jobs_a_query_and_the_told_picture(engine: http
     assert engine.get(f"/games/{game}").status_code == 404
 
 
-def test_each_uploaded_game_of_a_folder_importer_gets_its_own_id(engine: httpx.Client) -> None:
+def test_an_uploaded_game_whose_id_comes_from_its_folder_is_stored_once(engine: httpx.Client, memory: Any,
+                                                                        tmp_path: Path) -> None:
+    """traitors-plomp, llmafia and werewolf-arena make the game id from the game's folder: an upload names it
+    (folder_name) and gets the id `graphmem ingest FOLDER` gives, or is refused; it never stores a game ingested from
+    its folder a second time under an id the server made up (it once did, as upload-<hash>)."""
     examples = Path(__file__).resolve().parents[2] / "examples"
 
     def upload(folder: Path, fmt: str, **params: str) -> httpx.Response:
@@ -191,19 +198,30 @@ def test_each_uploaded_game_of_a_folder_importer_gets_its_own_id(engine: httpx.C
     def stored() -> set[str]:
         return {row["game"] for row in engine.get("/games").json()}
 
+    traitors = fresh("plomp")  # a Traitors game's folder, ingested from the folder as a user does first
+    shutil.copytree(examples / "traitors-llm" / "433y9yyp", tmp_path / traitors)
+    assert memory.ingest(tmp_path / traitors).games == 1
     before = stored()
-    for name in ("0001", "0006"):
-        answer = upload(examples / "llmafia" / "games" / name, "llmafia")
-        assert answer.status_code == 200 and answer.json()["games"] == 1, answer.text
-    new = stored() - before
-    assert len(new) == 2 and all(g.startswith("llmafia-upload-") for g in new), new  # not one "llmafia-game"
+    assert traitors in before
+    for folder, fmt in ((tmp_path / traitors, "traitors-plomp"), (tmp_path / traitors, "auto"),
+                        (examples / "llmafia" / "games" / "0001", "llmafia"),
+                        (examples / "werewolf-arena" / "games" / "6p_seed03", "auto")):
+        refused = upload(folder, fmt)
+        assert (refused.status_code, refused.json()["field"]) == (422, "folder_name"), refused.text
+        assert "pass folder_name, the name of the game's folder" in refused.json()["reason"]
+    assert stored() == before
+    again = upload(tmp_path / traitors, "traitors-plomp", folder_name=traitors)
+    assert again.status_code == 200, again.text
+    assert [(g["game"], g["unchanged"]) for g in again.json()["per_game"]] == [(traitors, True)]
+    assert stored() == before  # the one copy
     named = fresh("6p_seed03")
     answer = upload(examples / "werewolf-arena" / "games" / "6p_seed03", "werewolf-arena", folder_name=named)
     assert answer.status_code == 200, answer.text
-    assert f"werewolf-arena-{named}" in stored()  # the id `graphmem ingest` gives the folder of that name
+    assert stored() - before == {f"werewolf-arena-{named}"}  # the id `graphmem ingest` gives the folder of that name
     refused = upload(examples / "llmafia" / "games" / "0001", "llmafia", folder_name="../0001")
     assert refused.status_code == 422 and "folder_name '../0001'" in refused.json()["reason"], refused.text
-    for game in (*new, f"werewolf-arena-{named}"):
+    assert refused.json()["field"] == "folder_name"
+    for game in (traitors, f"werewolf-arena-{named}"):
         assert engine.delete(f"/games/{game}").status_code == 200
 
 

@@ -174,7 +174,7 @@ def test_text_that_is_not_unicode_is_bad_input_with_its_index_field_and_reason(s
     plomp = text.replace(said, said + "\\ud83d", 1).encode()
     files = [("files", ("plomp.json", plomp, "application/json")),
              ("files", ("result.json", (example / "result.json").read_bytes(), "application/json"))]
-    multipart = engine.post("/ingest", files=files, params={"format": "traitors-plomp"})
+    multipart = engine.post("/ingest", files=files, params={"format": "traitors-plomp", "folder_name": fresh("lone")})
     assert multipart.status_code == 422 and multipart.json()["error"] == "invalid_log", multipart.text
     assert multipart.json()["field"].endswith("(canonical say event, field text)")
     assert "is a lone surrogate (\\ud83d)" in multipart.json()["reason"]

@@ -18,6 +18,7 @@ class AvalonImporter:
     """The ``avalon-llm`` importer (see the package docstring for the mapping)."""
 
     name = NAME
+    game_id_from_folder = False  # the game id: the log's own game_id
     description = "Avalon games of LLM agents (individual_games/game_NN.json) of SuveenE/multi-round-avalon-agents"
 
     def detect(self, path: Path) -> bool:

@@ -18,6 +18,7 @@ class AvalonNluImporter:
     """The ``avalon-nlu`` importer (see the package docstring for the mapping)."""
 
     name = NAME
+    game_id_from_folder = False  # the game id: the game file's name, which an upload keeps
     description = "Avalon games of people with their stated beliefs (TinyDB game files <id>.json) of sstepput/Avalon-NLU"
 
     def detect(self, path: Path) -> bool:

@@ -14,6 +14,7 @@ class LLMafiaImporter:
     """The ``llmafia`` importer (see the package docstring for the mapping)."""
 
     name = NAME
+    game_id_from_folder = True  # the game id: "llmafia-" and the folder's name
     description = "Mafia games of people and an LLM (game folders with config.json and the public chats) of niveck/LLMafia"
 
     def detect(self, path: Path) -> bool:

@@ -39,6 +39,7 @@ class TraitorsPlompImporter:
     """The ``traitors-plomp`` importer (see the package docstring for the mapping)."""
 
     name = NAME
+    game_id_from_folder = True  # the game id: the folder's name
     description = "LLM Traitors logs (plomp.json + result.json) of michaelgiba/the-traitors"
 
     def detect(self, path: Path) -> bool:

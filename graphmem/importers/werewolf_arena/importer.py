@@ -18,6 +18,7 @@ class WerewolfArenaImporter:
     """The ``werewolf-arena`` importer (see the package docstring for the mapping)."""
 
     name = NAME
+    game_id_from_folder = True  # the game id: "werewolf-arena-" and the folder's name
     description = ("Werewolf games saved by the google/werewolf_arena engine: a game folder (holding "
                    "game_complete.json and game_logs.json), or one of those files in it")
 

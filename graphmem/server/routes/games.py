@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import tempfile
 from pathlib import Path
@@ -114,11 +113,14 @@ async def ingest(request: Request, every: AllTargets, files: Annotated[list[Uplo
                  format: str = "auto", skip_invalid: bool = False, folder_name: str | None = None) -> Any:
     """Ingest an uploaded game log: a canonical JSONL body, or the files of an importer's format as
     multipart/form-data, each part named ``files`` (e.g. a Traitors game's plomp.json and result.json with
-    ``format=traitors-plomp``), on the game's target. The uploaded files sit in a folder named ``folder_name``
-    (the name of the game's folder where the CLI would read it: an importer that takes the game id from its folder,
-    werewolf-arena and llmafia, then gives the id the CLI gives), by default ``upload-`` and the first 12 hex digits
-    of the SHA-256 of the uploaded files (their names and bytes): one id per game, the same for the same files."""
+    ``format=traitors-plomp``), on the game's target. The uploaded files sit in a folder named ``folder_name``, the
+    name of the game's folder where the CLI would read it: an importer that makes the game id from its folder
+    (traitors-plomp, llmafia, werewolf-arena) then gives the id the CLI gives, and without ``folder_name`` such an
+    upload is refused (422, field ``folder_name``), because any id made up here would store a game that was ingested
+    from its folder a second time."""
     import anyio.to_thread
+
+    from graphmem.importers import named_by_folder
 
     folder = Path(tempfile.mkdtemp(prefix="graphmem-upload-"))
     try:
@@ -128,7 +130,7 @@ async def ingest(request: Request, every: AllTargets, files: Annotated[list[Uplo
             if not named:
                 raise MalformedRequest("a multipart upload needs at least one file, in parts named files", "files")
             read = {Path(upload.filename or "").name: await upload.read() for upload in named}
-            target = folder / _upload_folder(read, folder_name)  # the files of one game, as an importer reads them
+            target = folder / _upload_folder(folder_name)  # the files of one game, as an importer reads them
             target.mkdir()
             for name, data in read.items():
                 (target / name).write_bytes(data)
@@ -138,22 +140,30 @@ async def ingest(request: Request, every: AllTargets, files: Annotated[list[Uplo
                 raise MalformedRequest("the body is empty: send a canonical JSONL game log")
             target = folder / "upload.jsonl"
             target.write_bytes(data)
-        return await anyio.to_thread.run_sync(lambda: every.ingest(target, fmt=format, skip_invalid=skip_invalid))
+
+        def run() -> IngestSummary:
+            if folder_name is None:
+                unnamed = named_by_folder([target], None if format == "auto" else format)
+                if unnamed:
+                    raise UsageProblem(
+                        f"a {unnamed[0][1]} game's id is made from the name of its folder, which an upload does not "
+                        "carry: pass folder_name, the name of the game's folder (the id `graphmem ingest FOLDER` "
+                        "gives), so that a game stored from its folder is not stored again under another id",
+                        "folder_name")
+            return every.ingest(target, fmt=format, skip_invalid=skip_invalid)
+
+        return await anyio.to_thread.run_sync(run)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _upload_folder(files: dict[str, bytes], given: str | None) -> str:
-    """The name of the folder an upload's files sit in: ``given`` (one path component), or ``upload-`` and the
-    first 12 hex digits of the SHA-256 of the files, each name and its bytes in name order."""
-    if given is not None:
-        if (given.strip() in ("", ".", "..") or Path(given).name != given or "\\" in given or not given.isprintable()
-                or len(given) > 200):
-            raise UsageProblem(f"folder_name {given!r} is not the name of one folder (printable, at most 200 "
-                               "characters, no path)")
-        return given
-    digest = hashlib.sha256()
-    for name in sorted(files):
-        for part in (name.encode(errors="surrogatepass"), files[name]):
-            digest.update(len(part).to_bytes(8, "big") + part)
-    return f"upload-{digest.hexdigest()[:12]}"
+def _upload_folder(given: str | None) -> str:
+    """The name of the folder an upload's files sit in: ``given`` (one path component), or ``upload`` (for a format
+    whose game id does not come from its folder). Raises UsageProblem for a name that is not one folder's."""
+    if given is None:
+        return "upload"
+    if (given.strip() in ("", ".", "..") or Path(given).name != given or "\\" in given or not given.isprintable()
+            or len(given) > 200):
+        raise UsageProblem(f"folder_name {given!r} is not the name of one folder (printable, at most 200 "
+                           "characters, no path)", "folder_name")
+    return given

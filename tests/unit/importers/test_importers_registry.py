@@ -97,6 +97,7 @@ def test_a_new_importer_plugs_in(tmp_path: Path) -> None:
     class Werewolf:
         name = "werewolf-test"
         description = "test format"
+        game_id_from_folder = False
 
         def detect(self, path: Path) -> bool:
             return path.suffix == ".wolf"
