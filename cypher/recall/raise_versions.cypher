@@ -27,9 +27,9 @@ UNWIND coalesce($owners, every) AS o
 // an existing version is write-locked before MERGE reads it: MERGE takes a shared lock on the node it matches and the
 // SET below upgrades it, so two writers of one owner each holding the shared lock deadlocked (22 of 200 transactions
 // in 4 threads raising one owner); holding the exclusive lock first, the other writer waits instead
-OPTIONAL MATCH (held:MemoryVersion {uid: o.uid})
-SET held.raise_lock = true
-REMOVE held.raise_lock
+OPTIONAL MATCH (locked:MemoryVersion {uid: o.uid})
+SET locked.raise_lock = true
+REMOVE locked.raise_lock
 WITH o
 MERGE (v:MemoryVersion {uid: o.uid})
 ON CREATE SET v.game = o.game, v.owner = o.owner

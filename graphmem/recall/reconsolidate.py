@@ -6,8 +6,8 @@ similar memories that may lend it a detail or a teller are the other memories re
 (:func:`recalled_together`: cosine >= 0.5 of their text embeddings, which the recall pipeline keeps,
 :func:`graphmem.recall.pipeline.similar_pairs`), since memories that come to mind together are the ones that blend.
 :func:`update_row` turns each result into the properties to write, and :func:`write_updates` writes them all in one
-managed write transaction with one ``UNWIND`` statement (``recall/write``), rolled back if another recall changed one of
-the memories in between.
+managed write transaction with one ``UNWIND`` statement (``recall/write``, run in one statement with the move fence and
+the version raise), rolled back if another recall changed one of the memories in between.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from graphmem.model.reconsolidation import MemoryState, Reconsolidation, Similar
 from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import LIVE_STATES, SourceType
 from graphmem.recall.types import Candidate
-from graphmem.store.queries import cypher
-from graphmem.store.versions import write_raising_versions
+from graphmem.store.versions import run_raising_versions
 
 __all__ = ["belief_at", "keywords", "memory_state", "recalled_together", "shown_after_write",
            "update_row", "write_updates"]
@@ -132,7 +131,8 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
     """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
     their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
     managed write transaction (one UNWIND
-    statement), through :func:`graphmem.store.versions.write_raising_versions`. Returns (the memories written,
+    statement), through :func:`graphmem.store.versions.run_raising_versions` (the move fence, the key's fence, the
+    version raise and ``recall/write`` as one statement). Returns (the memories written,
     {(game, player): (the player's memory version after the raise in the transaction, after the raise that follows
     it; None when that raise failed, or is left to the caller with ``raise_after=False``:
     :func:`graphmem.store.versions.raise_after_commit`)} for the owner and each player of ``also``; {} when there
@@ -143,9 +143,8 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
     if not rows:
         return 0, {}
 
-    def work(tx: neo4j.ManagedTransaction) -> int:
-        record = tx.run(cypher("recall/write"), rows=sorted((dict(r) for r in rows), key=lambda r: r["uid"])).single()
-        written = int(record["written"]) if record is not None else 0
+    def check(record: neo4j.Record) -> int:
+        written = int(record["written"])
         if written != len(rows):
             raise RecallConflict(f"{len(rows) - written} of {len(rows)} recalled memories changed while they were "
                                  "being recalled (a concurrent recall?); nothing was written: recall again")
@@ -154,6 +153,7 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
     elsewhere = {uid for uids in (also or {}).values() for uid in uids}
     with driver.session(database=database) as session:
         mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
-        written, first, second = write_raising_versions(session, game, [owner], work, changed={owner: mine},
-                                                        also=also, raise_after=raise_after)
+        written, first, second = run_raising_versions(
+            session, game, [owner], "recall/write", {"rows": sorted((dict(r) for r in rows), key=lambda r: r["uid"])},
+            check, changed={owner: mine}, also=also, raise_after=raise_after)
     return written, {key: (version, second.get(key)) for key, version in first.items()}

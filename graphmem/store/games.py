@@ -3,6 +3,8 @@ being moved."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import neo4j
 from neo4j import RoutingControl
 
@@ -55,9 +57,22 @@ def refuse_if_moving(tx: neo4j.ManagedTransaction, game: str | None, series: str
     """Raise GameMoving when ``game`` (or its series, or the series ``series`` it is about to join) is being moved
     away from this database; run it first in every write transaction of a game (``cypher/targets/moving``). With the
     move's drain (:func:`graphmem.store.moves.move`), a write either ends before the move reads anything or is refused."""
-    record = tx.run(cypher("targets/moving"), game=game, series_uid=series_uid(series) if series is not None else None,
-                    moving=MOVING_TO, series_key="series").single()
-    if record is not None and record["moving_to"] is not None:
+    record = tx.run(cypher("targets/moving"), moving_parameters(game, series)).single()
+    refuse_moving(record["moving_to"] if record is not None else None, game, series)
+
+
+def moving_parameters(game: str | None, series: str | None = None) -> dict[str, Any]:
+    """The parameters of ``cypher/targets/moving`` for ``game`` (and the series ``series`` it is about to join): for
+    :func:`refuse_if_moving`, and for a write that runs the query as part of its own statement
+    (:func:`graphmem.store.versions.run_raising_versions`)."""
+    return {"game": game, "series_uid": series_uid(series) if series is not None else None, "moving": MOVING_TO,
+            "series_key": "series"}
+
+
+def refuse_moving(moving_to: str | None, game: str | None, series: str | None = None) -> None:
+    """Raise GameMoving when ``moving_to`` (the column of ``cypher/targets/moving``) names the target ``game`` (or
+    ``series``) is being moved to; nothing when it is None."""
+    if moving_to is not None:
         what = f"game '{game}'" if game is not None else f"series '{series}'"
-        raise GameMoving(f"{what} is being moved to target '{record['moving_to']}': nothing was written; send the "
+        raise GameMoving(f"{what} is being moved to target '{moving_to}': nothing was written; send the "
                          "request again in a few seconds, once it has arrived")

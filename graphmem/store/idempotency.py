@@ -74,10 +74,23 @@ def fence(tx: neo4j.ManagedTransaction) -> None:
     """Inside a write transaction: when the write is a request's carried out with an Idempotency-Key, mark the key
     committed in this transaction; raise RetryConflict (the transaction rolls back, nothing written) when a retry
     took the key over meanwhile. Nothing when no key is held on this thread."""
+    parameters = fence_parameters()
+    if parameters is not None:
+        refuse_if_lost(bool(tx.run(cypher("idempotency/fence"), parameters).single(strict=True)["held"]))
+
+
+def fence_parameters() -> dict[str, Any] | None:
+    """The parameters of ``cypher/idempotency/fence`` for the key held on this thread ({uid, nonce}); None when no
+    key is held (then no fence runs). For :func:`fence`, and for a write that runs the fence as part of its own
+    statement (:func:`graphmem.store.versions.run_raising_versions`)."""
     held = _HELD.get()
-    if held is None:
-        return
-    if not tx.run(cypher("idempotency/fence"), uid=held.uid, nonce=held.nonce).single(strict=True)["held"]:
+    return None if held is None else {"uid": held.uid, "nonce": held.nonce}
+
+
+def refuse_if_lost(held: bool) -> None:
+    """Raise RetryConflict (the caller's transaction then rolls back) when the fence found the key taken over
+    (``held``, the column of ``cypher/idempotency/fence``, False)."""
+    if not held:
         raise RetryConflict("a retry of this request (the same Idempotency-Key) took it over while it ran: nothing "
                             "of this attempt was written")
 

@@ -242,6 +242,36 @@ def cypher(name: str) -> LiteralString:
     return load(name).text
 
 
+def body(name: str) -> LiteralString:
+    """The statement of query ``name`` without its header: the leading comment lines and a ``CYPHER`` options line
+    (see :func:`in_sequence`)."""
+    lines = cypher(name).splitlines()
+    start = 0
+    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith("//")):
+        start += 1
+    if start < len(lines) and lines[start].lstrip().upper().startswith("CYPHER "):
+        start += 1
+    return cast(LiteralString, "\n".join(lines[start:]))  # type: ignore[redundant-cast, unused-ignore]
+
+
+@cache
+def in_sequence(*names: str) -> LiteralString:
+    """The queries ``names`` as one statement that runs them one after the other, in the order given: each body
+    (:func:`body`) in a ``CALL () { }`` of its own, every column each returns returned together as one row
+    (``CYPHER replan=skip`` first, as each recall query has it).
+
+    Each query must return exactly one row, and no column name may be returned twice (ValueError: a query that
+    returned none, or several rows, would drop or repeat the others'). Why one statement: a writing recall's
+    transaction ran its move fence, its version raise and its write as three statements, each a round trip through
+    the driver and a statement Neo4j sets up and tears down (bench/README.md, "CPU per writing recall").
+    """
+    columns = [column for name in names for column in load(name).returns]
+    if not names or len(set(columns)) != len(columns):
+        raise ValueError(f"queries {', '.join(names)} return the columns {', '.join(columns)}: each column once")
+    calls = "".join(f"CALL () {{\n{body(name)}\n}}\n" for name in names)
+    return cast(LiteralString, f"CYPHER replan=skip\n{calls}RETURN {', '.join(columns)}")  # type: ignore[redundant-cast, unused-ignore]
+
+
 def identifier(name: str) -> LiteralString:
     """``name`` backticked for use as a label, relationship type or property key.
 

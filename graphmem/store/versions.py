@@ -45,17 +45,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j.exceptions import DriverError, Neo4jError
 
-from graphmem.store.games import refuse_if_moving
-from graphmem.store.idempotency import fence
+from graphmem.store.games import moving_parameters, refuse_if_moving, refuse_moving
+from graphmem.store.idempotency import fence, fence_parameters, refuse_if_lost
 from graphmem.store.keys import player_uid
-from graphmem.store.queries import cypher
+from graphmem.store.queries import cypher, in_sequence
 
-__all__ = ["LOG_SIZE", "raise_after_commit", "raise_again", "raise_memory_versions", "write_raising_versions"]
+__all__ = ["LOG_SIZE", "raise_after_commit", "raise_again", "raise_memory_versions", "run_raising_versions",
+           "write_raising_versions"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -80,18 +81,30 @@ def raise_memory_versions(tx: neo4j.ManagedTransaction, game: str | None, owners
     else:
         if game is None:
             raise ValueError("owners are named within one game: give the game")
-        said = changed or {}
-        names = set(owners)
-        rows = [{"uid": player_uid(game, owner), "game": game, "owner": owner,
-                 "changed": sorted(set(said[owner])) if owner in said else None} for owner in sorted(names)]
-        rows += [{"uid": player_uid(g, owner), "game": g, "owner": owner, "changed": sorted(set(uids))}
-                 for (g, owner), uids in (also or {}).items() if not (g == game and owner in names)]
-        rows.sort(key=lambda r: str(r["uid"]))
+        rows = _owner_rows(game, owners, changed, also)
         if not rows:
             return {}
     record = tx.run(cypher("recall/raise_versions"), owners=rows, game=game, log_size=LOG_SIZE).single()
-    return {} if record is None else {(str(v["game"]), str(v["owner"])): int(v["version"])
-                                      for v in record["versions"]}
+    return {} if record is None else _versions(record["versions"])
+
+
+def _owner_rows(game: str, owners: Iterable[str], changed: Mapping[str, Collection[str]] | None,
+                also: Mapping[tuple[str, str], Collection[str]] | None) -> list[dict[str, Any]]:
+    """The ``$owners`` of ``recall/raise_versions`` (see :func:`raise_memory_versions`), sorted by uid."""
+    said = changed or {}
+    names = set(owners)
+    rows: list[dict[str, Any]] = [{"uid": player_uid(game, owner), "game": game, "owner": owner,
+                                   "changed": sorted(set(said[owner])) if owner in said else None}
+                                  for owner in sorted(names)]
+    rows += [{"uid": player_uid(g, owner), "game": g, "owner": owner, "changed": sorted(set(uids))}
+             for (g, owner), uids in (also or {}).items() if not (g == game and owner in names)]
+    rows.sort(key=lambda r: str(r["uid"]))
+    return rows
+
+
+def _versions(column: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], int]:
+    """{(game, owner): version} of the ``versions`` column of ``recall/raise_versions`` or ``recall/raise_again``."""
+    return {(str(v["game"]), str(v["owner"])): int(v["version"]) for v in column}
 
 
 def raise_again(tx: neo4j.ManagedTransaction, raised: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
@@ -102,8 +115,7 @@ def raise_again(tx: neo4j.ManagedTransaction, raised: Iterable[tuple[str, str]])
     if not uids:
         return {}
     record = tx.run(cypher("recall/raise_again"), uids=uids).single()
-    return {} if record is None else {(str(v["game"]), str(v["owner"])): int(v["version"])
-                                      for v in record["versions"]}
+    return {} if record is None else _versions(record["versions"])
 
 
 def raise_after_commit(driver: neo4j.Driver, database: str | None, raised: Collection[tuple[str, str]]
@@ -158,6 +170,44 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
         return work(tx), first
 
     result, first = session.execute_write(raising)
+    if not raise_after or (not names and not others):
+        return result, first, {}
+    return result, first, _raise_again_or_warn(session, [(game, name) for name in names] + list(others))
+
+
+def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str], query: str,
+                         parameters: Mapping[str, Any], check: Callable[[neo4j.Record], T],
+                         changed: Mapping[str, Collection[str]] | None = None,
+                         also: Mapping[tuple[str, str], Collection[str]] | None = None, *,
+                         raise_after: bool = True
+                         ) -> tuple[T, dict[tuple[str, str], int], dict[tuple[str, str], int]]:
+    """:func:`write_raising_versions` for a write that is one query (``query``, its name under ``cypher/``, run with
+    ``parameters``): the move fence (``targets/moving``), the Idempotency-Key's fence when a key is held
+    (``idempotency/fence``), the first raise (``recall/raise_versions``) and the query run as **one statement**
+    (:func:`graphmem.store.queries.in_sequence`), in that order, in one managed write transaction; ``check(record)``
+    reads the statement's row (the query's columns among others) and may raise to roll the transaction back.
+
+    The same writes, locks and refusals as :func:`write_raising_versions`, in one round trip: a writing recall ran them
+    as three statements (bench/README.md, "CPU per writing recall"). A refusal (GameMoving, RetryConflict) comes
+    after the statement has run and rolls back what it wrote. ``query`` must return one row, with columns other
+    than moving_to, held and versions. Returns and raises as :func:`write_raising_versions`.
+    """
+    names = sorted(set(owners))
+    others = dict(also or {})
+    key = fence_parameters()
+    statement = in_sequence("targets/moving", *(("idempotency/fence",) if key is not None else ()),
+                            "recall/raise_versions", query)
+    arguments = {**moving_parameters(game), **(key or {}), "owners": _owner_rows(game, names, changed, others),
+                 "log_size": LOG_SIZE, **parameters}
+
+    def work(tx: neo4j.ManagedTransaction) -> tuple[T, dict[tuple[str, str], int]]:
+        record = tx.run(statement, arguments).single(strict=True)
+        refuse_moving(record["moving_to"], game)
+        if key is not None:
+            refuse_if_lost(bool(record["held"]))
+        return check(record), _versions(record["versions"])
+
+    result, first = session.execute_write(work)
     if not raise_after or (not names and not others):
         return result, first, {}
     return result, first, _raise_again_or_warn(session, [(game, name) for name in names] + list(others))
