@@ -132,7 +132,9 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
             for name, game in games.items():
                 assert holders(targets, game) == [name]
             assert holders(targets, later) == [series_target]
-            listed = {row["game"]: row["target"] for row in two.get("/games").json()}
+            full_list = two.get("/games")
+            assert full_list.status_code == 200 and "X-Graphmem-Unreachable" not in full_list.headers
+            listed = {row["game"]: row["target"] for row in full_list.json()}
             assert {g: listed[g] for g in games.values()} == {g: n for n, g in games.items()}
             assert listed[later] == series_target
 
@@ -243,6 +245,13 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
                                        json={"topic": "Sarah"}).status_code == 200
                 ready = client.get("/ready")
                 assert ready.status_code == 200 and "target 'c'" in ready.json()["reason"]
+                # the listing: a and b's games, and a header naming c (the JSON list stays what clients read)
+                short_list = client.get("/games")
+                assert short_list.status_code == 200, short_list.text
+                assert short_list.headers["X-Graphmem-Unreachable"] == "c"
+                rows = {row["game"]: row["target"] for row in short_list.json()}
+                assert games["a"] in rows and games["b"] in rows and games["c"] not in rows  # b's game moved to a
+                assert set(rows.values()) == {"a", "b"}
             # a new game is placed only when every target answers (it may be on c already)
             header, _ = small_game(f"new-{uuid.uuid4().hex[:6]}")
             refused = one.post("/games", json=header)

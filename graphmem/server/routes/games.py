@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, File, Request, Response, UploadFile
 
 from graphmem.errors import MalformedRequest, UsageProblem
 from graphmem.ingest.pipeline import IngestSummary
@@ -33,10 +33,22 @@ def _batch(game: str | None, report: Any) -> BatchAnswer:
     return BatchAnswer(game=game, **report.to_json())
 
 
-@router.get("/games")
-def games(every: AllTargets) -> list[GameListing]:
-    """Every stored game (of every target, each row naming its ``target`` when there are several)."""
-    return [GameListing(**row) for row in every.games()]
+UNREACHABLE = "X-Graphmem-Unreachable"
+"""The header of a ``GET /games`` answer that lists the games of only some targets: the names of the others (those
+that did not answer), comma-separated (docs/service.md#many-games-several-neo4j-targets)."""
+
+
+@router.get("/games", responses={200: {"headers": {UNREACHABLE: {
+    "description": "present when some targets did not answer: their names, comma-separated (their games are not "
+                   "listed)", "schema": {"type": "string"}}}}})
+def games(every: AllTargets, response: Response) -> list[GameListing]:
+    """Every stored game (of every target, each row naming its ``target`` when there are several). With a target
+    down, the games of those that answer, and the header ``X-Graphmem-Unreachable`` names the others, as ``graphmem
+    games`` warns of them; 503 when no target answers."""
+    rows, down = every.games_answering()
+    if down:
+        response.headers[UNREACHABLE] = ", ".join(down)
+    return [GameListing(**row) for row in rows]
 
 
 @router.post("/games", status_code=201, response_model=BatchAnswer)
