@@ -241,7 +241,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         # changed, which this process reads again
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " elsewhere", params=params,
                embedder=embedder, cache=elsewhere)
-        elsewhere.settle()  # the other process's raise after its commit: its write is whole
+        elsewhere.reader.settle()  # the other process's raise after its commit: its write is whole
         t0 = time.perf_counter()
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " after that", params=params,
                embedder=embedder, dry_run=True, cache=cache)
@@ -252,7 +252,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " once more", params=params,
                embedder=embedder, cache=cache)
         writing.append(time.perf_counter() - t0)
-    cache.settle()  # the last writing recall's raise after its commit, before the references run
+    cache.reader.settle()  # the last writing recall's raise after its commit, before the references run
     dense, vector = [], []
     with driver.session(database=database) as session:
         for i in range(min(calls, 100)):

@@ -338,7 +338,7 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     for game, player, topic in calls[:half]:
         before = time.process_time()
         result = service.recall(game, player, topic)
-        service.recall_cache.settle()
+        service.recall_cache.reader.settle()
         process.append(time.process_time() - before)
         for name, value in result.cpu_timings.items():
             stage_cpu.setdefault(name, []).append(value)
@@ -382,7 +382,7 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     try:
         for game, player, topic in calls[half:]:
             service.recall(game, player, topic)
-            service.recall_cache.settle()
+            service.recall_cache.reader.settle()
     finally:
         neo4j.Session.execute_read, neo4j.Session.execute_write = originals[0], originals[1]  # type: ignore[method-assign]
         neo4j.Driver.execute_query = originals[2]  # type: ignore[method-assign]

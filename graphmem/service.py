@@ -90,10 +90,10 @@ class MemoryService:
         at 384 dimensions: a text vector each; 0 reads them again at every recall)
 
     A service that owns its driver (``driver`` None, or :meth:`connect`) answers a writing recall once its write has
-    committed and raises the owner's memory version the second time on the recall cache's thread (``recall_cache``,
-    :class:`graphmem.recall.vectors.EmbeddingCache` with ``background``); :meth:`close` waits for those raises before
-    it closes the driver. One on a caller's driver waits for each raise, unless the caller sets
-    ``service.recall_cache.background = True`` and closes the service before the driver.
+    committed and raises the owner's memory version the second time on the thread of the recall cache's reader
+    (``recall_cache.reader``, :class:`graphmem.store.reader.MemoryReader` with ``background``); :meth:`close` waits
+    for those raises before it closes the driver. One on a caller's driver waits for each raise, unless the caller
+    sets ``service.recall_cache.reader.background = True`` and closes the service before the driver.
 
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """
@@ -117,7 +117,7 @@ class MemoryService:
         self.recall_retries = 0
         """Recalls run again because a concurrent recall wrote the same memories first."""
         self.recall_cache = self._new_recall_cache(recall_cache)
-        self.recall_cache.background = self._owns_driver
+        self.recall_cache.reader.background = self._owns_driver
         """The embeddings recall keeps between calls (see the module docstring); shared by the request threads."""
 
     @classmethod
@@ -144,13 +144,13 @@ class MemoryService:
             driver.close()
             raise
         service._owns_driver = True
-        service.recall_cache.background = True  # close() settles before it closes the driver it owns
+        service.recall_cache.reader.background = True  # close() settles before it closes the driver it owns
         return service
 
     def close(self) -> None:
         """Finish the work writing recalls left after they returned (the second raise of the owners' memory versions:
-        :meth:`graphmem.recall.vectors.EmbeddingCache.raise_later`), then close the driver if the service opened it."""
-        self.recall_cache.settle()
+        :meth:`graphmem.store.reader.MemoryReader.settle`), then close the driver if the service opened it."""
+        self.recall_cache.reader.settle()
         if self._owns_driver:
             self.driver.close()
 

@@ -30,7 +30,8 @@
 // @param cue_support: FLOAT  parameters.recall.cue_support (0.5)
 // @param lowest_cue_floor: FLOAT  the cue floor of a memory of threshold 0 (graphmem.model.retrieval.cue_floor: 0.075)
 // @param known: MAP = null  {incarnation, version, now, decayed_to} of the candidates the caller holds (null: none)
-// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, recued, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds
+// @param own_kinds: LIST<STRING>  the event kinds of the owner's own statements and actions (graphmem.model.source.OWN_KINDS), as recall/memories
+// @returns decayed_to, curve, now, incarnation, series, players, found, fresh, changed, recued, shown, version, profile, threshold, wm_capacity, emotion_json, thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds
 // CYPHER replan=skip: its plan is kept while the statistics change (graphmem.store.queries, "Query plans")
 CYPHER replan=skip
 MATCH (g:Game {uid: $game})
@@ -130,9 +131,18 @@ CALL (changed) {
                   speaker: CASE WHEN coalesce(m.own, false) THEN m.owner ELSE m.believed_teller END,
                   c0: m.c0, source_k: m.source_k, t_enc: m.t_enc, s_enc: m.s_enc, own: coalesce(m.own, false),
                   flashbulb: coalesce(m.flashbulb, false), misattributed: coalesce(m.misattributed, false),
-                  text: m.text, keywords: m.keywords}) AS recued
+                  text: m.text, keywords: m.keywords}) AS recued,
+         // and each one's row as recall/memories reads it (the same map: tests/integration/test_recall_candidates.py
+         // holds them equal), so that a recall of it after the write needs no second transaction
+         collect(m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, .day, .phase_name, .flashbulb,
+                    .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k, .source_type, .teller,
+                    .believed_teller, .misattributed, .threshold, .state, .emotion_json, summary: m:Summary,
+                    own: CASE WHEN m.own IS NOT NULL THEN m.own
+                              ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
+                    witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
+                                                           WHERE toLower(w.name) <> toLower($player) | w.name] ELSE [] END}) AS shown
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
-       fresh, changed, recued, version,
+       fresh, changed, recued, shown, version,
        p.profile AS profile, p.threshold AS threshold, p.wm_capacity AS wm_capacity, p.emotion_json AS emotion_json,
        thoughts, conflicts, ids, ns, strengths, flashbulbs, thresholds

@@ -19,13 +19,15 @@ Pipeline, one call:
    phase the index seek starts at the lowest cue floor (the stored strength is never below the strength now), so
    a long-forgotten memory costs nothing. The request is
    checked against what the query returns (unknown game, player or participant; ``at`` outside the game's phases)
-   before anything is embedded. The candidates are not read again while the process holds them at the owner's
-   current memory version (:mod:`graphmem.store.versions`; :mod:`.vectors`, "Candidates");
+   before anything is embedded. The read goes through the process's reader
+   (:class:`graphmem.store.reader.MemoryReader`), which holds the candidates between recalls: not read again while
+   the owner's memory version holds (:mod:`graphmem.store.versions`), only the memories the owner's change log names
+   after a logged write, this process's writing recalls included;
 2. embed the topic (timed apart: ``timings["embed"]``);
 3. dense and lexical scores and the source route: each candidate's text embedding, words and source cue
    (:mod:`.vectors`) come from the process's :class:`~graphmem.recall.vectors.EmbeddingCache`, read from Neo4j only
-   the first time or after a reconsolidation elsewhere changed the memory (a writing recall brings the cache up to
-   date with what it wrote); the dense score is the topic's cosine with the text (one pass over the matrix), the
+   the first time, or brought up to date from what the read after a reconsolidation read of the memory; the dense
+   score is the topic's cosine with the text (one pass over the matrix), the
    lexical score BM25 of the topic's words with the statistics of the owner's candidates alone (:mod:`.lexical`: never
    the database's, so a recall depends on the owner's game alone), the source route the owner's source confidence
    for the memories believed to come from a player the topic names (:func:`.ranking.named_in`,

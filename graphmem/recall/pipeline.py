@@ -1,5 +1,6 @@
-"""The recall pipeline (docs/model.md#recall-and-reconsolidation): read, rank, reconsolidate, write, and assemble the
-result."""
+"""The recall pipeline (docs/model.md#recall-and-reconsolidation), in the stages its timings are named for: read (through
+the store's reader, :class:`graphmem.store.reader.MemoryReader`), embed, rank, reconsolidate, write and assemble
+(:func:`run_recall`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, overload
+from typing import overload
 
 import neo4j
 import numpy as np
@@ -20,30 +22,23 @@ from graphmem.embedding import Embedder, Vectors
 from graphmem.errors import UsageProblem
 from graphmem.model.details import any_fabricated, believed_about, displayed_day, render
 from graphmem.model.flashbulb import EmotionalContext
-from graphmem.model.forgetting import CURVES, strength_at
-from graphmem.model.params import Parameters
+from graphmem.model.forgetting import CURVES
+from graphmem.model.params import Parameters, Profile
 from graphmem.model.reconsolidation import Reconsolidation, reconsolidate
 from graphmem.model.vocabulary import Marker, SourceType
-from graphmem.recall.candidates import Context, check_context, held_key, keep_written, read_context, read_memories
+from graphmem.recall.candidates import Context, check_context, held_key, read_context
 from graphmem.recall.dates import asks_when, date_route, named_spans
 from graphmem.recall.lexical import topic_terms
 from graphmem.recall.neighbours import NO_TALK, neighbours
 from graphmem.recall.prompt import display_order
 from graphmem.recall.ranking import Ranked, named_in, score_candidates, source_route, top_k
-from graphmem.recall.reconsolidate import (
-    belief_at,
-    memory_state,
-    recalled_together,
-    shown_after_write,
-    update_row,
-    write_updates,
-)
+from graphmem.recall.reconsolidate import belief_at, memory_state, recalled_together, update_row, write_updates
 from graphmem.recall.result import RecallResult
-from graphmem.recall.series import read_earlier, read_earlier_beside
+from graphmem.recall.series import EarlierCandidates, read_earlier, read_earlier_beside
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
-from graphmem.store.versions import raise_after_commit
+from graphmem.store.reader import HeldCandidates
 
 __all__ = ["dense_scores", "recall", "run_recall"]
 
@@ -68,11 +63,11 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     params : the model parameters (the game's forgetting curve ``Game.curve`` replaces ``params.curve``)
     embedder : needed when there is a topic (the topic's embedding)
     dry_run : compute the same result and write nothing
-    cache : the embeddings kept between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`; None: a new one
-        for this call, so every candidate's embedding is read). A writing recall with a cache made with
-        ``background=True`` returns once its write has committed and leaves the second raise of the owner's memory
-        version to the cache's thread (:meth:`~graphmem.recall.vectors.EmbeddingCache.raise_later`: the raises
-        of the recalls within 50 ms in one transaction): call ``cache.settle()`` before closing ``driver``
+    cache : what the process keeps between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`: the memories'
+        vectors, and its ``reader``, :class:`graphmem.store.reader.MemoryReader`, which reads and holds the owners'
+        candidates; None: a new one for this call, so everything is read). A writing recall through a cache made
+        with ``background=True`` returns once its write has committed and leaves the second raise of the owner's
+        memory version to the reader's thread: call ``cache.reader.settle()`` before closing ``driver``
 
     Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
@@ -225,9 +220,8 @@ def source_values(vectors: GameVectors, rows: npt.NDArray[np.intp], named: froze
 class Segment:
     """The candidates of one game a recall reads: the recall's own game (``position`` None) or an earlier game of
     its series (docs/model.md#series-of-games), with the player the owner was there, the game's incarnation, the
-    phase that is now in it, its curve, the player's memory version the candidates were read at, the candidates'
-    parallel arrays (as :class:`Context`'s) and the rows of recalled memories they show
-    (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
+    phase that is now in it, its curve, and its candidates as the reader holds them (``held``: their parallel arrays,
+    the player's memory version they were read at and the rows of recalled memories they show)."""
 
     game: str
     player: str
@@ -235,13 +229,7 @@ class Segment:
     incarnation: str | None
     now: int
     curve: str
-    version: int
-    uids: tuple[str, ...]
-    ns: tuple[int, ...]
-    strengths: npt.NDArray[np.float64]
-    flashbulbs: npt.NDArray[np.bool_]
-    thresholds: npt.NDArray[np.float64]
-    shown: dict[str, Mapping[str, Any]]
+    held: HeldCandidates
 
 
 def conversation_neighbours(held: Sequence[tuple[GameVectors, npt.NDArray[np.intp]]]) -> npt.NDArray[np.intp]:
@@ -265,11 +253,12 @@ def joined(segments: Sequence[Segment]) -> tuple[tuple[str, ...], tuple[int, ...
     """(uids, ns, strengths, flashbulbs, thresholds) of every segment's candidates, one after another (the arrays of
     the only segment as they are)."""
     if len(segments) == 1:
-        s = segments[0]
-        return s.uids, s.ns, s.strengths, s.flashbulbs, s.thresholds
-    return (tuple(u for s in segments for u in s.uids), tuple(n for s in segments for n in s.ns),
-            np.concatenate([s.strengths for s in segments]), np.concatenate([s.flashbulbs for s in segments]),
-            np.concatenate([s.thresholds for s in segments]))
+        h = segments[0].held
+        return h.uids, h.ns, h.strengths, h.flashbulbs, h.thresholds
+    held = [s.held for s in segments]
+    return (tuple(u for h in held for u in h.uids), tuple(n for h in held for n in h.ns),
+            np.concatenate([h.strengths for h in held]), np.concatenate([h.flashbulbs for h in held]),
+            np.concatenate([h.thresholds for h in held]))
 
 
 class TieOrder(Sequence[str]):
@@ -299,64 +288,118 @@ class TieOrder(Sequence[str]):
 
 def tie_order(segments: Sequence[Segment], uids: Sequence[str]) -> TieOrder | None:
     """:class:`TieOrder` of the candidates ``uids`` of ``segments`` (the own game's first); None for one game."""
-    return None if len(segments) == 1 else TieOrder(uids, len(segments[0].uids))
+    return None if len(segments) == 1 else TieOrder(uids, len(segments[0].held.uids))
 
 
 def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
+class _Clock:
+    """The wall and CPU time of each stage of one recall, in seconds (``RecallResult.timings``, ``cpu_timings``):
+    :meth:`lap` closes the stage of its name."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        self.started = self.wall = time.perf_counter()
+        self.cpu_started = self.thread = time.thread_time()
+
+    def lap(self, name: str) -> None:
+        wall, thread = time.perf_counter(), time.thread_time()
+        self.timings[name], self.cpu[name] = wall - self.wall, thread - self.thread
+        self.wall, self.thread = wall, thread
+
+    def total(self) -> float:
+        """Close the recall (``total``, from the start); returns its wall time."""
+        self.timings["total"] = time.perf_counter() - self.started
+        self.cpu["total"] = time.thread_time() - self.cpu_started
+        return self.timings["total"]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What the rank stage leaves to the later ones: the memories recalled (``recalled``, best first, each with its
+    :class:`Candidate` in ``by_uid``, read in full), the segment each candidate belongs to (:meth:`segment`), the
+    candidates ranked (``candidates``) and the owner's profile."""
+
+    recalled: list[Ranked]
+    by_uid: dict[str, Candidate]
+    segments: list[Segment]
+    candidates: int
+    profile: Profile
+    segment_of: dict[str, Segment]
+
+    def segment(self, uid: str) -> Segment:
+        """The segment of candidate ``uid`` (the own game's unless an earlier game's)."""
+        return self.segment_of.get(uid, self.segments[0])
+
+
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
                embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None) -> RecallResult:
-    """:func:`recall` for a :class:`RecallRequest` (see there)."""
-    timings: dict[str, float] = {}
-    cpu: dict[str, float] = {}
-    started = clock = time.perf_counter()
-    cpu_started = cpu_clock = time.thread_time()
-
-    def lap(name: str) -> None:
-        nonlocal clock, cpu_clock
-        now_, cpu_now = time.perf_counter(), time.thread_time()
-        timings[name], cpu[name] = now_ - clock, cpu_now - cpu_clock
-        clock, cpu_clock = now_, cpu_now
-
+    """:func:`recall` for a :class:`RecallRequest` (see there), in its stages, each timed under its name: read (the
+    owner's game through the reader; the earlier games of its series after it, "read earlier games"), embed (the
+    topic's embedding beyond the read, which it overlaps), rank ("dense", "lexical", "neighbours", "rank", and
+    "memories", the recalled memories' rows), reconsolidate ("similar", "reconsolidate"), write and assemble."""
     if request.has_topic and embedder is None:
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
     kept = cache if cache is not None else EmbeddingCache(0)
-    # with the model loaded, the topic is embedded while Neo4j reads; else after the check below, so that a typo in a
-    # name never waits for the model to load
+    clock = _Clock()
+    # with the model loaded, the topic is embedded while Neo4j reads; else after the check, so that a typo in a name
+    # never waits for the model to load
     embedding = (embedder.encode_one_later(request.topic or "")
                  if request.has_topic and embedder is not None and embedder.loaded else None)
-    # a game the process has met as one of a series: its earlier games are read beside the owner's own
+    context, beside = read(driver, database, request, params, kept)
+    clock.lap("read")
+    vector = embedding.result() if embedding is not None else (
+        embedder.encode_one(request.topic or "") if request.has_topic and embedder is not None else None)
+    clock.lap("embed")
+    p = _curve(context, params)
+    segments = read_segments(driver, database, request, params, context, p.curve, beside, kept)
+    clock.lap("read earlier games")
+    ranking = rank(driver, database, request, context, segments, vector, p, k, kept, clock)
+    results = reconsolidate_recalled(driver, database, request, context, ranking, p, kept, clock)
+    writable = not request.dry_run and request.at is None  # an explicit phase is a look, at the current phase too
+    written = write(driver, database, request, ranking, results, p, params, kept) if writable else 0
+    clock.lap("write")
+    return assemble(request, context, ranking, results, p, k, writable, written, clock)
+
+
+def read(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
+         kept: EmbeddingCache) -> tuple[Context, Future[list[EarlierCandidates]] | None]:
+    """The read stage: the owner's game through ``kept``'s reader (:func:`graphmem.recall.candidates.read_context`),
+    checked against the request (NotFound, UsageProblem), and, for a game the process has met as one of a series,
+    the earlier games read beside it (a future)."""
     beside = (read_earlier_beside(driver, database, request.game, request.player, params, kept)
               if request.at is None else None)
     context = read_context(driver, database, request.game, request.player, request.at, params, kept)
     check_context(context, request.game, request.player, request.participants, request.at)
-    lap("read")
-    vector = None
-    if embedding is not None:
-        vector = embedding.result()
-    elif request.has_topic and embedder is not None:
-        vector = embedder.encode_one(request.topic or "")
-    lap("embed")  # the embedding's time beyond the read's
-    p = _curve(context, params)
-    now = context.now
-    # the owner's own game first, then the earlier games of its series (docs/model.md#series-of-games; a look into
-    # the past with ``at`` before the game's phase shows the owner's own game only)
+    return context, beside
+
+
+def read_segments(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
+                  context: Context, curve: str, beside: Future[list[EarlierCandidates]] | None,
+                  kept: EmbeddingCache) -> list[Segment]:
+    """The candidates of the owner's own game first, then those of the earlier games of its series
+    (docs/model.md#series-of-games; a look into the past with ``at`` before the game's phase shows the owner's own
+    game only); a game whose memories of the owner all faded costs nothing more."""
     in_series = bool(context.series) and (request.at is None or request.at == context.decayed_to)
     if beside is not None:
         earlier = beside.result() if in_series else []  # the game left its series since: what was read is dropped
     else:
         earlier = read_earlier(driver, database, request.game, request.player, params, kept) if in_series else []
-    segments = [Segment(request.game, request.player, None, context.incarnation, now, p.curve, context.version,
-                        context.uids, context.ns, context.strengths, context.flashbulbs, context.thresholds,
-                        context.shown),
-                *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve,
-                          e.held.version, e.held.uids, e.held.ns, e.held.strengths, e.held.flashbulbs,
-                          e.held.thresholds, e.held.shown)
-                  for e in earlier if e.held.uids)]  # a game whose memories of the owner all faded costs nothing more
-    lap("read earlier games")
+    return [Segment(request.game, request.player, None, context.incarnation, context.now, curve, context.held),
+            *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held)
+              for e in earlier if e.held.uids)]
+
+
+def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
+         segments: list[Segment], vector: Vectors | None, p: Parameters, k: int, kept: EmbeddingCache,
+         clock: _Clock) -> Ranking:
+    """The rank stage (docs/model.md#candidates-and-ranking): every candidate's dense and lexical scores, source
+    route, neighbours and date routes from the vectors ``kept`` holds, the scores, the cued-recall filter and the
+    best ``k``, then the rows of those ``k`` through the reader."""
     uids, ns, strengths, flashbulbs, thresholds = joined(segments)
     n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
@@ -371,7 +414,7 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
         held_rows: list[tuple[GameVectors, npt.NDArray[np.intp]]] = []
         for seg in segments:
-            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, seg.uids, seg.ns)
+            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, seg.held.uids, seg.held.ns)
             held_rows.append((vectors, rows))
             parts.append((dense_scores(vectors, rows, vector),
                           source_values(vectors, rows, named, seg.now, seg.curve, p.source.unknown_below)
@@ -381,14 +424,14 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
         dense = None if vector is None else np.concatenate([d for d, _, _ in parts if d is not None])
         source = None if not named else np.concatenate([v for _, v, _ in parts if v is not None])
         about = np.concatenate([a for _, _, a in parts]) if parts else about
-        lap("dense")
+        clock.lap("dense")
         terms = topic_terms(request.topic)
         if terms:
             lexical = np.concatenate(kept.lexical(held_rows, terms))
-        lap("lexical")
+        clock.lap("lexical")
         if vector is not None and p.recall.neighbour_weight > 0.0:
             near = conversation_neighbours(held_rows)
-        lap("neighbours")
+        clock.lap("neighbours")
         spans = named_spans(request.topic) if p.recall.date_weight > 0.0 else ()
         if spans:
             dated = np.concatenate([date_route(np.where(rows >= 0, vectors.told[np.maximum(rows, 0)], np.nan), spans)
@@ -397,110 +440,97 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
             timed = np.concatenate([np.where(rows >= 0, vectors.postings.timed[np.maximum(rows, 0)], 0.0)
                                     for vectors, rows in held_rows])
     else:
-        lap("dense")
+        clock.lap("dense")
 
     profile = p.profile(context.profile or p.default_profile)
     threshold = context.threshold if context.threshold is not None else profile.retrieval_threshold
     scores = score_candidates(strengths, flashbulbs, thresholds, dense, lexical, about, p, source=source,
                               neighbours=near, date=dated, when=timed)
     ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p, ties=tie_order(segments, uids))
-    segment_of = {uid: seg for seg in segments for uid in seg.uids} if len(segments) > 1 else {}
-    own_segment = segments[0]
-
-    def seg_of(uid: str) -> Segment:
-        return segment_of.get(uid, own_segment)
-
-    lap("rank")
-    chosen = read_memories(driver, database, request.player,
-                           [(r.uid, ns[r.position], seg_of(r.uid).shown) for r in ranked], kept)
-    chosen_rows = {str(row["uid"]): row for row in chosen}
+    segment_of = {uid: seg for seg in segments for uid in seg.held.uids} if len(segments) > 1 else {}
+    clock.lap("rank")
+    own = segments[0]
+    chosen = kept.reader.read_memories(driver, database, request.player,
+                                       [(r.uid, ns[r.position], segment_of.get(r.uid, own).held.shown) for r in ranked])
     index = {r.uid: r.position for r in ranked}
     candidates = [Candidate.from_row({**row, "lexical": float(lexical[index[row["uid"]]]),
                                       "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
                                      threshold) for row in chosen]
     by_uid = {c.uid: c for c in candidates}
     recalled = [r for r in ranked if r.uid in by_uid]  # a memory deleted in between is not recalled
-    lap("memories")
+    clock.lap("memories")
+    return Ranking(recalled, by_uid, segments, n, profile, segment_of)
 
+
+def reconsolidate_recalled(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
+                           ranking: Ranking, p: Parameters, kept: EmbeddingCache,
+                           clock: _Clock) -> dict[str, Reconsolidation]:
+    """The reconsolidate stage (docs/model.md#reconsolidation): each recalled memory at the phase of its own game now
+    (an earlier game of the series is far past its end), with its donors of details and tellers, the other memories
+    of the same game recalled with it, by the cosine of their text embeddings (kept by the cache; read now for a
+    recall that needed none). {uid: its result}."""
+    by_uid = ranking.by_uid
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
-    # each memory at the phase of its own game now (an earlier game of the series is far past its end)
-    states = {r.uid: memory_state(by_uid[r.uid], seg_of(r.uid).now) for r in recalled}
-    # the donors of details and tellers: the other memories of the same game recalled with each one
-    # (docs/model.md#reconsolidation), by the cosine of their text embeddings (kept by the cache; read now for a
-    # recall that needed none)
+    states = {r.uid: memory_state(by_uid[r.uid], ranking.segment(r.uid).now) for r in ranking.recalled}
     pairs: dict[str, tuple[tuple[str, float], ...]] = {}
-    for seg in segments:
-        together = [r.uid for r in recalled if seg_of(r.uid) is seg]
+    for seg in ranking.segments:
+        together = [r.uid for r in ranking.recalled if ranking.segment(r.uid) is seg]
         if together:
             vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, together,
                                        [by_uid[u].n for u in together])
             pairs.update(similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import))
-    donors = recalled_together([replace(by_uid[r.uid], similar=pairs[r.uid]) for r in recalled])
-    lap("similar")
-    results = {uid: reconsolidate(states[uid], seg_of(uid).now, emotion_now, donors.get(uid, ()), profile, p,
-                                  request.seed)
+    donors = recalled_together([replace(by_uid[r.uid], similar=pairs[r.uid]) for r in ranking.recalled])
+    clock.lap("similar")
+    results = {uid: reconsolidate(states[uid], ranking.segment(uid).now, emotion_now, donors.get(uid, ()),
+                                  ranking.profile, p, request.seed)
                for uid in states}
-    lap("reconsolidate")
+    clock.lap("reconsolidate")
+    return results
 
-    # an explicit phase is a look, at the current phase too: only a recall without ``at`` reconsolidates
-    writable = not request.dry_run and request.at is None
-    written = 0
-    if writable:
-        # one transaction for every game the recalled memories come from, each at its own game's phase
-        updates = {uid: update_row(by_uid[uid], results[uid], seg_of(uid).now, p) for uid in states}
-        also: dict[tuple[str, str], list[str]] = {}
-        for uid in updates:
-            if seg_of(uid) is not own_segment:
-                also.setdefault((seg_of(uid).game, seg_of(uid).player), []).append(uid)
-        # a process that holds candidates between recalls and settles before closing its driver raises the versions
-        # again on its own thread, after this recall has returned (the owner's next recall in the process waits for
-        # it; store/versions says why twice)
-        later = kept.background and kept.max_memories > 0
-        written, versions = write_updates(driver, database, request.game, request.player, list(updates.values()),
-                                          also, raise_after=not later)
-        # the segments this write changed (the owner's own always), each with the rows it wrote there
-        written_to = [(seg, mine) for seg in segments
-                      if (mine := [u for uid, u in updates.items() if seg_of(uid) is seg]) or seg is own_segment]
 
-        def keep(second: Mapping[tuple[str, str], int | None]) -> None:
-            # the owner's next recall uses the candidates the process holds, brought up to date with this write, and
-            # so do the earlier selves it wrote (each at its own game's phase and curve)
-            for seg, mine in written_to:
-                keep_written(kept, database, seg.game, seg.player, params, seg.version,
-                             (versions.get((seg.game, seg.player), (None, None))[0], second.get((seg.game, seg.player))),
-                             {u["uid"]: (u["n"], strength_at(u["e_ref"], u["t_ref"], u["s"], seg.now, seg.curve,
-                                                             by_uid[u["uid"]].floor)) for u in mine},
-                             {u["uid"]: shown_after_write(chosen_rows[u["uid"]], u) for u in mine})
+def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, ranking: Ranking,
+          results: Mapping[str, Reconsolidation], p: Parameters, params: Parameters, kept: EmbeddingCache) -> int:
+    """The write stage: every reconsolidated memory in one transaction, for every game the recalled memories come
+    from, each at its own game's phase, through ``kept``'s reader (:func:`graphmem.recall.reconsolidate.write_updates`).
+    What was written is not put into what the process holds: the reader's next read of each player written finds it
+    in the change log and reads it. Returns the memories written."""
+    own = ranking.segments[0]
+    updates = {uid: update_row(ranking.by_uid[uid], result, ranking.segment(uid).now, p)
+               for uid, result in results.items()}
+    also: dict[tuple[str, str], list[str]] = {}
+    for uid in updates:
+        seg = ranking.segment(uid)
+        if seg is not own:
+            also.setdefault((seg.game, seg.player), []).append(uid)
+    keys = [held_key(database, own.game, own.player, None, params),
+            *(held_key(database, game, player, None, params) for game, player in also)]
+    return write_updates(driver, database, request.game, request.player, list(updates.values()), kept.reader, also,
+                         keys)
 
-        if later and versions:
-            kept.raise_later([held_key(database, seg.game, seg.player, None, params) for seg, _ in written_to],
-                             list(versions), lambda pairs: raise_after_commit(driver, database, pairs), keep)
-        else:
-            keep({key: second for key, (_, second) in versions.items()})
-        for seg in segments:
-            kept.rewritten(database, seg.game, seg.incarnation,
-                           [(uid, u["n_before"], u["n"], u["believed_teller"], bool(u["misattributed"]), u["text"],
-                             u["keywords"]) for uid, u in updates.items() if seg_of(uid) is seg])
-    lap("write")
 
+def assemble(request: RecallRequest, context: Context, ranking: Ranking, results: Mapping[str, Reconsolidation],
+             p: Parameters, k: int, writable: bool, written: int, clock: _Clock) -> RecallResult:
+    """The assemble stage: each recalled memory as the owner now remembers it, in display order
+    (docs/prompt.md), the flashbulb of the VIVID MEMORY section, and working memory (docs/model.md#working-memory)."""
+    by_uid, now = ranking.by_uid, context.now
     conflicts = _conflicts(context, by_uid)
     memories = display_order(
         replace(recalled_memory(by_uid[r.uid], r, results[r.uid],
-                                belief_at(by_uid[r.uid], seg_of(r.uid).now, p, results[r.uid].misattributed),
+                                belief_at(by_uid[r.uid], ranking.segment(r.uid).now, p, results[r.uid].misattributed),
                                 *conflicts.get(r.uid, ((), ()))),
-                game=seg_of(r.uid).game if seg_of(r.uid).position is not None else None,
-                series_game=seg_of(r.uid).position)
-        for r in recalled)
+                game=ranking.segment(r.uid).game if ranking.segment(r.uid).position is not None else None,
+                series_game=ranking.segment(r.uid).position)
+        for r in ranking.recalled)
     vivid_ones = [m for m in memories if m.marker is Marker.FLASHBULB]
     vivid = min(vivid_ones, key=lambda m: (-m.relevance, -m.score, m.uid)) if vivid_ones else None
-    capacity = context.wm_capacity or profile.working_memory_capacity
+    capacity = context.wm_capacity or ranking.profile.working_memory_capacity
     thoughts = active_thoughts(context.thoughts, now, capacity, already_active=now == context.decayed_to)
-    timings["total"] = time.perf_counter() - started
-    cpu["total"] = time.thread_time() - cpu_started
+    clock.lap("assemble")
+    total = clock.total()
     log.info("recall %s/%s at phase %d: %d of %d candidates, %d written, %.1f ms", request.game, request.player,
-             now, len(memories), n, written, 1000 * timings["total"])
+             now, len(memories), ranking.candidates, written, 1000 * total)
     return RecallResult(
         game=request.game, player=request.player, phase=now, decayed_to=context.decayed_to, topic=request.topic,
         participants=request.participants, k=k, seed=request.seed, dry_run=not writable, written=written,
-        candidates=n, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
-        timings=MappingProxyType(timings), cpu_timings=MappingProxyType(cpu))
+        candidates=ranking.candidates, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
+        timings=MappingProxyType(clock.timings), cpu_timings=MappingProxyType(clock.cpu))

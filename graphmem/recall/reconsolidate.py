@@ -12,7 +12,7 @@ the version raise), rolled back if another recall changed one of the memories in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import neo4j
@@ -25,11 +25,9 @@ from graphmem.model.reconsolidation import MemoryState, Reconsolidation, Similar
 from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import LIVE_STATES, SourceType
 from graphmem.recall.types import Candidate
-from graphmem.store.versions import run_raising_versions
+from graphmem.store.reader import MemoryReader
 
-__all__ = ["belief_at", "keywords", "memory_state", "recalled_together", "shown_after_write",
-           "update_row", "write_updates"]
-
+__all__ = ["belief_at", "keywords", "memory_state", "recalled_together", "update_row", "write_updates"]
 
 
 def _source_type(value: str | None) -> SourceType:
@@ -116,32 +114,21 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
     }
 
 
-def shown_after_write(row: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
-    """The row ``recall/memories`` reads of a memory once ``recall/write`` has written ``update`` (:func:`update_row`)
-    over the ``row`` it read before: each property of the row that the update sets takes the written value, so the
-    recall's process shows it at the new access count without reading it again
-    (:attr:`graphmem.recall.vectors.HeldCandidates.shown`)."""
-    return {**row, **{key: value for key, value in update.items() if key in row}}
-
-
 def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
-                  rows: Sequence[Mapping[str, Any]],
-                  also: Mapping[tuple[str, str], Sequence[str]] | None = None, *, raise_after: bool = True
-                  ) -> tuple[int, dict[tuple[str, str], tuple[int | None, int | None]]]:
+                  rows: Sequence[Mapping[str, Any]], reader: MemoryReader,
+                  also: Mapping[tuple[str, str], Sequence[str]] | None = None,
+                  keys: Collection[tuple[object, ...]] = ()) -> int:
     """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
     their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
-    managed write transaction (one UNWIND
-    statement), through :func:`graphmem.store.versions.run_raising_versions` (the move fence, the key's fence, the
-    version raise and ``recall/write`` as one statement). Returns (the memories written,
-    {(game, player): (the player's memory version after the raise in the transaction, after the raise that follows
-    it; None when that raise failed, or is left to the caller with ``raise_after=False``:
-    :func:`graphmem.store.versions.raise_after_commit`)} for the owner and each player of ``also``; {} when there
-    was nothing to write).
+    managed write transaction (one UNWIND statement, run in one statement with the move fence and the version raise),
+    through ``reader`` (:meth:`graphmem.store.reader.MemoryReader.write`: the players' memory versions raised and the
+    memories written logged, so that the next read of each, in this process or another, reads them again; ``keys``:
+    what the reader holds their candidates under). Returns the memories written (0 when there was nothing to write).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
     if not rows:
-        return 0, {}
+        return 0
 
     def check(record: neo4j.Record) -> int:
         written = int(record["written"])
@@ -151,9 +138,8 @@ def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: 
         return written
 
     elsewhere = {uid for uids in (also or {}).values() for uid in uids}
-    with driver.session(database=database) as session:
-        mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
-        written, first, second = run_raising_versions(
-            session, game, [owner], "recall/write", {"rows": sorted((dict(r) for r in rows), key=lambda r: r["uid"])},
-            check, changed={owner: mine}, also=also, raise_after=raise_after)
-    return written, {key: (version, second.get(key)) for key, version in first.items()}
+    mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
+    written, _, _ = reader.write(driver, database, game, [owner], "recall/write",
+                                 {"rows": sorted((dict(r) for r in rows), key=lambda r: r["uid"])}, check,
+                                 {owner: mine}, also or {}, keys)
+    return written

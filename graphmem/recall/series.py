@@ -5,10 +5,11 @@ players in the earlier games of the series join the owner's own as candidates.
 (``series/earlier_selves``) and then their candidates in one query (``recall/earlier_context``), chosen as the
 owner's own in ``recall/context``, at each game's own phase now (its ``decayed_to``, which
 :mod:`graphmem.jobs.series` keeps at the series' present). Candidates are held between recalls per earlier self
-exactly as the owner's own (:class:`graphmem.recall.vectors.HeldCandidates`, under the key a recall in that game
-would use), so a later game's recalls do not read the earlier games' candidates again until one of them changes;
-a writing recall that rehearses memories of an earlier game brings what its process holds of that game up to date
-itself (:func:`graphmem.recall.candidates.keep_written`), as it does for the owner's own game.
+exactly as the owner's own, by the process's reader (:class:`graphmem.store.reader.MemoryReader`, under the key a
+recall in that game would use), so a later game's recalls do not read the earlier games' candidates again until one
+of them changes; a writing recall that rehearses memories of an earlier game raises that self's version, and the
+next recall reads that game's candidates again (``recall/earlier_context`` reads fresh or in full; it does not
+follow the change log).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ import neo4j
 
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
-from graphmem.recall.candidates import held_from_row, held_key
-from graphmem.recall.vectors import EmbeddingCache, HeldCandidates
+from graphmem.recall.candidates import held_key
+from graphmem.recall.vectors import EmbeddingCache
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
+from graphmem.store.reader import HeldCandidates, held_from_row
 from graphmem.store.series import EarlierSelf, earlier_selves
 
 __all__ = ["EarlierCandidates", "met_earlier_selves", "read_earlier", "read_earlier_beside"]
@@ -86,7 +88,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             raise _SeriesMoved
         out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None]] = []
         for s, row in zip(selves, record["selves"]):
-            uids = None if row["fresh"] else cache.uids(tx, database, s.game, row["incarnation"], row["ids"])
+            uids = None if row["fresh"] else cache.reader.uids(tx, database, s.game, row["incarnation"], row["ids"])
             out.append((s, row, uids))
         return out
 
@@ -100,13 +102,13 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
     for s, row, uids in read:
         held_at = held_key(database, s.game, s.player, None, params)
         if uids is None:
-            held = cache.held_candidates(held_at)
+            held = cache.reader.held(held_at)
             assert held is not None  # fresh only against what was held
-            cache.candidates_reused += 1
+            cache.reader.candidates_reused += 1
         else:
             held = held_from_row(row, uids)
             if held.incarnation:
-                cache.keep_candidates(held_at, held)
+                cache.reader.keep(held_at, held)
         found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held))
     return found
 
@@ -131,5 +133,5 @@ def met_earlier_selves(cache: EmbeddingCache, database: str | None, game: str, p
 
 
 def _known(cache: EmbeddingCache, database: str | None, s: EarlierSelf, params: Parameters) -> dict[str, object] | None:
-    held = cache.held_candidates(held_key(database, s.game, s.player, None, params))
+    held = cache.reader.held(held_key(database, s.game, s.player, None, params))
     return None if held is None else held.known

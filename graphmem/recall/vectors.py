@@ -19,32 +19,18 @@ its source cue with the ``n`` it belongs to:
 
 - a game is identified by its uid and its ``incarnation`` (a random id written when its Game node is created), so a
   game deleted and stored again under the same id (possibly from another log) never meets the vectors of the old one;
-- it also keeps the uid of each Memory node id it has met (:meth:`EmbeddingCache.uids`): ``recall/context`` returns
-  its candidates as node ids, numbers being cheaper to decode than uids; an id not held is resolved in the
-  transaction that read it (a node id names a node only while it lives; a Memory is deleted only with its game, and
-  a game stored again is another incarnation);
 - :meth:`EmbeddingCache.fetch` reads only the memories it does not hold, or holds at another ``n`` (one query,
   ``recall/embeddings``): the first recall of an owner reads all of that owner's candidates, later ones only the
   memories written or reconsolidated since;
 - at most ``max_memories`` memories are held (a 1.5 KB vector each at 384 dimensions); beyond that the games
   used least recently are dropped whole.
 
-**Candidates.** It also keeps, per owner (and recall phase), the last candidates ``recall/context`` read: their node
-ids, uids, access counts, strengths, flashbulb flags and thresholds (:class:`HeldCandidates`), with what they were
-read at: the game's incarnation and ``decayed_to``, the phase and the owner's memory version
-(:mod:`graphmem.store.versions`). Every write that changes an owner's memories raises that version, in its
-transaction and again once it has committed (ingest and live batches, a writing recall, consolidation,
-contradictions, forgetting; the schema backfill after its batches; the decay job moves ``decayed_to`` instead), so
-when all four still match, the query
-does not read the candidates again (``fresh``): an owner of 10,000 memories asked several questions in a turn pays
-the read of its index entries once, not per question (the ``perfect`` profile's owner: 20-28 ms of the server's
-time per read, bench/README.md). A writing recall raises its owner's version and, when its two raises follow the
-version it read the candidates at (no other write came between, in any process), brings what its process holds up to
-date with what it wrote (:func:`graphmem.recall.candidates.keep_written`): an agent's recalls in a row are not read
-again either. Every other process reads them again: only the memories the owner's change log names when the write
-logged them (a writing recall, a live batch; :meth:`HeldCandidates.patched`), all of them otherwise. With the
-candidates go the rows of the memories recalled from them (:attr:`HeldCandidates.shown`), so an owner's recalls in a
-row read no memory a second time either.
+**Candidates.** Which memories are an owner's candidates, and at which access counts, is the reader's
+(:class:`graphmem.store.reader.MemoryReader`, the cache's ``reader``): it reads them, holds them versioned between
+recalls and learns of every change by reading, a writing recall's own included. A memory's access count is what
+tells the cache that a reconsolidation changed the row it holds: when the reader reads the memories another write
+logged, it also reads their new access counts, source cues, texts and keywords (``recued``), which
+:meth:`EmbeddingCache.recued` sets on the rows held instead of reading their embeddings again.
 
 The first recall of an owner in a process therefore reads every candidate's embedding and source cue (on a real
 game, ~50 memories: a few milliseconds); ``graphmem recall`` on the command
@@ -64,9 +50,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import neo4j
@@ -78,19 +63,11 @@ from graphmem.recall.dates import told_day
 from graphmem.recall.lexical import Postings, bm25
 from graphmem.recall.neighbours import NO_TALK, conversation_key
 from graphmem.store.queries import cypher
+from graphmem.store.reader import MemoryReader
 
-__all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors", "HeldCandidates"]
+__all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
 
 log = logging.getLogger(__name__)
-
-RAISE_WINDOW = 0.05
-"""Seconds the cache's thread waits for more writing recalls before it makes their second raises in one transaction
-(:meth:`EmbeddingCache.raise_later`), unless a recall of one of their owners in this process asks for it sooner. A
-second raise alone was a whole write transaction per writing recall: 3.2 ms of Neo4j's CPU and ~1 ms of the
-process's (bench/README.md, "CPU per writing recall")."""
-
-Pair = tuple[str, str]
-"""(game, player name) of a memory version."""
 
 DEFAULT_MAX_MEMORIES = 100_000
 """Memories an :class:`EmbeddingCache` holds by default: ~150 MB at 384 float32 dimensions (a vector each)."""
@@ -148,8 +125,7 @@ class GameVectors:
     source cue belongs to) and the source cues in columns, so that the source route is one numpy pass
     (:meth:`source` gives a row's :class:`SourceCue`): ``speakers`` (names, "" for none) with ``speaker_ids`` (int32,
     0 for none; ``speaker_index`` maps a name to its id), ``cue_numbers`` (float64, shape (capacity, 4): c0, k,
-    t_enc, s_enc) and ``cue_flags`` (bool, shape (capacity, 3): own, flashbulb, misattributed); ``uid_of[node
-    id]``: the uid of each Memory node met so far (:meth:`EmbeddingCache.uids`), vectors read or not; ``postings``:
+    t_enc, s_enc) and ``cue_flags`` (bool, shape (capacity, 3): own, flashbulb, misattributed); ``postings``:
     the lexical index of the same rows (:class:`graphmem.recall.lexical.Postings`: each row's text, keywords and
     context as searched, at the access count ``n``); ``talks`` (int64, each row's conversation id for a statement,
     :data:`graphmem.recall.neighbours.NO_TALK` for another memory; ``talk_index`` maps a conversation to its id) and
@@ -165,7 +141,6 @@ class GameVectors:
     cue_numbers: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
     cue_flags: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 3), dtype=bool))
     size: int = 0
-    uid_of: dict[int, str] = field(default_factory=dict)
     postings: Postings = field(default_factory=Postings)
     talks: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     lines: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -183,11 +158,6 @@ class GameVectors:
     sequence: (the uids, their rows, read-only, the access counts they were all held at, :attr:`changes` then). Rows
     never move, so only the access counts need checking when the same uids are asked again (an owner's held
     candidates), and not even those when the same counts are asked and no count changed since."""
-
-    @property
-    def held(self) -> int:
-        """What counts against :attr:`EmbeddingCache.max_memories`: the memories with vectors or a known uid."""
-        return max(self.size, len(self.uid_of))
 
     def source(self, row: int) -> SourceCue:
         """The source cue of ``row``."""
@@ -252,270 +222,35 @@ class GameVectors:
         self.told[row] = told
 
 
-@dataclass(frozen=True)
-class HeldCandidates:
-    """An owner's candidates as ``recall/context`` read them (see the module docstring, "Candidates"): read at the
-    game's ``incarnation`` and ``decayed_to``, the recall phase ``now`` and the owner's ``version``
-    (:mod:`graphmem.store.versions`). Parallel arrays of shape (count,), read-only: ``ids`` (node ids, int64), ``uids``,
-    ``ns`` (access counts), ``strengths`` (float64, m at ``now``), ``flashbulbs`` (bool), ``thresholds`` (float64).
-
-    ``shown``: {uid: the row ``recall/memories`` read of a memory recalled from these candidates}, each valid at the
-    access count ``n`` it carries. The rows change only where the candidates do: a write that changes a memory raises
-    the owner's version and (when it says what it changes) logs it, and the decay job moves ``decayed_to``; so rows
-    are kept exactly as long as the candidates are (:meth:`patched` drops the memories logged, :meth:`written` takes
-    the rows a recall wrote, a full read starts empty), and a recall whose memories are all shown at the access count
-    it ranked them at reads none (:func:`graphmem.recall.candidates.read_memories`)."""
-
-    incarnation: str
-    version: int
-    now: int
-    decayed_to: int
-    ids: npt.NDArray[np.int64]
-    uids: tuple[str, ...]
-    ns: tuple[int, ...]
-    strengths: npt.NDArray[np.float64]
-    flashbulbs: npt.NDArray[np.bool_]
-    thresholds: npt.NDArray[np.float64]
-    shown: dict[str, Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        for values in (self.ids, self.strengths, self.flashbulbs, self.thresholds):
-            values.flags.writeable = False  # shared by every recall that uses them
-
-    def written(self, version: int, changes: Mapping[int, tuple[int, float]],
-                shown: Mapping[str, Mapping[str, Any]] | None = None) -> HeldCandidates:
-        """These candidates after a write that took the owner's version to ``version`` and changed the rows
-        ``changes`` ({row: (access count, strength at ``now``)}), with ``shown`` the rows of the memories written as
-        ``recall/memories`` reads them now; the rest is shared with ``self``."""
-        ns = list(self.ns)
-        strengths = self.strengths.copy()
-        for row, (n, strength) in changes.items():
-            ns[row] = n
-            strengths[row] = strength
-        return replace(self, version=version, ns=tuple(ns), strengths=strengths, shown={**self.shown, **(shown or {})})
-
-    def patched(self, version: int, changed: Collection[str], read: HeldCandidates) -> HeldCandidates:
-        """These candidates brought to the owner's ``version`` by reading again only the memories ``changed`` (uids,
-        from the owner's change log, :mod:`graphmem.store.versions`): every row of ``changed`` is dropped and the
-        rows of ``read`` (those of ``changed`` that are candidates now, as ``recall/context`` read them) are
-        appended. The order of the rows changes; the ranking never depends on it."""
-        gone = set(changed)
-        keep = np.fromiter((u not in gone for u in self.uids), dtype=bool, count=len(self.uids))
-        uids = self.uids if keep.all() else tuple(u for u, k in zip(self.uids, keep) if k)
-        ns = self.ns if keep.all() else tuple(n for n, k in zip(self.ns, keep) if k)
-        return replace(
-            self, version=version, ids=np.concatenate([self.ids[keep], read.ids]), uids=uids + read.uids,
-            ns=ns + read.ns, strengths=np.concatenate([self.strengths[keep], read.strengths]),
-            flashbulbs=np.concatenate([self.flashbulbs[keep], read.flashbulbs]),
-            thresholds=np.concatenate([self.thresholds[keep], read.thresholds]),
-            shown={uid: row for uid, row in dict(self.shown).items() if uid not in gone})  # a copy: other threads add
-
-    @property
-    def known(self) -> dict[str, object]:
-        """What ``recall/context`` compares (its ``$known`` parameter)."""
-        return {"incarnation": self.incarnation, "version": self.version, "now": self.now,
-                "decayed_to": self.decayed_to}
-
-
 class EmbeddingCache:
     """Each memory's text vector, its ``about`` list and its source cue, by game incarnation and uid (see the module
-    docstring).
+    docstring), beside the :class:`graphmem.store.reader.MemoryReader` that reads and holds the owners' candidates
+    (``reader``): what one process keeps for recall between calls.
 
-    max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads its
-    candidates again).
-    background : bool, a writing recall through this cache returns once its write has committed and leaves the second
-    raise of the owners' memory versions to this cache's thread (:meth:`settle_later`); then :meth:`settle` must run
-    before the driver closes (a driver closed under that thread's query fails it, and the raise is lost).
+    max_memories : int >= 0, the most memories held, and the most candidates its reader holds (0: nothing is kept
+    between calls, every recall reads its candidates again).
+    background : bool, the reader's writes return once they have committed and leave the second raise of the owners'
+    memory versions to its thread (:meth:`graphmem.store.reader.MemoryReader.write`); then ``reader.settle()`` must
+    run before the driver closes (a driver closed under that thread's query fails it, and the raise is lost).
     :class:`graphmem.service.MemoryService` sets it when it owns its driver, and settles when it closes.
     """
 
     def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES, *, background: bool = False) -> None:
         self.max_memories = max_memories
-        self.background = background
+        self.reader = MemoryReader(max_memories, background=background)
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
-        self._candidates: OrderedDict[tuple[object, ...], HeldCandidates] = OrderedDict()
         self._lock = threading.Lock()
-        self._settling: dict[tuple[object, ...], Future[None]] = {}
-        self._settler: ThreadPoolExecutor | None = None
-        self._raises: list[_Raise] = []
-        self._raising = False  # a batch of raises is queued on the cache's thread and has not taken them yet
-        self._hurry = threading.Event()
         self.read = 0
         """Memories read from Neo4j so far (cache misses)."""
-        self.candidates_reused = 0
-        """Recalls whose candidates were not read again (held, and still what the store says)."""
-        self.candidates_patched = 0
-        """Recalls that read again only the memories the owner's change log names (:mod:`graphmem.store.versions`)."""
-        self.memories_read = 0
-        """Recalled memories whose rows were read (``recall/memories``): not shown by the candidates held."""
 
     def __len__(self) -> int:
-        return sum(v.held for v in self._games.values())
+        return sum(v.size for v in self._games.values())
 
     def clear(self) -> None:
-        """Drop everything held."""
+        """Drop everything held, the reader's candidates too."""
         with self._lock:
             self._games.clear()
-            self._candidates.clear()
-
-    def held_candidates(self, key: tuple[object, ...], *, wait: bool = True) -> HeldCandidates | None:
-        """The candidates kept under ``key`` (the database, game, owner, phase asked and parameters of a read), or
-        None. First waits for the work :meth:`settle_later` runs for ``key`` (``wait=False``: not, as that work
-        itself asks)."""
-        if wait:
-            self.settle(key)
-        with self._lock:
-            held = self._candidates.get(key)
-            if held is not None:
-                self._candidates.move_to_end(key)
-            return held
-
-    def settle_later(self, keys: Collection[tuple[object, ...]], work: Callable[[], object]) -> None:
-        """Run ``work`` on this cache's own thread, one call after another in the order given, and make
-        :meth:`held_candidates` of any of ``keys`` wait for it until it is done.
-
-        For a writing recall's last step, which its caller need not wait for: the second raise of the owners' memory
-        versions once the write has committed, and the candidates held brought up to date with it
-        (:func:`graphmem.recall.pipeline.run_recall`; :mod:`graphmem.store.versions` says why the raise). The owner's
-        next recall in this process then reads as if the recall had made them itself; another owner's does not wait.
-        An exception of ``work`` is logged, and the next recall reads what the store holds.
-        """
-        def guarded() -> None:
-            try:
-                work()
-            except Exception:
-                log.exception("the work after a writing recall failed: the owner's next recall reads its candidates "
-                              "again")
-
-        with self._lock:
-            if self._settler is None:
-                self._settler = ThreadPoolExecutor(1, thread_name_prefix="graphmem-settle")
-            future = self._settler.submit(guarded)
-            for key in keys:  # the thread runs in order: the newest call of a key is the one to wait for
-                self._settling[key] = future
-
-        def done(_: Future[None]) -> None:
-            with self._lock:
-                for key in keys:
-                    if self._settling.get(key) is future:
-                        del self._settling[key]
-
-        future.add_done_callback(done)
-
-    def raise_later(self, keys: Collection[tuple[object, ...]], raised: Collection[Pair],
-                    raise_all: Callable[[list[Pair]], Mapping[Pair, int]],
-                    then: Callable[[Mapping[Pair, int | None]], object]) -> None:
-        """:meth:`settle_later` for a writing recall's second raise: ``raise_all(pairs)`` raises the memory versions
-        of ``pairs`` once in a transaction of its own (:func:`graphmem.store.versions.raise_after_commit`) and
-        returns {pair: version now}; ``then({pair of raised: its version now, None when not raised})`` follows.
-
-        The raises of the writing recalls that come within :data:`RAISE_WINDOW` are made together, each version
-        once, in one transaction (the first one's ``raise_all``: one cache serves one driver and database), then each
-        recall's ``then`` in the order given. A raise made later than alone is still made after its recall's write
-        committed, which is all it is for (:mod:`graphmem.store.versions`); :meth:`held_candidates` and
-        :meth:`settle` of a waiting key cut the window short, so the owner's next recall in this process waits no
-        longer than before. Two recalls of one owner in a batch get one raise: the version then is not two above
-        either one's first raise, and :func:`graphmem.recall.candidates.keep_written` leaves the next read to Neo4j.
-        """
-        item = _Raise(list(raised), raise_all, then, Future())
-        with self._lock:
-            if self._settler is None:
-                self._settler = ThreadPoolExecutor(1, thread_name_prefix="graphmem-settle")
-            self._raises.append(item)
-            for key in keys:
-                self._settling[key] = item.future
-            if not self._raising:
-                self._raising = True
-                self._settler.submit(self._raise_batch)
-
-        def done(_: Future[None]) -> None:
-            with self._lock:
-                for key in keys:
-                    if self._settling.get(key) is item.future:
-                        del self._settling[key]
-
-        item.future.add_done_callback(done)
-
-    def _raise_batch(self) -> None:
-        self._hurry.wait(RAISE_WINDOW)
-        with self._lock:
-            batch, self._raises, self._raising = self._raises, [], False
-            self._hurry.clear()
-        try:
-            pairs = sorted({pair for item in batch for pair in item.raised})
-            try:
-                versions: Mapping[Pair, int] = batch[0].raise_all(pairs) if pairs else {}
-            except Exception:
-                log.exception("the second raise after writing recalls failed: their owners' next recalls read "
-                              "their candidates again")
-                versions = {}
-            for item in batch:
-                try:
-                    item.then({pair: versions.get(pair) for pair in item.raised})
-                except Exception:
-                    log.exception("the work after a writing recall failed: the owner's next recall reads its "
-                                  "candidates again")
-        finally:
-            for item in batch:
-                item.future.set_result(None)
-
-    def settle(self, key: tuple[object, ...] | None = None) -> None:
-        """Wait for the work :meth:`settle_later` and :meth:`raise_later` run for ``key`` (None: for every key),
-        cutting the window of the raises short. Call it before closing the driver a writing recall used
-        (:meth:`graphmem.service.MemoryService.close` does)."""
-        with self._lock:
-            pending = (list(self._settling.values()) if key is None
-                       else [self._settling[key]] if key in self._settling else [])
-        if pending:
-            self._hurry.set()
-        for future in pending:
-            future.result()
-
-    def keep_candidates(self, key: tuple[object, ...], held: HeldCandidates) -> None:
-        """Keep ``held`` under ``key`` (replacing what was there); owners used least recently are dropped once more
-        than ``max_memories`` candidates are kept in all (nothing is kept when it is 0)."""
-        if self.max_memories <= 0 or len(held.uids) > self.max_memories:
-            return
-        with self._lock:
-            self._candidates[key] = held
-            self._candidates.move_to_end(key)
-            total = sum(len(h.uids) for h in self._candidates.values())
-            while total > self.max_memories:
-                _, dropped = self._candidates.popitem(last=False)
-                total -= len(dropped.uids)
-
-    def uids(self, tx: neo4j.ManagedTransaction, database: str | None, game: str, incarnation: str | None,
-             ids: Sequence[int]) -> list[str | None]:
-        """The uid of each Memory node id in ``ids``, in order (None for a node gone since ``ids`` were read).
-
-        tx : the read transaction that read ``ids`` (``recall/context``): a node id names a node only while it exists
-        (Neo4j reuses the id of a deleted node), so the ids not held are resolved in it (``recall/uids``, one query).
-        Held ids are the game incarnation's own: a memory is deleted only with its game, and a game stored again is
-        another incarnation. Why ids and not uids: the client's share of reading 10,000 candidates was 9 ms as rows with
-        uids and element ids, 2 ms as lists of node ids (graphmem/recall/__init__.py). A game without an
-        ``incarnation`` is resolved every time and not kept.
-        """
-        key = (database, game, incarnation or "")
-        keep = bool(incarnation) and self.max_memories > 0
-        with self._lock:
-            vectors = self._games.get(key) if incarnation else None
-            known = vectors.uid_of if vectors is not None else {}
-            found = list(map(known.get, ids))
-        if None not in found:
-            return found
-        missing = [i for i, u in zip(ids, found) if u is None]
-        read = {int(r["id"]): str(r["uid"]) for r in tx.run(cypher("recall/uids"), ids=list(dict.fromkeys(missing)))}
-        if not keep:
-            return [known.get(i) or read.get(i) for i in ids]
-        with self._lock:
-            vectors = self._games.get(key)
-            if vectors is None:
-                vectors = self._games[key] = GameVectors()
-            vectors.uid_of.update(read)
-            self._games.move_to_end(key)
-            self._evict(keep=key)
-            known = vectors.uid_of
-            return [known.get(i) for i in ids]
+        self.reader.clear()
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
               uids: Sequence[str], ns: Sequence[int]) -> tuple[GameVectors, npt.NDArray[np.intp]]:
@@ -593,42 +328,13 @@ class EmbeddingCache:
         with self._lock:
             return bm25([(vectors.postings, rows) for vectors, rows in parts], terms)
 
-    def rewritten(self, database: str | None, game: str, incarnation: str | None,
-                  updates: Sequence[tuple[str, int, int, str | None, bool, str | None, str | None]]) -> int:
-        """Bring the memories a recall has just reconsolidated and written up to date without reading them again:
-        ``updates`` are (uid, access count before, access count written, believed teller written, misattributed
-        written, text written, keywords written). A memory held at the count before gets the count written, its
-        source cue the teller written (the owner's own keep their speaker) and its lexical row the text and keywords
-        written (a lost detail no longer cues); one held at another count, or not held, is left for :meth:`fetch` to
-        read. Returns the memories brought up to date.
-
-        Without it, the next recall of the owner read every memory the last one returned again (one query and
-        ~2 ms of each writing recall on the real games).
-        """
-        key = (database, game, incarnation or "")
-        done = 0
-        with self._lock:
-            vectors = self._games.get(key) if incarnation else None
-            if vectors is None:
-                return 0
-            for uid, before, n, teller, misattributed, text, keywords in updates:
-                row = vectors.rows.get(uid)
-                if row is None or vectors.n[row] != before:  # another recall read or rewrote it: theirs stands
-                    continue
-                cue = vectors.source(row)
-                if cue != NO_SOURCE and not cue.own:
-                    vectors.set_source(row, replace(cue, speaker=teller or "", misattributed=misattributed))
-                vectors.postings.rewrite(row, text, keywords)
-                vectors.set_n(row, n)
-                done += 1
-        return done
-
     def recued(self, database: str | None, game: str, incarnation: str | None,
                cues: Sequence[Mapping[str, Any]]) -> int:
-        """Bring held memories that another process's recall rewrote up to date from what ``recall/context`` read of
-        them (its ``recued``: the columns of ``recall/embeddings`` but the embedding, ``about`` and ``context``, of
-        each memory the owner's change log names): those three never change once written, so :meth:`fetch` need not
-        read them again. A memory not held (a new one) is left for :meth:`fetch`. Returns the memories brought up to date.
+        """Bring held memories that a recall rewrote (in this process or another) up to date from what
+        ``recall/context`` read of them (:attr:`graphmem.store.reader.CandidatesRead.recued`: the columns of
+        ``recall/embeddings`` but the embedding, ``about`` and ``context``, of each memory the owner's change log
+        names): those three never change once written, so :meth:`fetch` need not read them again. A memory not held
+        (a new one) is left for :meth:`fetch`. Returns the memories brought up to date.
         """
         key = (database, game, incarnation or "")
         done = 0
@@ -668,18 +374,8 @@ class EmbeddingCache:
             oldest = next(iter(self._games))
             if oldest == keep:
                 break
-            total -= self._games.pop(oldest).held
+            total -= self._games.pop(oldest).size
             log.debug("embedding cache: dropped %s", oldest[1])
-
-
-@dataclass(frozen=True)
-class _Raise:
-    """A writing recall's second raise waiting on the cache's thread (:meth:`EmbeddingCache.raise_later`)."""
-
-    raised: list[Pair]
-    raise_all: Callable[[list[Pair]], Mapping[Pair, int]]
-    then: Callable[[Mapping[Pair, int | None]], object]
-    future: Future[None]
 
 
 def _said(said: Mapping[str, Any] | None) -> tuple[tuple[Hashable, ...] | None, int]:

@@ -35,7 +35,7 @@ recalled memories) and live batches (the memories they create); the others do no
 The writers: ingest and live batches (:mod:`graphmem.store.writer`, :mod:`graphmem.ingest.live`), a writing recall
 (:mod:`graphmem.recall.reconsolidate`; through a cache made with ``background`` (a service that owns its driver), its
 second raise runs on the cache's own thread after the recall has returned, and the owner's next recall in that
-process waits for it: :meth:`graphmem.recall.vectors.EmbeddingCache.raise_later`), consolidation, contradictions
+process waits for it: :meth:`graphmem.store.reader.MemoryReader.write`), consolidation, contradictions
 and forgetting (:mod:`graphmem.jobs`), and the schema backfill (:func:`graphmem.store.schema.backfill_recall`,
 after its batches). The decay job raises none: it moves ``Game.decayed_to``, which recall compares too (after its
 batches, in a statement of its own).
@@ -153,7 +153,7 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
     marks its key committed in the same transaction (:func:`graphmem.store.idempotency.fence`).
     ``raise_after=False`` leaves the second raise to the caller, who must make it once the call has returned
     (:func:`raise_after_commit`, as a writing recall does on its process's own thread:
-    :meth:`graphmem.recall.vectors.EmbeddingCache.raise_later`).
+    :meth:`graphmem.store.reader.MemoryReader.write`).
 
     Returns (what ``work`` returned, {(game, owner): version after the first raise}, {(game, owner): version after
     the second}; {} when the caller raises again), for ``owners`` and ``also`` alike.

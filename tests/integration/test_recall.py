@@ -245,7 +245,8 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     assert cache.read == first.candidates and again.to_json() == first.to_json()
     assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
     # a recall that writes raises the access count of the memories it recalls (and may rewrite their keywords):
-    # it brings the cache up to date itself, so the next recall reads nothing again and sees what a fresh read sees
+    # the next read through the cache's reader finds them in the owner's change log and brings the rows up to date
+    # from what it read of them (their embeddings are not read again), and sees what a fresh read sees
     for _ in range(3):
         written = recall(driver, None, game, "Marcus", topic="medical training", k=5, params=params,
                          embedder=embedder, cache=cache)
@@ -269,10 +270,12 @@ def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Dri
     told = [(u, n) for u, n, r in zip(uids, ns, kept_rows) if kept.source(r).speaker and not kept.source(r).own]
     assert told, "Marcus was told something"
     uid, n = told[0]
-    assert cache.rewritten(None, game, incarnation, [(uid, n, n + 1, "Thomas", True, "Thomas told you: lighthouse",
-                                                      "Thomas"),
-                                                     (uids[1], n + 7, n + 8, "Sarah", True, "Sarah: lighthouse", "")]) \
-        == 1, "only a memory held at the count before is brought up to date"
+    was = kept.source(kept_rows[uids.index(uid)])
+    assert cache.recued(None, game, incarnation, [
+        {"uid": uid, "n": n + 1, "speaker": "Thomas", "c0": was.c0, "source_k": was.k, "t_enc": was.t_enc,
+         "s_enc": was.s_enc, "own": False, "flashbulb": was.flashbulb, "misattributed": True,
+         "text": "Thomas told you: lighthouse", "keywords": "Thomas"},
+        {"uid": uid + "-gone", "n": 1, "speaker": None}]) == 1, "only a memory held is brought up to date"
     kept, kept_rows = cache.fetch(driver, None, game, incarnation, [uid], [n + 1])
     cue = kept.source(kept_rows[0])
     assert cache.read == first.candidates and cue.speaker == "Thomas" and cue.misattributed and cue.keep

@@ -24,11 +24,12 @@ from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
 from graphmem.model.source import source_confidence
 from graphmem.recall import EmbeddingCache, RecallResult, recall
-from graphmem.recall.candidates import held_key, keep_written, read_context, read_memories
+from graphmem.recall.candidates import held_key, read_context
 from graphmem.recall.lexical import Postings, bm25, topic_terms
 from graphmem.recall.pipeline import about_flags, dense_scores
 from graphmem.recall.ranking import named_in, rank
 from graphmem.store.games import delete_game
+from graphmem.store.reader import MemoryReader
 from graphmem.store.versions import LOG_SIZE, raise_after_commit, raise_memory_versions
 
 pytestmark = pytest.mark.neo4j
@@ -167,12 +168,14 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
     held = memory.recall_cache
     topic = "what did Priya say about Thomas?"
 
-    def check(step: str, owner: str = "Marcus") -> bool:
-        """Whether the recall through what the process holds used it (as well as equalling a fresh one)."""
-        before = held.candidates_reused
+    def check(step: str, owner: str = "Marcus") -> str:
+        """How the recall through what the process holds got its candidates ("held", "patched" or "read"), after
+        checking that it equals a fresh one."""
+        reused, patched = held.reader.candidates_reused, held.reader.candidates_patched
         kept = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=held)
-        used: bool = held.candidates_reused > before
+        how = ("held" if held.reader.candidates_reused > reused else
+               "patched" if held.reader.candidates_patched > patched else "read")
         cold = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=EmbeddingCache(0))
         assert same(kept) == same(cold), step
@@ -180,35 +183,35 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
         # depends on the order of the candidates)
         held_now, read_now = ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                                zip(c.uids, c.ns, c.strengths, c.flashbulbs, c.thresholds, strict=True)}
-                              for c in (read_context(driver, None, game, owner, None, params, cache)
+                              for c in (read_context(driver, None, game, owner, None, params, cache).held
                                         for cache in (held, EmbeddingCache(0))))
         assert held_now == read_now, step
-        return used
+        return how
 
     try:
-        check("first read")
-        assert check("nothing written")  # the second recall used what it held
-        patched = held.candidates_patched
+        assert check("first read") == "read"
+        assert check("nothing written") == "held"  # the second recall used what it held
         memory.add_events(game, [{"kind": "say", "speaker": "Priya", "to": ["Marcus"], "channel": "private",
                                   "text": "Thomas is lying to everyone about the kitchen."}])
-        assert not check("a live event")  # not used as held: the memories the batch logged were read again
-        assert held.candidates_patched > patched
+        assert check("a live event") == "patched"  # the memories the batch logged were read again
         assert any("lying" in m.text for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
                                                        embedder=embedder, dry_run=True, cache=held).memories)
         assert memory.recall(game, "Marcus", topic).written > 0
-        # the process brought what it holds up to date with its own write: not read again
-        assert check("a writing recall")
+        # the process learns of its own write as of anyone's: the change log, read again (what it holds was not
+        # changed by the recall)
+        assert check("a writing recall") == "patched"
         assert memory.recall(game, "Marcus", "who voted for whom?").written > 0
         assert memory.recall(game, "Marcus", topic, participants=["Priya"]).written > 0
-        assert check("two writing recalls in a row")
+        assert check("two writing recalls in a row") == "patched"
+        assert check("nothing written since") == "held"
         forgotten = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
                            dry_run=True, cache=held).memories[0].uid
         memory.forget(game, "Marcus", forgotten, "Marcus decided it never happened")
-        assert not check("forgetting")  # read again
+        assert check("forgetting") == "read"
         assert forgotten not in {m.uid for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
                                                           embedder=embedder, dry_run=True, cache=held).memories}
         memory.advance_phase(game, day=1, name="night")
-        assert not check("the decay job")  # read again
+        assert check("the decay job") == "read"
         memory.consolidate(game)
         memory.contradictions(game)
         for owner in ("Marcus", "Eleanor", "Priya"):
@@ -217,49 +220,19 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
         delete_game(driver, None, game)
 
 
-def test_what_a_process_holds_is_brought_up_to_date_only_by_the_write_right_after_its_read(
-        driver: neo4j.Driver, params: Parameters, memory: Any) -> None:
-    # a writing recall updates the candidates its process holds only when its own raise of the owner's version
-    # follows the version it read them at: a write by anyone else in between means they must be read again
-    game = small_game_started(memory, "held-written")
-    held = EmbeddingCache()
-    try:
-        context = read_context(driver, None, game, "Marcus", None, params, held)
-        uid, n, strength = context.uids[0], context.ns[0], float(context.strengths[0])
-        change = {uid: (n + 1, min(1.0, strength + 0.1))}
-        v = context.version
-
-        def keep(first: int | None, second: int | None, changes: dict[str, tuple[int, float]] = change) -> bool:
-            return keep_written(held, None, game, "Marcus", params, context.version, (first, second), changes)
-
-        assert not keep(v + 2, v + 3)  # someone else raised it before this write
-        assert not keep(v + 1, v + 3)  # someone else raised it between this write's commit and its second raise
-        assert not keep(v + 1, None) and not keep(None, v + 2)  # a raise not known
-        assert not keep(v + 1, v + 2, {"not-a-candidate": (1, 1.0)})
-        assert keep(v + 1, v + 2)
-        # held now at version + 2 with the change; the context read at the old version can bring it no further
-        assert not keep(v + 3, v + 4)
-        kept = held.held_candidates(held_key(None, game, "Marcus", None, params))
-        assert kept is not None and kept.version == v + 2
-        row = kept.uids.index(uid)
-        assert (kept.ns[row], float(kept.strengths[row])) == change[uid]
-    finally:
-        delete_game(driver, None, game)
-
-
 def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owners_next_recall_waits_for_it(
         driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
     # a process that holds candidates in the background returns a writing recall once its write has committed and
-    # raises the owner's version the second time on its own thread (graphmem.store.versions): once settled the
-    # version is two above, and the owner's next recall in the process uses what it holds whether or not it came
-    # before the raise; without `background` (a caller that may close its driver right after) both raises are made
+    # raises the owner's version the second time on its reader's thread (graphmem.store.versions): once settled the
+    # version is two above, and the owner's next recall in the process waits for that raise and then reads only what
+    # the recall wrote; without `background` (a caller that may close its driver right after) both raises are made
     # before the recall returns
     game = small_game_started(memory, "held-settle")
     held = EmbeddingCache(background=True)
     topic = "what did Priya say about Thomas?"
 
     def version() -> int:
-        return read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
+        return read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
 
     try:
         before = version()
@@ -272,13 +245,15 @@ def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owne
             assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, cache=held,
                           seed=seed).written > 0
             if seed == 0:
-                held.settle()
+                held.reader.settle()
                 assert version() == before + 2
-            reused = held.candidates_reused
+            patched = held.reader.candidates_patched
             recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
                    cache=held)
-            assert held.candidates_reused == reused + 1, seed
+            assert held.reader.candidates_patched == patched + 1, seed
             assert version() == before + 2, seed
+            ours = held.reader.held(held_key(None, game, "Marcus", None, params))
+            assert ours is not None and ours.version == before + 2, seed  # read after the second raise
         # a raise that comes after its game was deleted leaves nothing behind
         delete_game(driver, None, game)
         assert raise_after_commit(driver, None, [(game, "Marcus")]) == {}
@@ -310,14 +285,14 @@ def test_writers_of_one_owner_wait_for_each_other_and_never_deadlock(driver: neo
                     tx.close()
 
     try:
-        before = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
+        before = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
         threads = [threading.Thread(target=write, args=(40,)) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         assert deadlocks == []
-        after = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).version
+        after = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
         assert after == before + 160
     finally:
         delete_game(driver, None, game)
@@ -325,14 +300,15 @@ def test_writers_of_one_owner_wait_for_each_other_and_never_deadlock(driver: neo
 
 def assert_shown_as_stored(driver: neo4j.Driver, shown: dict[str, Any], step: str) -> None:
     """Every row of recalled memories a process holds is what ``recall/memories`` reads now."""
-    stored = read_memories(driver, None, "Marcus", [(uid, -1, {}) for uid in shown])
+    stored = MemoryReader(0).read_memories(driver, None, "Marcus", [(uid, -1, {}) for uid in shown])
     assert {str(row["uid"]): row for row in stored} == shown, step
 
 
 def test_an_owners_recalls_in_a_row_read_each_recalled_memory_once_and_show_what_neo4j_holds(
         driver: neo4j.Driver, embedder: Any, params: Parameters, memory: Any) -> None:
-    # the rows of the memories a recall returns are kept with the candidates: a writing recall's process shows what
-    # it wrote without reading it again, and the rows go with the candidates when those are read again
+    # the rows of the memories a recall returns are kept with the candidates: a writing recall's process reads what
+    # it wrote with the next read of the candidates (the change log's memories, their rows too), not in a second
+    # transaction, and the rows go with the candidates when those are read again
     game = small_game_started(memory, "held-shown")
     held = EmbeddingCache()
     topics = ["what did Priya say about Thomas?", "who voted for whom?", "what did Priya say about Thomas?"]
@@ -343,20 +319,22 @@ def test_an_owners_recalls_in_a_row_read_each_recalled_memory_once_and_show_what
                             seed=seed)
             assert result.written > 0
             recalled |= {m.uid for m in result.memories}
-            assert held.memories_read == len(recalled), topic  # each row read once, then shown as written
-        ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
+            assert held.reader.memories_read == len(recalled), topic  # each row read once, then read with the context
+        recall(driver, None, game, "Marcus", topic=topics[1], params=params, embedder=embedder, cache=held,
+               dry_run=True)  # reads what the last writing recall wrote
+        ours = held.reader.held(held_key(None, game, "Marcus", None, params))
         assert ours is not None and set(ours.shown) == recalled
         assert_shown_as_stored(driver, ours.shown, "after writing recalls")
         look = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
                       dry_run=True)
         assert same(look) == same(recall(driver, None, game, "Marcus", topic=topics[0], params=params,
                                          embedder=embedder, dry_run=True, cache=EmbeddingCache(0)))
-        assert held.memories_read == len(recalled)
+        assert held.reader.memories_read == len(recalled)
         memory.advance_phase(game, day=1, name="night")  # the decay job: candidates and rows read again
-        read = held.memories_read
+        read = held.reader.memories_read
         again = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
                        dry_run=True)
-        assert held.memories_read == read + len(again.memories)
+        assert held.reader.memories_read == read + len(again.memories)
     finally:
         delete_game(driver, None, game)
 
@@ -374,22 +352,22 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
     def how(step: str) -> str:
         """How the recall through ``held`` got its candidates ("held", "patched" or "read"), after checking that it
         recalls what a fresh read recalls and holds what Neo4j says."""
-        reused, patched = held.candidates_reused, held.candidates_patched
+        reused, patched = held.reader.candidates_reused, held.reader.candidates_patched
         kept = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=held)
         cold = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=EmbeddingCache(0))
         assert same(kept) == same(cold), step
-        ours = held.held_candidates(held_key(None, game, "Marcus", None, params))
-        fresh = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0))
+        ours = held.reader.held(held_key(None, game, "Marcus", None, params))
+        fresh = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held
         assert ours is not None and ours.version == fresh.version, step
         assert_shown_as_stored(driver, ours.shown, step)
         assert ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                  zip(ours.uids, ours.ns, ours.strengths, ours.flashbulbs, ours.thresholds, strict=True)} ==
                 {u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                  zip(fresh.uids, fresh.ns, fresh.strengths, fresh.flashbulbs, fresh.thresholds, strict=True)}), step
-        return ("held" if held.candidates_reused > reused else
-                "patched" if held.candidates_patched > patched else "read")
+        return ("held" if held.reader.candidates_reused > reused else
+                "patched" if held.reader.candidates_patched > patched else "read")
 
     def write(cypher_text: str, changed: dict[str, list[str]] | None, **values: Any) -> None:
         def work(tx: neo4j.ManagedTransaction) -> None:
@@ -405,13 +383,17 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         for i in range(3):  # another process's writing recalls (raising the access counts of what they recall)
             assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
                           cache=elsewhere, seed=i).written > 0
-            elsewhere.settle()  # its raise after the commit, which it makes after returning: the write is whole
+            elsewhere.reader.settle()  # its raise after the commit, which it makes after returning: the write is whole
             embeddings_read = held.read
+            before = held.reader.held(held_key(None, game, "Marcus", None, params))
             assert how(f"another process's writing recall {i}") == "patched"
+            after = held.reader.held(held_key(None, game, "Marcus", None, params))
+            # every memory it rewrote is still a candidate: the same sequence of uids, rows not looked up again
+            assert before is not None and after is not None and after.uids is before.uids, i
             # what it rewrote (access counts, believed tellers) came with the read: no embedding read again
             assert held.read == embeddings_read, i
         # a logged memory that stops being a candidate (consolidated) leaves the candidates; back, it returns
-        gone = held.held_candidates(held_key(None, game, "Marcus", None, params))
+        gone = held.reader.held(held_key(None, game, "Marcus", None, params))
         assert gone is not None
         uid = gone.uids[0]
         write("MATCH (m:Memory {uid: $uid}) SET m.state = 'consolidated'", {"Marcus": [uid]}, uid=uid)
@@ -447,7 +429,7 @@ def test_held_candidates_are_read_again_after_a_longer_log_of_the_game_is_ingest
                            dry_run=True, cache=cache))
 
     before = results(held)
-    assert results(held) == before and held.candidates_reused > 0
+    assert results(held) == before and held.reader.candidates_reused > 0
     fresh_game(small, game=game, edit=lambda lines: lines[:9])  # more of that phase under the same id
     after = results(held)
     assert after == results(EmbeddingCache(0)) and after != before
@@ -493,7 +475,7 @@ def test_a_process_that_recalls_while_another_adds_events_never_keeps_a_half_com
         thread.join()
         delete_game(driver, None, game)
     assert differing == []
-    assert agent.recall_cache.candidates_reused > 0  # the agent did use what it held between batches
+    assert agent.recall_cache.reader.candidates_reused > 0  # the agent did use what it held between batches
 
 
 JOBS = Path(__file__).resolve().parents[1] / "data" / "jobs"
@@ -528,7 +510,7 @@ def test_held_candidates_are_read_again_after_a_job_changes_them(driver: neo4j.D
                 for owner in owners}
 
     before = results(held)
-    assert results(held) == before and held.candidates_reused >= len(before)  # held, and used
+    assert results(held) == before and held.reader.candidates_reused >= len(before)  # held, and used
     if job == "consolidation":
         assert memory.consolidate(game).summaries > 0
     else:

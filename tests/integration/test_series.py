@@ -199,11 +199,12 @@ def test_on_perfect_a_remark_heard_in_every_game_scores_the_same_whichever_game_
     assert len(alice) >= 2 and len(set(alice)) == len(alice)  # strictly: the more recent the game, the stronger its copy
 
 
-def test_a_writing_recall_brings_the_earlier_games_it_wrote_up_to_date_in_its_process(
+def test_after_a_writing_recall_that_wrote_earlier_games_the_process_reads_what_changed_and_recalls_as_a_fresh_one(
         driver: neo4j.Driver, memory: Any, embedder: Any, params: Any, tmp_path: Path,
         games: Callable[[str], str]) -> None:
-    # Alice's writing recall in game 3 rehearses memories of games 1 and 2; her process then holds those games'
-    # candidates as Neo4j does, so her next recall reads none of them again and recalls what a fresh process recalls
+    # Alice's writing recall in game 3 rehearses memories of games 1 and 2; what her process holds is not changed by
+    # the recall: her next recall reads her own game's change log and the earlier games' candidates again
+    # (recall/earlier_context reads fresh or in full), and recalls what a fresh process recalls
     from graphmem.recall import EmbeddingCache, recall
 
     series = f"series-{uuid.uuid4().hex[:8]}"
@@ -215,10 +216,14 @@ def test_a_writing_recall_brings_the_earlier_games_it_wrote_up_to_date_in_its_pr
     for step in range(3):
         wrote = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept)
         assert wrote.written and {m.series_game for m in wrote.memories} >= {1, 2}, step  # earlier games written
-        reused = kept.candidates_reused
+        reused, patched = kept.reader.candidates_reused, kept.reader.candidates_patched
         held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
                       dry_run=True)
-        assert kept.candidates_reused - reused == 3, step  # her game, games 1 and 2: as the write left them
+        assert (kept.reader.candidates_patched - patched, kept.reader.candidates_reused - reused) == (1, 0), step
+        again = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
+                       dry_run=True)
+        assert kept.reader.candidates_reused - reused == 3, step  # then her game, games 1 and 2 as held
+        assert again.to_json() == held.to_json(), step
         fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
                        cache=EmbeddingCache(0), dry_run=True)
         assert [(m.uid, m.series_game, m.score, m.strength, m.text) for m in held.memories] == [

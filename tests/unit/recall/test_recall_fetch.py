@@ -53,29 +53,35 @@ def test_the_same_candidates_get_the_same_rows_without_looking_them_up_again() -
     assert np.array_equal(_fetch(cache, tuple(list(uids)), ns), first) and len(cache.asked) == 1
 
 
-@pytest.mark.parametrize("writer", ["this process", "another process"])
-def test_a_memory_whose_access_count_moved_is_taken_as_written_or_read_again(writer: str) -> None:
+def _recued(uid: str, n: int) -> dict[str, Any]:
+    """What the reader's read after a write gives of a memory it logged (``recall/context``'s ``recued``)."""
+    return {"uid": uid, "n": n, "speaker": None, "c0": None, "source_k": None, "t_enc": None, "s_enc": None,
+            "own": False, "flashbulb": False, "misattributed": False, "text": uid, "keywords": None}
+
+
+@pytest.mark.parametrize("recued", [True, False])
+def test_a_memory_whose_access_count_moved_is_taken_as_read_or_read_again(recued: bool) -> None:
     cache, uids, ns = _held(MEMO_MIN + 10)
     rows = _fetch(cache, uids, ns)
     cache.store["m7"] = 1
     written = tuple(1 if u == "m7" else n for u, n in zip(uids, ns))
-    if writer == "this process":
-        # a writing recall brings its row up to date (EmbeddingCache.rewritten) and its held candidates carry the
-        # new count: nothing is read
-        assert cache.rewritten(None, GAME, INCARNATION, [("m7", 0, 1, None, False, "m7", None)]) == 1
-    # the candidates read again after another process's write name the new count: only that memory is read
+    if recued:
+        # the read after a write (this process's or another's) names the memory it changed with its new count and
+        # cues: its row is brought up to date from that read, and its embedding is not read again
+        assert cache.recued(None, GAME, INCARNATION, [_recued("m7", 1)]) == 1
+    # the candidates name the new count: only a memory not brought up to date is read
     assert np.array_equal(_fetch(cache, uids, written), rows)
-    assert cache.asked[1:] == ([] if writer == "this process" else [["m7"]])
+    assert cache.asked[1:] == ([] if recued else [["m7"]])
     assert _fetch(cache, uids, written) is _fetch(cache, uids, written)
-    assert len(cache.asked) == (1 if writer == "this process" else 2)
+    assert len(cache.asked) == (1 if recued else 2)
 
 
 def test_a_count_moved_under_the_same_held_candidates_is_read_again() -> None:
-    # the candidates a process holds still name count 0 while a recall of its own moved the row to 1 (its write
-    # raced another's, so the held candidates were not brought up to date): the row is not taken as it is
+    # the candidates a process holds still name count 0 while a read moved the row to 1 (another owner's candidates
+    # of the same game were read after the write): the row is not taken as it is
     cache, uids, ns = _held(MEMO_MIN)
     _fetch(cache, uids, ns)
-    cache.rewritten(None, GAME, INCARNATION, [("m3", 0, 1, None, False, "m3", None)])
+    cache.recued(None, GAME, INCARNATION, [_recued("m3", 1)])
     _fetch(cache, uids, ns)
     assert cache.asked[-1] == ["m3"]
 

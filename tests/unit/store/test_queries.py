@@ -75,10 +75,12 @@ PACKAGE = Path(__file__).resolve().parents[3] / "graphmem"
 def test_every_query_that_changes_memories_runs_beside_a_raise_of_their_owners_memory_versions() -> None:
     # recall skips reading an owner's candidates while the owner's memory version is the one it read them at
     # (graphmem.recall.vectors): a write that changes memories and forgets the version serves stale candidates.
-    # Each such query's name must appear in a module that raises the versions (graphmem.store.versions).
+    # Each such query's name must appear in a module that raises the versions (graphmem.store.versions), or writes
+    # through the store's reader, whose write raises them (graphmem.store.reader.MemoryReader.write).
     sources = {path: path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py")}
     raising = [text for path, text in sources.items()
-               if "from graphmem.store.versions import" in text]
+               if "from graphmem.store.versions import" in text
+               or re.search(r"from graphmem\.store\.reader import .*\bMemoryReader\b", text)]
     writers = []
     for name in query_names():
         text = "\n".join(line for line in load(name).text.splitlines() if not line.lstrip().startswith("//"))
