@@ -7,9 +7,9 @@ owner's own in ``recall/context``, at each game's own phase now (its ``decayed_t
 :mod:`graphmem.jobs.series` keeps at the series' present). Candidates are held between recalls per earlier self
 exactly as the owner's own, by the process's reader (:class:`graphmem.store.reader.MemoryReader`, under the key a
 recall in that game would use), so a later game's recalls do not read the earlier games' candidates again until one
-of them changes; a writing recall that rehearses memories of an earlier game raises that self's version, and the
-next recall reads that game's candidates again (``recall/earlier_context`` reads fresh or in full; it does not
-follow the change log).
+of them changes; a writing recall that rehearses memories of an earlier game logs them with that self's version, and
+the next recall reads only those again (``recall/earlier_context`` follows the change log as ``recall/context``
+does), as for the owner's own game.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ import neo4j
 
 from graphmem.model.params import Parameters
 from graphmem.model.retrieval import cue_floor
+from graphmem.model.source import OWN_KINDS
 from graphmem.recall.candidates import held_key
 from graphmem.recall.vectors import EmbeddingCache
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
-from graphmem.store.reader import HeldCandidates, held_from_row
+from graphmem.store.reader import HeldCandidates
 from graphmem.store.series import EarlierSelf, earlier_selves
 
 __all__ = ["EarlierCandidates", "met_earlier_selves", "read_earlier", "read_earlier_beside"]
@@ -66,12 +67,14 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
     """The candidates of the players the person who is ``player`` in ``game`` was in the earlier games of its
     series, in position order ([] for a game in no series or a person new to it). See the module docstring."""
     values: dict[str, Any] = {"curve": params.curve, "vague_floor": params.clarity.vague_floor,
-                              "cue_support": params.recall.cue_support, "lowest_cue_floor": cue_floor(0.0, params)}
+                              "cue_support": params.recall.cue_support, "lowest_cue_floor": cue_floor(0.0, params),
+                              "player": player, "own_kinds": list(OWN_KINDS)}
 
     key = (database, game, player)
     known_selves = _SELVES.setdefault(cache, {})
+    Read = tuple[EarlierSelf, HeldCandidates | None, Mapping[str, Any], list[str | None] | None]
 
-    def work(tx: neo4j.ManagedTransaction) -> list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None]]:
+    def work(tx: neo4j.ManagedTransaction) -> list[Read]:
         # the earlier selves met before, checked by the same query that reads them (one round trip); read again
         # when a game joined or left the series since
         selves = known_selves.get(key)
@@ -79,17 +82,18 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             selves = known_selves[key] = earlier_selves(tx, database, game, player)
         if not selves:
             return []
+        held = [cache.reader.held(held_key(database, s.game, s.player, None, params)) for s in selves]
         rows = [{"game": s.game, "player": s.player, "player_uid": player_uid(s.game, s.player),
-                 "known": _known(cache, database, s, params)} for s in selves]
+                 "known": None if h is None else h.known} for s, h in zip(selves, held)]
         record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player),
                         selves=rows).single(strict=True)
         if list(record["now_selves"]) != [s.game for s in selves]:
             known_selves.pop(key, None)
             raise _SeriesMoved
-        out: list[tuple[EarlierSelf, Mapping[str, Any], list[str | None] | None]] = []
-        for s, row in zip(selves, record["selves"]):
+        out: list[Read] = []
+        for s, h, row in zip(selves, held, record["selves"]):
             uids = None if row["fresh"] else cache.reader.uids(tx, database, s.game, row["incarnation"], row["ids"])
-            out.append((s, row, uids))
+            out.append((s, h, row, uids))
         return out
 
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS,
@@ -99,17 +103,11 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
         except _SeriesMoved:
             read = session.execute_read(work)
     found = []
-    for s, row, uids in read:
-        held_at = held_key(database, s.game, s.player, None, params)
-        if uids is None:
-            held = cache.reader.held(held_at)
-            assert held is not None  # fresh only against what was held
-            cache.reader.candidates_reused += 1
-        else:
-            held = held_from_row(row, uids)
-            if held.incarnation:
-                cache.reader.keep(held_at, held)
-        found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), held))
+    for s, held, row, uids in read:
+        taken = cache.reader.take(held_key(database, s.game, s.player, None, params), held, row, uids)
+        if taken.recued:
+            cache.recued(database, s.game, row["incarnation"], taken.recued)
+        found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), taken.held))
     return found
 
 
@@ -130,8 +128,3 @@ def met_earlier_selves(cache: EmbeddingCache, database: str | None, game: str, p
     """Whether ``cache``'s recalls have met earlier selves of ``player`` in ``game`` (it is known to be a game of a
     series in which the owner's person played before)."""
     return bool(_SELVES.get(cache, {}).get((database, game, player)))
-
-
-def _known(cache: EmbeddingCache, database: str | None, s: EarlierSelf, params: Parameters) -> dict[str, object] | None:
-    held = cache.reader.held(held_key(database, s.game, s.player, None, params))
-    return None if held is None else held.known

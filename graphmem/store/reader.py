@@ -291,6 +291,15 @@ class MemoryReader:
         if read is None:
             return None
         row, uids = read
+        return self.take(key, held, row, uids)
+
+    def take(self, key: Key, held: HeldCandidates | None, row: Mapping[str, Any],
+             uids: Sequence[str | None] | None) -> CandidatesRead:
+        """Hold what a read of ``recall/context`` (or one self's row of ``recall/earlier_context``) found under
+        ``key`` and return it: the candidates ``held`` as they are when the read found them fresh (``uids`` None),
+        brought up to date with the memories read again when it followed the change log (``row["changed"]``; their
+        rows shown as ``recall/memories`` reads them), or as read in full. ``held``: what this reader held under
+        ``key`` when the read was made, ``uids``: the uid of each node id of the row (:meth:`uids`)."""
         if uids is None:
             assert held is not None  # the query found the candidates fresh only against what was held
             self.candidates_reused += 1

@@ -203,8 +203,9 @@ def test_after_a_writing_recall_that_wrote_earlier_games_the_process_reads_what_
         driver: neo4j.Driver, memory: Any, embedder: Any, params: Any, tmp_path: Path,
         games: Callable[[str], str]) -> None:
     # Alice's writing recall in game 3 rehearses memories of games 1 and 2; what her process holds is not changed by
-    # the recall: her next recall reads her own game's change log and the earlier games' candidates again
-    # (recall/earlier_context reads fresh or in full), and recalls what a fresh process recalls
+    # the recall: her next recall reads, in each of the three games, only what the change log names (her own game's
+    # through recall/context, the earlier games' through recall/earlier_context), and recalls what a fresh process
+    # recalls
     from graphmem.recall import EmbeddingCache, recall
 
     series = f"series-{uuid.uuid4().hex[:8]}"
@@ -219,7 +220,7 @@ def test_after_a_writing_recall_that_wrote_earlier_games_the_process_reads_what_
         reused, patched = kept.reader.candidates_reused, kept.reader.candidates_patched
         held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
                       dry_run=True)
-        assert (kept.reader.candidates_patched - patched, kept.reader.candidates_reused - reused) == (1, 0), step
+        assert (kept.reader.candidates_patched - patched, kept.reader.candidates_reused - reused) == (3, 0), step
         again = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
                        dry_run=True)
         assert kept.reader.candidates_reused - reused == 3, step  # then her game, games 1 and 2 as held
