@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+import traceback
 import uuid
 from collections.abc import Iterator
 
@@ -50,13 +51,13 @@ def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: obje
     assert again.constraints >= 8 and again.dimensions == 384
 
 
-def start_game(driver: neo4j.Driver, start: threading.Barrier, failures: list[BaseException]) -> None:
+def start_game(driver: neo4j.Driver, start: threading.Barrier, failures: list[RuntimeError]) -> None:
     """What each process starting a game does first: wait for the others, then make sure of the schema."""
     start.wait()
     try:
         ensure_schema(driver, None, 384)
     except BaseException as e:
-        failures.append(e)
+        failures.append(RuntimeError("".join(traceback.format_exception(e))))  # the whole chain, for the report
 
 
 def test_processes_starting_games_at_once_without_the_schema_all_get_it(driver: neo4j.Driver, schema: object) -> None:
@@ -68,13 +69,14 @@ def test_processes_starting_games_at_once_without_the_schema_all_get_it(driver: 
         for name in missing:
             driver.execute_query(f"DROP INDEX {name} IF EXISTS")
         start = threading.Barrier(6)
-        failures: list[BaseException] = []
+        failures: list[RuntimeError] = []
         workers = [threading.Thread(target=start_game, args=(driver, start, failures)) for _ in range(6)]
         for worker in workers:
             worker.start()
         for worker in workers:
             worker.join()
-        assert failures == []
+        if failures:
+            pytest.fail(str(failures[0]))
         states = {name: state for name, _, state in ensure_schema(driver, None, 384).indexes}
         assert all(states[name] == "ONLINE" for name in missing)
 
