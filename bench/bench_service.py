@@ -328,7 +328,8 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     """
     import neo4j
 
-    from graphmem.store.queries import cypher, query_names
+    from graphmem.store.queries import cypher, in_sequence, query_names
+    from graphmem.store.versions import statement_parts
 
     half = len(calls) // 2
     stage_cpu: dict[str, list[float]] = {}
@@ -346,6 +347,9 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     neo_total = (cpu_seconds([neo4j_pid]) - neo_before) / max(half, 1) if neo4j_pid else None
 
     names = {str(cypher(name)): name for name in query_names()}
+    for fenced in (False, True):  # a writing recall's one statement (graphmem.store.versions.run_raising_versions)
+        parts = statement_parts("recall/write", fenced=fenced)
+        names[str(in_sequence(*parts))] = " + ".join(parts) + " (one statement)"
     clock = TaskClock([neo4j_pid] if neo4j_pid else [])
     local = threading.local()
     spent: dict[str, list[tuple[float, float]]] = {}

@@ -5,7 +5,8 @@ A move has five steps, each recorded on the games themselves, so that a move int
 running it again (:func:`move`):
 
 1. **mark** the source's Game nodes (and their Series) ``moving_to = <destination>``: from its commit on every write
-   of those games is refused (:func:`refuse_if_moving`, the first statement of each write transaction:
+   of those games is refused (:func:`refuse_if_moving`, first in each write transaction, or the first part of a
+   writing recall's one statement, :func:`graphmem.store.versions.run_raising_versions`:
    :class:`~graphmem.errors.GameMoving`, HTTP 503); reads go on on the source;
 2. **drain**: wait until every transaction that began on the source before the mark committed has ended (``SHOW
    TRANSACTIONS``), so that a write that checked before the mark is in the source before anything is read;

@@ -56,7 +56,7 @@ from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher, in_sequence
 
 __all__ = ["LOG_SIZE", "raise_after_commit", "raise_again", "raise_memory_versions", "run_raising_versions",
-           "write_raising_versions"]
+           "statement_parts", "write_raising_versions"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -175,6 +175,12 @@ def write_raising_versions(session: neo4j.Session, game: str, owners: Iterable[s
     return result, first, _raise_again_or_warn(session, [(game, name) for name in names] + list(others))
 
 
+def statement_parts(query: str, *, fenced: bool) -> tuple[str, ...]:
+    """The queries :func:`run_raising_versions` runs as one statement around ``query``, in order (``fenced``: a
+    request's Idempotency-Key is held)."""
+    return ("targets/moving", *(("idempotency/fence",) if fenced else ()), "recall/raise_versions", query)
+
+
 def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str], query: str,
                          parameters: Mapping[str, Any], check: Callable[[neo4j.Record], T],
                          changed: Mapping[str, Collection[str]] | None = None,
@@ -195,8 +201,7 @@ def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str
     names = sorted(set(owners))
     others = dict(also or {})
     key = fence_parameters()
-    statement = in_sequence("targets/moving", *(("idempotency/fence",) if key is not None else ()),
-                            "recall/raise_versions", query)
+    statement = in_sequence(*statement_parts(query, fenced=key is not None))
     arguments = {**moving_parameters(game), **(key or {}), "owners": _owner_rows(game, names, changed, others),
                  "log_size": LOG_SIZE, **parameters}
 
