@@ -268,17 +268,27 @@ Avalon and Mafia ingest of tests/e2e/test_three_corpora.py builds on): the longe
 worker."""
 
 
+SPARE_NEO4J_GROUP = "spare-neo4j"
+"""The worker group of every test file that uses the spare Neo4j (tests/integration/conftest.py's ``spare_neo4j``):
+one JVM started for them all."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """For pytest-xdist's ``--dist loadgroup`` (``make test``): each test file runs on one worker, and every file with
-    a test that reads the ingested real games on the same one, so that each session and module fixture is set up on
-    one worker only; those files come first (with ``--no-loadscope-reorder`` the groups are handed out in this
-    order), and the other workers take the rest of the suite around them. Without xdist they come first too."""
+    a test that reads the ingested real games on the same one, and every file that uses the spare Neo4j on one too,
+    so that each session and module fixture is set up on one worker only; the real games' files come first (with
+    ``--no-loadscope-reorder`` the groups are handed out in this order), and the other workers take the rest of the
+    suite around them. Without xdist they come first too."""
     def file_of(item: pytest.Item) -> str:
         return item.nodeid.split("::")[0]
 
-    reading = {file_of(item) for item in items if "real_games" in getattr(item, "fixturenames", ())}
+    def files_with(fixture: str) -> set[str]:
+        return {file_of(item) for item in items if fixture in getattr(item, "fixturenames", ())}
+
+    reading, spare = files_with("real_games"), files_with("spare_neo4j")
     for item in items:
-        group = REAL_GAMES_GROUP if file_of(item) in reading else file_of(item)
+        group = (REAL_GAMES_GROUP if file_of(item) in reading else SPARE_NEO4J_GROUP if file_of(item) in spare
+                 else file_of(item))
         item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: file_of(item) not in reading)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import neo4j
 import pytest
 from click.testing import CliRunner, Result
 
+from graphmem import local_neo4j
 from graphmem.cli import main
 from tests.integration.helpers import clear
 
@@ -82,3 +84,41 @@ def engine(server: Any) -> Iterator[Any]:
     """An HTTP client (httpx) of the session's server with the engine key."""
     with server.client() as client:
         yield client
+
+
+@dataclass
+class SpareNeo4j:
+    """A second local Neo4j of the session: its Bolt ``uri``, its ``home``, and whether a test has ``used`` it."""
+
+    uri: str
+    home: Path
+    used: bool = False
+
+
+@pytest.fixture(scope="session")
+def spare_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SpareNeo4j]:
+    """A local Neo4j beside the session's, started once for the tests that need another server (an empty database,
+    one target of several) and stopped when the session ends: every file that asks for it runs on one pytest-xdist
+    worker (tests/conftest.py), which starts one JVM for all of them instead of one per file."""
+    home = tmp_path_factory.mktemp("neo4j-spare")
+    state = local_neo4j.start(home, port=0, timeout=300)
+    try:
+        yield SpareNeo4j(state.uri, home)
+    finally:
+        local_neo4j.stop(home)
+
+
+@pytest.fixture()
+def empty_neo4j(spare_neo4j: SpareNeo4j, tmp_path: Path) -> Iterator[str]:
+    """The Bolt URI of a Neo4j whose database has never held anything: the spare one while no test has used it
+    (the first of its files in collection order), else one started for this test alone."""
+    if not spare_neo4j.used:
+        spare_neo4j.used = True
+        yield spare_neo4j.uri
+        return
+    home = tmp_path / "empty-neo4j"
+    state = local_neo4j.start(home, port=0, timeout=300)
+    try:
+        yield state.uri
+    finally:
+        local_neo4j.stop(home)

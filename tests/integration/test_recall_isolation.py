@@ -12,7 +12,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from graphmem import MemoryService, local_neo4j
+from graphmem import MemoryService
 from graphmem.store.schema import ensure_schema
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -56,19 +56,19 @@ def replay(service: MemoryService, game: str) -> list[tuple[str, str]]:
 
 
 def test_a_game_recalls_the_same_in_an_empty_database_and_beside_other_and_deleted_games(
-        tmp_path: Path, driver: neo4j.Driver, schema: object, embedder: object, params: object) -> None:
+        tmp_path: Path, driver: neo4j.Driver, schema: object, embedder: object, params: object,
+        empty_neo4j: str) -> None:
     game = f"isolated-{uuid.uuid4().hex[:8]}"
-    home = tmp_path / "empty-neo4j"
-    state = local_neo4j.start(home, port=0, timeout=300)
-    try:
-        with neo4j.GraphDatabase.driver(state.uri, auth=("neo4j", "unused")) as empty:
-            ensure_schema(empty, None, 384)
-            alone = MemoryService(empty, params=params, embedder=embedder)  # type: ignore[arg-type]
-            alone.ingest(logged(GAME, game, tmp_path))
+    with neo4j.GraphDatabase.driver(empty_neo4j, auth=("neo4j", "unused")) as empty:
+        assert empty.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+        ensure_schema(empty, None, 384)
+        alone = MemoryService(empty, params=params, embedder=embedder)  # type: ignore[arg-type]
+        alone.ingest(logged(GAME, game, tmp_path))
+        try:
             assert [g["game"] for g in alone.games()] == [game]
             in_empty = replay(alone, game)
-    finally:
-        local_neo4j.stop(home)
+        finally:
+            alone.delete(game)  # the spare Neo4j is then one of test_targets.py's three
 
     # the session's database, which holds whatever the other tests stored, and more: other games (the same words
     # among them) and games deleted since

@@ -20,6 +20,7 @@ from graphmem import local_neo4j
 from graphmem.cli import main
 from graphmem.settings import load_settings
 from graphmem.targets import Targets, place
+from tests.integration.conftest import SpareNeo4j
 from tests.integration.server_process import Server, start_server
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -29,14 +30,18 @@ NAMES = ("a", "b", "c")
 
 
 @pytest.fixture(scope="module")
-def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, Path]]]:
-    """Three local Neo4j servers, {name: (Bolt URI, home)}, started at once and stopped at the end."""
-    homes = {name: tmp_path_factory.mktemp(f"neo4j-target-{name}") for name in NAMES}
-    with ThreadPoolExecutor(3) as pool:
-        states = dict(zip(NAMES, pool.map(lambda home: local_neo4j.start(home, port=0, timeout=300),
+def targets(tmp_path_factory: pytest.TempPathFactory,
+            spare_neo4j: SpareNeo4j) -> Iterator[dict[str, tuple[str, Path]]]:
+    """Three local Neo4j servers, {name: (Bolt URI, home)}: a is the session's spare Neo4j (tests/integration/
+    conftest.py; it stays up), b and c are started at once here and stopped at the end (c, stopped by the test,
+    must be one of these)."""
+    spare_neo4j.used = True
+    homes = {name: tmp_path_factory.mktemp(f"neo4j-target-{name}") for name in NAMES[1:]}
+    with ThreadPoolExecutor(2) as pool:
+        states = dict(zip(homes, pool.map(lambda home: local_neo4j.start(home, port=0, timeout=300),
                                           homes.values())))
     try:
-        yield {name: (states[name].uri, homes[name]) for name in NAMES}
+        yield {"a": (spare_neo4j.uri, spare_neo4j.home), **{name: (states[name].uri, homes[name]) for name in homes}}
     finally:
         for home in homes.values():
             local_neo4j.stop(home)
