@@ -45,6 +45,7 @@ from graphmem.errors import GameConflict, NotFound, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGames
 from graphmem.ingest.pipeline import IngestSummary
 from graphmem.jobs.decay import DecayReport, advance
+from graphmem.logs.schema import nfc
 from graphmem.model import Parameters
 from graphmem.settings import Settings, load_settings
 from graphmem.store.schema import SchemaReport
@@ -431,6 +432,9 @@ class MemoryService:
         (:func:`graphmem.recall.retrying.until_written`), so every call succeeds and each memory's access count ``n``
         counts every writing recall that returned it.
 
+        ``player`` and ``participants`` are compared in Unicode NFC, as the log's names are stored (a name typed
+        decomposed is the same player), here and in every method that takes a player.
+
         Raises NotFound for an unknown game, player or participant; UsageProblem for ``at`` outside 0..the
         game's phase. These are checked before the embedding model is loaded. RecallConflict only when every
         attempt met a concurrent write.
@@ -441,6 +445,7 @@ class MemoryService:
         _check_text("topic", topic)
         for i, name in enumerate(participants):
             _check_text(f"participants[{i}]", name)
+        player, participants = nfc(player), [nfc(name) for name in participants]
 
         def attempt() -> RecallResult:
             return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
@@ -474,6 +479,7 @@ class MemoryService:
         from graphmem.store.keys import api_thought_uid_prefix
         from graphmem.store.queries import cypher
 
+        player = nfc(player)
         if not content.strip():
             raise UsageProblem("a thought needs text: content is empty", field="text")
         _check_text("text", content)
@@ -540,6 +546,7 @@ class MemoryService:
         Raises NotFound for an unknown game or player."""
         from graphmem.store import tokens
 
+        player = nfc(player)
         self.require_game(game)
         try:
             token, _ = tokens.mint(self.driver, self.database, game, player)
@@ -553,6 +560,7 @@ class MemoryService:
         none worked). Raises NotFound for an unknown game, or a player the game does not have."""
         from graphmem.store import tokens
 
+        player = None if player is None else nfc(player)
         if player is None:
             self.require_game(game)
         else:
@@ -572,6 +580,7 @@ class MemoryService:
         ``said`` is the conflict in the player's words ("Ben claimed to have voted for Eve on day 1, but you saw Ben
         vote for Dan.", the line the prompt block shows; None for a conflict stored without one), ``texts`` the memories
         as the player now remembers them. Raises NotFound for an unknown game or player."""
+        player = nfc(player)
         self._require_player(game, player)
         rows = self._read("analysis/open_conflicts", game=game, owner=player, kind=None)
         return [{k: v for k, v in r.items() if k != "owner"} for r in rows]
@@ -584,6 +593,7 @@ class MemoryService:
         progress(owner, n) after each owner."""
         from graphmem.jobs.consolidation import consolidate
 
+        player = None if player is None else nfc(player)
         return consolidate(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
                            progress=progress)
 
@@ -596,6 +606,7 @@ class MemoryService:
         for an unknown series or a player the latest game does not have."""
         from graphmem.jobs.series_consolidation import consolidate_series
 
+        player = None if player is None else nfc(player)
         self.require_series(series)
         return consolidate_series(self.driver, self.database, series, self.params, self.embedder.encode,
                                   player=player, dry_run=dry_run, min_games=min_games, progress=progress)
@@ -606,6 +617,7 @@ class MemoryService:
         truth is seen; progress(owner, n) after each owner."""
         from graphmem.jobs.contradictions import find_contradictions
 
+        player = None if player is None else nfc(player)
         return find_contradictions(self.driver, self.database, game, self.params, player=player, dry_run=dry_run,
                                    progress=progress)
 
@@ -613,6 +625,7 @@ class MemoryService:
         """Tombstone one memory of ``player`` on request (kept for audit, never recalled again)."""
         from graphmem.jobs.forget import forget
 
+        player = nfc(player)
         return forget(self.driver, self.database, game, player, memory, self.params, reason)
 
     # -- analysis and pictures ------------------------------------------------------------------------------------
@@ -656,4 +669,5 @@ class MemoryService:
         """Each memory of ``player`` in ``game``: its strength over the phases (see :mod:`graphmem.viz.decay`)."""
         from graphmem.viz.decay import fetch_decay_chart
 
+        player = nfc(player)
         return fetch_decay_chart(self.driver, self.database, game, player, self.params)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
+import unicodedata
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -349,6 +351,32 @@ def test_cli_bad_input_exit_codes(cli: Callable[..., Result], game: str) -> None
     huge_seed = cli("--game", game, "--player", "Marcus", "--seed", "99999999999999999999", "--dry-run")
     assert huge_seed.exit_code == 0, huge_seed.output  # a seed only seeds SHA-256, never reaches Neo4j
     assert cli("--game", game, "--player", "Marcus", "--k", "0").exit_code == 2
+
+
+def test_cli_takes_a_decomposed_name_for_the_stored_player(cli: Callable[..., Result], memory: Any,
+                                                           driver: neo4j.Driver, tmp_path: Path) -> None:
+    # a name typed decomposed (NFD: "Zoe" + U+0308, as macOS and some keyboards give it) is the player stored in NFC,
+    # as in logs and HTTP routes: it was "no player 'Zoë' in game ... (players: Ann, Zoë)", exit 1
+    game = f"recall-nfd-{uuid.uuid4().hex[:8]}"
+    header = {"kind": "game", "format": "graphmem/1", "game": game,
+              "players": [{"name": "Zo\u00eb", "role": "faithful"}, {"name": "Ann", "role": "traitor"}]}
+    say = {"kind": "say", "speaker": "Ann", "to": ["Zo\u00eb"], "channel": "private", "text": "I trust you, Zoe."}
+    log = tmp_path / f"{game}.jsonl"
+    log.write_text(f"{json.dumps(header)}\n{json.dumps(say)}\n", encoding="utf-8")
+    memory.ingest(log)
+    decomposed = unicodedata.normalize("NFD", "Zo\u00eb")
+    assert decomposed != "Zo\u00eb"
+    try:
+        own = cli("--game", game, "--player", decomposed, "--with", "Ann", "--json", "--dry-run")
+        assert own.exit_code == 0, own.output
+        data = json.loads(own.stdout)
+        assert data["player"] == "Zo\u00eb" and [m["text"] for m in data["memories"]] == ['"I trust you, Zoe."']
+        told = cli("--game", game, "--player", "Ann", "--with", decomposed, "--dry-run")
+        assert told.exit_code == 0 and "I trust you, Zoe." in told.stdout, told.output
+        chart = memory.decay_chart(game, decomposed)  # viz decay --player, through the Python API
+        assert chart.player == "Zo\u00eb" and len(chart.curves) == 1
+    finally:
+        delete_game(driver, None, game)
 
 
 def test_the_best_k_are_the_best_of_every_candidate(run: Recall, driver: neo4j.Driver, game: str,

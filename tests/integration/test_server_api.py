@@ -226,6 +226,9 @@ def test_a_decomposed_player_name_is_the_same_player_for_its_token(server: Serve
         answer = zoe.post(f"/games/{game}/players/{decomposed}/recall", json={"topic": "trust"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["player"] == "Zoë" and answer.json()["memories"]
+    # a decomposed participant is the same player too: it was 404 "unknown participant 'Zoë' (players: Ann, Zoë)"
+    told = engine.post(f"/games/{game}/players/Ann/recall", json={"participants": [decomposed], "dry_run": True})
+    assert told.status_code == 200 and told.json()["participants"] == ["Zoë"], told.text
 
 
 def test_mcp_without_credential_answers_a_json_rpc_error(server: Server) -> None:
