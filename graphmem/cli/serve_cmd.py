@@ -27,21 +27,27 @@ def serve(ctx: click.Context, host: str | None, port: int | None, workers: int, 
     from graphmem.settings.defaults import LOOPBACK
 
     settings = settings_of(ctx)
-    host = host or settings.server_host
+    host = asked = host or settings.server_host
     port = settings.server_port if port is None else port
-    if settings.engine_key is None and host not in LOOPBACK:
-        click.echo(f"graphmem serve: no engine key is configured, so it listens on 127.0.0.1 only, not {host} (set "
-                   "GRAPHMEM_ENGINE_KEY or [server] engine_key to serve other hosts)", err=True)
+    loopback_only = settings.engine_key is None and host not in LOOPBACK
+    if loopback_only:
         host = "127.0.0.1"
-    elif settings.engine_key is None:
-        click.echo("graphmem serve: no engine key is configured: engine operations need no credential, on loopback "
-                   "only (set GRAPHMEM_ENGINE_KEY to require one)", err=True)
-    neo4j = (f"Neo4j {settings.uri}" if not settings.targets else f"{len(settings.targets)} Neo4j targets ("
-             + ", ".join(f"{name} {t.uri}" for name, t in settings.targets.items()) + ")")
-    click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), {neo4j}, "
-               f"{workers} worker(s)", err=True)
+
+    def listening() -> None:  # once the address is taken: a port in use is the error's one line, nothing before
+        if loopback_only:
+            click.echo(f"graphmem serve: no engine key is configured, so it listens on 127.0.0.1 only, not "
+                       f"{asked} (set GRAPHMEM_ENGINE_KEY or [server] engine_key to serve other hosts)", err=True)
+        elif settings.engine_key is None:
+            click.echo("graphmem serve: no engine key is configured: engine operations need no credential, on "
+                       "loopback only (set GRAPHMEM_ENGINE_KEY to require one)", err=True)
+        neo4j = (f"Neo4j {settings.uri}" if not settings.targets else f"{len(settings.targets)} Neo4j targets ("
+                 + ", ".join(f"{name} {t.uri}" for name, t in settings.targets.items()) + ")")
+        click.echo(f"graphmem serve: http://{host}:{port} (API docs /docs, MCP /mcp), {neo4j}, "
+                   f"{workers} worker(s)", err=True)
+
     # every worker gets these settings (flags, environment and file as read here) with the application factory
-    run(settings.with_overrides(server_host=host, server_port=port), workers=workers, log_level=log_level)
+    run(settings.with_overrides(server_host=host, server_port=port), workers=workers, log_level=log_level,
+        listening=listening)
 
 
 @click.command("mcp")

@@ -13,7 +13,7 @@ import contextlib
 import errno
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from starlette.types import ASGIApp
@@ -43,27 +43,31 @@ def factory() -> ASGIApp:
     return AppFactory(load_settings())()
 
 
-def run(settings: Settings, *, workers: int = 1, log_level: str = "info") -> None:
+def run(settings: Settings, *, workers: int = 1, log_level: str = "info",
+        listening: Callable[[], None] | None = None) -> None:
     """Serve on ``settings.server_host``:``settings.server_port`` with ``workers`` processes (uvicorn; each
     process builds its own application from ``settings``). Returns when the server stops (SIGINT, SIGTERM).
 
     The address is taken before any process starts, so a port in use is one error at once, not a worker that loads
-    the model and then fails. Raises ServerStartError (CLI exit 1: README's exit codes are 0, 1 and 2, where
-    ``uvicorn.run`` exits 3) when it cannot listen there or the server does not start.
+    the model and then fails; ``listening()`` is called once it is taken (the command's banner: never a line saying
+    where it serves before the error saying it cannot). Raises ServerStartError (CLI exit 1: README's exit codes
+    are 0, 1 and 2, where ``uvicorn.run`` exits 3) when it cannot listen there or the server does not start.
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config(AppFactory(settings), factory=True, host=settings.server_host, port=settings.server_port,
                             workers=workers, log_level=log_level, access_log=False)
-    listening = listen(settings.server_host, settings.server_port)
-    with listening:
+    taken = listen(settings.server_host, settings.server_port)
+    if listening is not None:
+        listening()
+    with taken:
         if workers > 1:
-            Multiprocess(config, sockets=[listening]).run()
+            Multiprocess(config, sockets=[taken]).run()
             return
         server = uvicorn.Server(config)
         with _stopped_quietly():
-            server.run(sockets=[listening])
+            server.run(sockets=[taken])
     if not server.started:
         raise ServerStartError(f"graphmem serve did not start on {settings.server_host}:{settings.server_port} "
                                "(the reason is in the log above)")

@@ -162,6 +162,8 @@ def test_serve_exits_0_when_stopped_1_when_it_cannot_listen_and_2_for_a_bad_flag
     taken = subprocess.run([*serve, "--port", str(port)], capture_output=True, text=True, timeout=120, env=server.env)
     assert taken.returncode == 1, taken.stderr
     assert f"Error: graphmem serve cannot listen on 127.0.0.1:{port}: Address already in use" in taken.stderr
+    # one line: no banner saying it serves there before it (it printed "graphmem serve: http://127.0.0.1:PORT ...")
+    assert len(taken.stderr.strip().splitlines()) == 1, taken.stderr
     assert "Traceback" not in taken.stderr
     taken_two = subprocess.run([*serve, "--port", str(port), "--workers", "2"], capture_output=True, text=True,
                                timeout=120, env=server.env)
