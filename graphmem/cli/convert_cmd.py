@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import UTF8_TEXT
+from graphmem.cli import UTF8_TEXT, counted
 from graphmem.errors import InvalidGameLog, UsageProblem
 from graphmem.viz.outputs import check_output
 
@@ -46,10 +46,6 @@ def prepare_folder(folder: Path, games: int) -> None:
     check_target(folder / "GAME-ID.jsonl")
 
 
-
-def _counted(n: int, noun: str) -> str:
-    """ "1 day", "3 days", "0 days": the count and its noun, plural but for one."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 @click.command("convert")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -134,8 +130,8 @@ def convert(paths: tuple[Path, ...], fmt: str | None, output_arg: str | None, sk
                        "guesses": [asdict(g) for g in log.guesses], "skipped": [asdict(p) for p in log.rejected]})
         if as_json:
             continue
-        click.echo(f"{path}: game {log.game}, {_counted(len(log.events), 'event')}, "
-                   f"{_counted(len(log.phases), 'phase')}, {_counted(days, 'day')} -> {destination}", err=True)
+        click.echo(f"{path}: game {log.game}, {counted(len(log.events), 'event')}, "
+                   f"{counted(len(log.phases), 'phase')}, {counted(days, 'day')} -> {destination}", err=True)
         for guess in log.guesses:
             click.echo(f"  guessed: {path}: {guess}", err=True)
         for problem in log.rejected:

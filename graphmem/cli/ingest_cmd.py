@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import UTF8_TEXT, memory_service, memory_targets
+from graphmem.cli import UTF8_TEXT, counted, memory_service, memory_targets
 
 
 @click.command("ingest")
@@ -72,7 +72,7 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
         click.echo(f"guessed: {line}", err=True)
     for name in dict.fromkeys(g.series for g in summary.per_game if g.series is not None):
         positions = sorted(g.series_position or 0 for g in summary.per_game if g.series == name)
-        click.echo(f"series {name}: {len(positions)} game{'s' if len(positions) != 1 else ''} at "
+        click.echo(f"series {name}: {counted(len(positions), 'game')} at "
                    f"position{'s' if len(positions) != 1 else ''} {_ranges(positions)}")
     unchanged = sum(1 for g in summary.per_game if g.unchanged)
     if unchanged:
@@ -80,10 +80,11 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], fmt: str, skip_invalid: 
     rate = (f"{summary.memories_per_second:.0f} memories/s of the {summary.games - unchanged} ingested; "
             if unchanged and unchanged < summary.games else
             "" if unchanged else f"{summary.memories_per_second:.0f} memories/s; ")
-    click.echo(f"{summary.games} games, {summary.events} events, {summary.memories} memories, "
-               f"{summary.players} players; created {summary.nodes_created} nodes and "
-               f"{summary.relationships_created} relationships in {summary.seconds:.1f} s "
-               f"({rate}embedding {summary.texts_embedded} texts took {summary.embedding_seconds:.1f} s)")
+    click.echo(f"{counted(summary.games, 'game')}, {counted(summary.events, 'event')}, "
+               f"{counted(summary.memories, 'memory', 'memories')}, {counted(summary.players, 'player')}; created "
+               f"{counted(summary.nodes_created, 'node')} and {counted(summary.relationships_created, 'relationship')}"
+               f" in {summary.seconds:.1f} s ({rate}embedding {counted(summary.texts_embedded, 'text')} took "
+               f"{summary.embedding_seconds:.1f} s)")
 
 
 def _ranges(numbers: list[int]) -> str:

@@ -150,7 +150,7 @@ def test_convert_and_ingest_count_the_same_events(cli: Invoke, tmp_path: Path) -
     try:
         ingested = cli("ingest", str(path))
         assert ingested.exit_code == 0, ingested.output
-        assert "1 games, 157 events, " in ingested.stdout, ingested.stdout
+        assert "1 game, 157 events, " in ingested.stdout, ingested.stdout  # not "1 games"
         summary = json.loads(cli("ingest", "--json", str(path)).output)  # stored now: skipped, counted alike
         assert (summary["events"], summary["per_game"][0]["events"]) == (157, 157)
         stats = json.loads(cli("stats", "--game", "avalon-nlu-9avmeG", "--json").output)
