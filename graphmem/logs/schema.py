@@ -160,11 +160,21 @@ _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
 _EVENT_ID = re.compile(r"[A-Za-z0-9._:-]+")
 
 
+_UNSEEN_AT_AN_END = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs"})
+"""Categories a player name may not start or end with: spaces, separators, controls and format characters (zero-width
+space, joiners, bidi marks). "A\u200b" would show as a second "A"; combining marks may end a name ("q\u0307")."""
+
+
 def _player_name(value: str) -> str:
     if not _PLAYER_NAME.fullmatch(value):
         raise ValueError("a player name must not be empty, contain '/' or start or end with a space "
                          f"(names become part of node ids), got {value!r}")
-    return nfc(value)
+    name = nfc(value)
+    for end, char in (("start", name[0]), ("end", name[-1])):
+        if unicodedata.category(char) in _UNSEEN_AT_AN_END or char in _BLANK_LETTERS:
+            raise ValueError(f"a player name must not {end} with an invisible character (U+{ord(char):04X} "
+                             f"{unicodedata.name(char, 'unnamed')}: the name would look like another), got {value!r}")
+    return name
 
 
 def _game_id(value: str) -> str:

@@ -261,6 +261,22 @@ def test_a_bad_player_name_is_explained_in_words(name: str) -> None:
         f"(names become part of node ids), got {name!r}"]
 
 
+@pytest.mark.parametrize(("name", "where", "char"), [
+    ("A\u200b", "end", "U+200B ZERO WIDTH SPACE"), ("\u202eevil", "start", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("\u200b", "start", "U+200B ZERO WIDTH SPACE"), ("Ann\u3164", "end", "U+3164 HANGUL FILLER")])
+def test_a_player_name_with_an_invisible_end_is_refused(name: str, where: str, char: str) -> None:
+    # "A\u200b" was stored beside "A" and listed as "players: A​, ..." when --player A was not found
+    header = HEADER | {"players": [{"name": name, "role": "traitor"}]}
+    assert problems(header=header) == [
+        f"line 1, field 'players[0].name': a player name must not {where} with an invisible character ({char}: the "
+        f"name would look like another), got {name!r}"]
+
+
+def test_a_player_name_may_end_with_a_combining_mark() -> None:
+    log = parse_game_log(lines(header=HEADER | {"players": [{"name": "q\u0307", "role": "traitor"}]}))
+    assert [p.name for p in log.header.players] == ["q\u0307"]
+
+
 def test_a_bad_game_id_is_explained_in_words() -> None:
     assert problems(header=HEADER | {"game": "-g/1"}) == [
         "line 1, field 'game': a game id may only contain letters, digits and the characters . _ : - and must start "
