@@ -267,7 +267,13 @@ class InvalidGameLog(GraphmemError):
         self.problems = list(problems)
         shown = "\n".join(f"  {p}" if p.file else f"  {path}: {p}" for p in self.problems[:50])
         more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
-        super().__init__(f"{path}: {len(self.problems)} problem(s)\n{shown}{more}")
+        super().__init__(f"{path}: {counted(len(self.problems), 'problem')}\n{shown}{more}")
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 day", "3 days", "0 days", counted(1, "memory", "memories"): the count and its noun, plural but for one
+    (every command's summary lines and error messages)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
 
 
 def closest(name: str, known: Iterable[str], *, n: int = 3, cutoff: float = 0.6) -> list[str]:

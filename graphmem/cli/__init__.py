@@ -118,12 +118,6 @@ UTF8_TEXT = Utf8Text()
 parameter, a URI, ...): no command takes click's plain string (tests/unit/test_robustness_cli.py walks them all)."""
 
 
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """ "1 day", "3 days", "0 days", counted("1", "memory", "memories"): the count and its noun, plural but for one
-    (every command's summary lines)."""
-    return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
-
-
 def _use_graphmem_context(command: click.Command) -> None:
     command.context_class = GraphmemContext
     if isinstance(command, click.Group):

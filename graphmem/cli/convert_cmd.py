@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from graphmem.cli import UTF8_TEXT, counted
-from graphmem.errors import InvalidGameLog, UsageProblem
+from graphmem.cli import UTF8_TEXT
+from graphmem.errors import InvalidGameLog, UsageProblem, counted
 from graphmem.viz.outputs import check_output
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from graphmem.cli import UTF8_TEXT, counted, memory_service, memory_targets
+from graphmem.cli import UTF8_TEXT, memory_service, memory_targets
+from graphmem.errors import counted
 
 
 @click.command("ingest")

@@ -203,8 +203,10 @@ def test_text_with_one_visible_character_is_text(write_log: Any, text: str) -> N
 
 
 def test_say_missing_text(write_log: Any) -> None:
-    p = only(problems_of(write_log({k: v for k, v in SAY.items() if k != "text"})))
+    path = write_log({k: v for k, v in SAY.items() if k != "text"})
+    p = only(problems_of(path))
     assert (p.line, p.field, p.reason) == (2, "text", "missing required field")
+    assert str(pytest.raises(InvalidGameLog, read_game_log, path).value).startswith(f"{path}: 1 problem\n")
 
 
 def test_several_bad_lines_are_reported_together() -> None:
@@ -212,7 +214,7 @@ def test_several_bad_lines_are_reported_together() -> None:
     found = [(p.line, p.field) for p in problems_of(path)]
     assert found == [(3, ""), (4, "speaker"), (5, "kind"), (7, "text"), (8, "id"), (9, "day")]
     message = str(pytest.raises(InvalidGameLog, read_game_log, path).value)
-    assert message.startswith(f"{path}: 6 problem(s)")
+    assert message.startswith(f"{path}: 6 problems")
     assert f"{path}: line 4, field 'speaker': unknown player 'Bob'" in message
 
 
