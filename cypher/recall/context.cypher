@@ -127,20 +127,10 @@ CALL (changed) {
   WITH DISTINCT uid
   MATCH (m:Memory {uid: uid})
   WHERE m.game = $game AND m.owner = $player
-  RETURN collect({uid: m.uid, n: coalesce(m.n, 0),
-                  speaker: CASE WHEN coalesce(m.own, false) THEN m.owner ELSE m.believed_teller END,
-                  c0: m.c0, source_k: m.source_k, t_enc: m.t_enc, s_enc: m.s_enc, own: coalesce(m.own, false),
-                  flashbulb: coalesce(m.flashbulb, false), misattributed: coalesce(m.misattributed, false),
-                  text: m.text, keywords: m.keywords}) AS recued,
-         // and each one's row as recall/memories reads it (the same map: tests/integration/test_recall_candidates.py
+  RETURN collect(@recued_row(m)) AS recued,
+         // and each one's row as recall/memories reads it (the same fragment: tests/integration/test_recall_candidates.py
          // holds them equal), so that a recall of it after the write needs no second transaction
-         collect(m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, .day, .phase_name, .flashbulb,
-                    .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k, .source_type, .teller,
-                    .believed_teller, .misattributed, .threshold, .state, .emotion_json, summary: m:Summary,
-                    own: CASE WHEN m.own IS NOT NULL THEN m.own
-                              ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
-                    witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
-                                                           WHERE toLower(w.name) <> toLower($player) | w.name] ELSE [] END}) AS shown
+         collect(@memory_row(m, $player, $own_kinds)) AS shown
 }
 RETURN g.decayed_to AS decayed_to, curve, now, g.incarnation AS incarnation, g.series AS series, players, p IS NOT NULL AS found,
        fresh, changed, recued, shown, version,

@@ -13,10 +13,4 @@ CYPHER replan=skip
 UNWIND range(0, size($uids) - 1) AS i
 MATCH (m:Memory {uid: $uids[i]})
 WITH i, m ORDER BY i
-RETURN m {.uid, .event, .kind, .text, .template, .details_json, .about, .t_enc, .day, .phase_name, .flashbulb,
-          .floor, .e0, .s_enc, .e_ref, .t_ref, .s, .n, .salience, .type, .c0, .source_k, .source_type, .teller,
-          .believed_teller, .misattributed, .threshold, .state, .emotion_json, summary: m:Summary,
-          own: CASE WHEN m.own IS NOT NULL THEN m.own
-                    ELSE m.kind IN $own_kinds AND EXISTS { (m)-[:OF_EVENT]->(e:Event) WHERE e.actor = $player } END,
-          witnesses: CASE WHEN m.flashbulb THEN [(m)-[:OF_EVENT]->(:Event)-[:WITNESSED_BY]->(w:Player)
-                                                 WHERE toLower(w.name) <> toLower($player) | w.name] ELSE [] END} AS memory
+RETURN @memory_row(m, $player, $own_kinds) AS memory

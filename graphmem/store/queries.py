@@ -58,6 +58,8 @@ _PARAM = re.compile(r"^@param\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*(?P<type>
                     r"(?:\s*=\s*(?P<default>\S+))?\s*(?P<doc>.*)$")
 PARAM_TYPES = ("STRING", "INTEGER", "FLOAT", "BOOLEAN", "MAP", "LIST<STRING>", "LIST<INTEGER>", "LIST<FLOAT>",
                "LIST<MAP>")
+FRAGMENT_PARAM_TYPES = (*PARAM_TYPES, "NODE")
+"""A fragment's ``$parameters`` stand for the caller's expressions, which may also be a node (``@memory_row(m, ...)``)."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ def fragment(name: str) -> Query:
         hint = did_you_mean(closest(name, fragment_names(), cutoff=0.5))
         raise UnknownQuery(f"no Cypher fragment named '{name}'" + (f"; {hint}" if hint else ""))
     raw = query_root().joinpath(FRAGMENTS).joinpath(name + ".cypher").read_text(encoding="utf-8")
-    header = parse_header(f"{FRAGMENTS}/{name}", raw)
+    header = parse_header(f"{FRAGMENTS}/{name}", raw, FRAGMENT_PARAM_TYPES)
     body = " ".join(line.strip() for line in raw.splitlines() if line.strip() and not line.strip().startswith("//"))
     return Query(header.name, cast(LiteralString, body), header.purpose, header.params, header.returns)  # type: ignore[redundant-cast, unused-ignore]
 
@@ -194,8 +196,9 @@ def expand(origin: str, text: str) -> str:
     return "".join(lines)
 
 
-def parse_header(name: str, text: str) -> Query:
-    """Split a query file into documentation and text. Raises ValueError on a malformed ``@param`` line."""
+def parse_header(name: str, text: str, types: tuple[str, ...] = PARAM_TYPES) -> Query:
+    """Split a query file into documentation and text. Raises ValueError on a malformed ``@param`` line (one whose
+    type is not in ``types``)."""
     purpose: list[str] = []
     params: list[QueryParam] = []
     returns: tuple[str, ...] = ()
@@ -208,8 +211,8 @@ def parse_header(name: str, text: str) -> Query:
         body = line[2:].strip()
         if body.startswith("@param"):
             match = _PARAM.match(body)
-            if match is None or match["type"] not in PARAM_TYPES:
-                raise ValueError(f"{name}.cypher: malformed header line {raw!r} (types: {', '.join(PARAM_TYPES)})")
+            if match is None or match["type"] not in types:
+                raise ValueError(f"{name}.cypher: malformed header line {raw!r} (types: {', '.join(types)})")
             params.append(QueryParam(match["name"], match["type"], match["default"] is None,
                                      match["default"], match["doc"].strip()))
         elif body.startswith("@returns"):
