@@ -6,6 +6,7 @@ Each test writes under its own game id and removes what it made.
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
 import traceback
@@ -51,26 +52,32 @@ def test_schema_is_created_once_and_is_online(driver: neo4j.Driver, schema: obje
     assert again.constraints >= 8 and again.dimensions == 384
 
 
-def start_game(driver: neo4j.Driver, start: threading.Barrier, failures: list[RuntimeError]) -> None:
-    """What each process starting a game does first: wait for the others, then make sure of the schema."""
-    start.wait()
+def start_game(uri: str, start: threading.Barrier, failures: list[RuntimeError]) -> None:
+    """What each process starting a game does first, with a driver of its own as a process has: wait for the others,
+    then make sure of the schema."""
     try:
-        ensure_schema(driver, None, 384)
+        auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")  # as conftest's
+        with neo4j.GraphDatabase.driver(uri, auth=auth) as own:
+            own.verify_connectivity()
+            start.wait()
+            ensure_schema(own, None, 384)
     except BaseException as e:
         failures.append(RuntimeError("".join(traceback.format_exception(e))))  # the whole chain, for the report
 
 
-def test_processes_starting_games_at_once_without_the_schema_all_get_it(driver: neo4j.Driver, schema: object) -> None:
+def test_processes_starting_games_at_once_without_the_schema_all_get_it(driver: neo4j.Driver, neo4j_uri: str,
+                                                                       schema: object) -> None:
     """Workers that start games at once on a database lacking an index (``graphmem model people`` on a fresh Neo4j)
     each create it: none may fail because another created it first (Neo4j's EquivalentSchemaRuleAlreadyExists, which
-    ended a 16-minute comparison on 2026-12-07)."""
+    ended a 16-minute comparison on 2026-12-07). Each worker has its own driver: sharing the session's, whose pool the
+    rest of the suite has used, once timed out taking a connection (60 s) in CI."""
     missing = ("player_game", "event_game", "memory_game")
     for _ in range(5):  # the race is a matter of timing: give it several chances
         for name in missing:
             driver.execute_query(f"DROP INDEX {name} IF EXISTS")
         start = threading.Barrier(6)
         failures: list[RuntimeError] = []
-        workers = [threading.Thread(target=start_game, args=(driver, start, failures)) for _ in range(6)]
+        workers = [threading.Thread(target=start_game, args=(neo4j_uri, start, failures)) for _ in range(6)]
         for worker in workers:
             worker.start()
         for worker in workers:
