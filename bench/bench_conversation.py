@@ -26,7 +26,10 @@ speaker remembers every turn: N turns make two owners of N memories each):
   bare vector-index top-10 (``db.index.vector.queryNodes``) and the cosine of the topic with every memory of the owner
   computed in Cypher, which is what recall did before it kept embeddings (its dense half alone). The first owner is
 timed twice: the figures are the second round's, and the first round's (Neo4j compiling its code as it meets it) are
-printed apart (``--no-warm-up``: time the first round only).
+printed apart (``--no-warm-up``: time the first round only). Before any owner is timed, the database settles
+(:func:`settle`: indexes online, the full-text index refreshed, a local Neo4j's CPU idle), and each cell also gives
+the CPU time per recall of this process and of a local Neo4j, from /proc, the figure that does not move with the
+machine's load.
 
 Run: ``python -m bench.bench_conversation URI`` (both), ``... URI --ingest`` or ``... URI --recall``.
 """
@@ -48,13 +51,14 @@ import neo4j
 
 from bench.bench_recall import _embed, _stats
 from bench.conversation import conversation, statement
+from bench.cpu import TaskClock, cpu_seconds, descendants, listening_pid
 from graphmem.embedding import Embedder
 from graphmem.importers import load_game_log
 from graphmem.ingest.encode import encode_game
 from graphmem.jobs.decay import advance
 from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
-from graphmem.recall import EmbeddingCache, recall
+from graphmem.recall import EmbeddingCache, RecallResult, recall
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game
 from graphmem.store.schema import ensure_schema
@@ -71,6 +75,62 @@ CYPHER_DENSE = ("MATCH (m:Memory {game: $game, owner: $owner}) "
 """The reference: the topic's cosine with every memory of the owner, in Cypher (recall's dense half before)."""
 VECTOR_TOP_K = ("CALL db.index.vector.queryNodes('memory_embedding', 10, $v) YIELD node, score "
                 "RETURN node.uid AS uid, score")
+IDLE_CORES = 0.05
+"""Neo4j counts as settled once its threads use less than this share of one core (50 ms of CPU a second) for
+:data:`IDLE_WINDOWS` windows of a second in a row; idle, the local Neo4j uses 0.005-0.01."""
+IDLE_WINDOWS = 3
+SETTLE_TIMEOUT = 600.0
+"""Seconds :func:`settle` waits at most for each of its steps."""
+
+
+def local_pids(uri: str) -> list[int]:
+    """The process (and its children) serving ``uri`` when that is a Neo4j on this machine (its Bolt port listened
+    on by a process this user can see, :func:`bench.cpu.listening_pid`), else []: whose CPU :func:`settle` and the
+    CPU figures of :func:`run_recall` read from /proc."""
+    from urllib.parse import urlparse
+
+    parsed = urlparse(uri)
+    if parsed.hostname not in ("127.0.0.1", "localhost", "::1") or parsed.port is None:
+        return []
+    pid = listening_pid(parsed.port)
+    return [] if pid is None else descendants(pid)
+
+
+def settle(driver: neo4j.Driver, database: str | None, pids: Sequence[int] = (),
+           timeout: float = SETTLE_TIMEOUT) -> dict[str, float]:
+    """Wait for the background work a freshly written (or deleted) game leaves to Neo4j, so that it is not timed as
+    recall: every index online (``db.awaitIndexes``: a new index populates in the background), the eventually
+    consistent full-text index ``memory_text`` refreshed (``db.index.fulltext.awaitEventuallyConsistentIndexRefresh``:
+    its updates are applied on a thread of their own after the commit), then, when ``pids`` names the Neo4j
+    process (:func:`local_pids`), its CPU below :data:`IDLE_CORES` for :data:`IDLE_WINDOWS` seconds in a row (what
+    the two calls do not cover: Lucene merging the segments the write left, of the vector index above all, and a
+    checkpoint under way). No checkpoint is forced: Neo4j Community has no ``db.checkpoint`` procedure; a
+    checkpoint runs every 15 minutes or 100,000 transactions (Neo4j's defaults, which the launcher keeps) and
+    shows here as CPU.
+
+    Returns {"indexes_s", "fulltext_s", "idle_s": seconds each step waited, "idle_cores": Neo4j's CPU in the last
+    window (cores; NaN without ``pids``), "settled": 1.0 when it went idle within ``timeout``, else 0.0}.
+    """
+    out: dict[str, float] = {}
+    with driver.session(database=database) as session:
+        t0 = time.perf_counter()
+        session.run("CALL db.awaitIndexes($seconds)", seconds=int(timeout)).consume()
+        t1 = time.perf_counter()
+        session.run("CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()").consume()
+        t2 = time.perf_counter()
+    out.update(indexes_s=t1 - t0, fulltext_s=t2 - t1, idle_cores=math.nan, settled=1.0)
+    quiet, deadline = 0, t2 + timeout
+    while pids and quiet < IDLE_WINDOWS:
+        if time.perf_counter() > deadline:
+            out["settled"] = 0.0
+            log.warning("Neo4j still used %.2f cores after %.0f s: timing anyway", out["idle_cores"], timeout)
+            break
+        before, start = cpu_seconds(pids), time.perf_counter()
+        time.sleep(1.0)
+        out["idle_cores"] = (cpu_seconds(pids) - before) / (time.perf_counter() - start)
+        quiet = quiet + 1 if out["idle_cores"] < IDLE_CORES else 0
+    out["idle_s"] = time.perf_counter() - t2
+    return out
 
 
 def _write_log(objects: Sequence[dict[str, Any]], folder: Path, name: str) -> Path:
@@ -154,8 +214,14 @@ def _topics(n: int, seed: int) -> list[str]:
 
 def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, embedder: Embedder,
                owners: Sequence[int] = (1_000, 10_000), profiles: Sequence[str | None] = (None, "perfect"),
-               calls: int = 200, keep: bool = False, warm_up: bool = True) -> list[dict[str, Any]]:
+               calls: int = 200, keep: bool = False, warm_up: bool = True,
+               neo4j_pids: Sequence[int] = ()) -> list[dict[str, Any]]:
     """Time recall for an owner of each size in ``owners`` (memories), for each profile (None: the default).
+
+    Each owner's game is stored, then the database settles (:func:`settle`: indexes online, the full-text index
+    refreshed, and, with ``neo4j_pids``, the Neo4j processes of :func:`local_pids`, their CPU idle) before anything
+    is timed: a freshly written database's background work otherwise lands in the timings (the same code gave 63-106
+    ms after another's write and, fifteen minutes later on a fresh database, 406-458 ms: bench/README.md).
 
     ``warm_up``: the first owner is timed twice and the figures are the second round's; the first round's are kept in
     that row's ``first_round`` ({figure: ms} of :data:`ROUND_FIGURES`). Neo4j runs its code in its interpreter until
@@ -172,7 +238,11 @@ def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, e
     each owner's after its own last write, which brought what the process holds up to date), embed_median_ms (the
     topic's embedding beyond the read, which it overlaps), read_median_ms (the candidates' query),
     cypher_dense_median_ms / cypher_dense_p95_ms (reference: the cosine with every memory of the owner in Cypher),
-    vector_median_ms / vector_p95_ms (reference: bare vector-index top 10). Each game is deleted afterwards unless
+    vector_median_ms / vector_p95_ms (reference: bare vector-index top 10), settled (what :func:`settle` waited),
+    and of each cell (``held``, ``other``, ``reread``, ``writing``) ``{cell}_cpu_ms`` and, with ``neo4j_pids``,
+    ``{cell}_neo4j_cpu_ms``: the median CPU time per recall of this process (every thread: the model's, the driver's,
+    the reader's) and of Neo4j, from /proc (:class:`bench.cpu.TaskClock`), read around each timed recall: what a
+    recall costs whatever else the machine runs, where its wall time is not. Each game is deleted afterwards unless
     ``keep``.
     """
     rows: list[dict[str, Any]] = []
@@ -184,10 +254,13 @@ def run_recall(driver: neo4j.Driver, database: str | None, params: Parameters, e
                 continue
             game = _store(driver, database, size, profile, params, embedder)
             try:
+                settled = settle(driver, database, neo4j_pids)
+                log.info("settled before timing %s: %s", game, settled)
                 first = None
                 if warm_up and not rows:  # Neo4j compiles its code paths during the first round: time it apart
-                    first = _time_owner(driver, database, game, size, profile, params, embedder, calls)
-                rows.append(_time_owner(driver, database, game, size, profile, params, embedder, calls))
+                    first = _time_owner(driver, database, game, size, profile, params, embedder, calls, neo4j_pids)
+                rows.append(_time_owner(driver, database, game, size, profile, params, embedder, calls, neo4j_pids))
+                rows[-1]["settled"] = settled
                 if first is not None:
                     rows[-1]["first_round"] = {key: first[key] for key in ROUND_FIGURES}
             finally:
@@ -203,7 +276,7 @@ ROUND_FIGURES = ("median_ms", "p95_ms", "other_median_ms", "other_p95_ms", "rere
 
 
 def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int, profile: str | None,
-                params: Parameters, embedder: Embedder, calls: int) -> dict[str, Any]:
+                params: Parameters, embedder: Embedder, calls: int, neo4j_pids: Sequence[int] = ()) -> dict[str, Any]:
     cache = EmbeddingCache(background=True)  # as a server's: the raise after a writing recall's commit in its thread
     # the model's content cache would hold the topics (and keywords) of an earlier owner of the same size: without
     # this, every profile after the first was timed without its topic embedding
@@ -218,40 +291,44 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         recall(driver, database, game, owner, topic=topics[i], params=params, embedder=embedder, dry_run=True,
                cache=cache)
         cold.append(time.perf_counter() - t0)
-    totals, embeds, reads, candidates = [], [], [], []
-    for i in range(calls):
+    mine, neo = TaskClock([os.getpid()]), TaskClock(neo4j_pids)
+    walls: dict[str, list[float]] = {}
+    cpus: dict[str, list[float]] = {}
+    neo_cpus: dict[str, list[float]] = {}
+
+    def timed(cell: str, i: int, topic: str, dry_run: bool = True) -> RecallResult:
+        # Neo4j's clock is read outside this process's, whose reading of ~100 threads' files costs ~1 ms of CPU
+        n0 = neo.seconds() if neo4j_pids else 0.0
+        c0 = mine.seconds()
         t0 = time.perf_counter()
-        result = recall(driver, database, game, speakers[i % 2], topic=topics[i + 2], params=params,
-                        embedder=embedder, dry_run=True, cache=cache)
-        totals.append(time.perf_counter() - t0)
+        result = recall(driver, database, game, speakers[i % 2], topic=topic, params=params, embedder=embedder,
+                        dry_run=dry_run, cache=cache)
+        walls.setdefault(cell, []).append(time.perf_counter() - t0)
+        cpus.setdefault(cell, []).append(mine.seconds() - c0)
+        if neo4j_pids:
+            neo_cpus.setdefault(cell, []).append(neo.seconds() - n0)
+        return result
+
+    embeds, reads, candidates = [], [], []
+    for i in range(calls):
+        result = timed("held", i, topics[i + 2])
         embeds.append(result.timings["embed"])
         reads.append(result.timings["read"])
         candidates.append(result.candidates)
-    reread = []
     for i in range(calls // 2):
         with driver.session(database=database) as session:  # as a write that does not say what it changed
             session.execute_write(raise_memory_versions, game)
-        t0 = time.perf_counter()
-        recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " again", params=params,
-               embedder=embedder, dry_run=True, cache=cache)
-        reread.append(time.perf_counter() - t0)
-    other, elsewhere = [], EmbeddingCache(background=True)
+        timed("reread", i, topics[i + 2] + " again")
+    elsewhere = EmbeddingCache(background=True)
     for i in range(calls // 2):
         # another process's writing recall of the same owner (a second server worker): it logs the memories it
         # changed, which this process reads again
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " elsewhere", params=params,
                embedder=embedder, cache=elsewhere)
         elsewhere.reader.settle()  # the other process's raise after its commit: its write is whole
-        t0 = time.perf_counter()
-        recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " after that", params=params,
-               embedder=embedder, dry_run=True, cache=cache)
-        other.append(time.perf_counter() - t0)
-    writing = []
+        timed("other", i, topics[i + 2] + " after that")
     for i in range(calls // 2):
-        t0 = time.perf_counter()
-        recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " once more", params=params,
-               embedder=embedder, cache=cache)
-        writing.append(time.perf_counter() - t0)
+        timed("writing", i, topics[i + 2] + " once more", dry_run=False)
     cache.reader.settle()  # the last writing recall's raise after its commit, before the references run
     dense, vector = [], []
     with driver.session(database=database) as session:
@@ -263,15 +340,24 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
             t0 = time.perf_counter()
             session.run(VECTOR_TOP_K, v=v).consume()
             vector.append(time.perf_counter() - t0)
-    median, p95 = _stats(totals)
-    return {"memories": size, "profile": profile or params.default_profile, "candidates": statistics.mean(candidates),
-            "cold_ms": 1000 * statistics.mean(cold), "median_ms": median, "p95_ms": p95,
-            "reread_median_ms": _stats(reread)[0], "reread_p95_ms": _stats(reread)[1],
-            "other_median_ms": _stats(other)[0], "other_p95_ms": _stats(other)[1],
-            "writing_median_ms": _stats(writing)[0], "writing_p95_ms": _stats(writing)[1],
-            "embed_median_ms": _stats(embeds)[0], "read_median_ms": _stats(reads)[0],
-            "cypher_dense_median_ms": _stats(dense)[0], "cypher_dense_p95_ms": _stats(dense)[1],
-            "vector_median_ms": _stats(vector)[0], "vector_p95_ms": _stats(vector)[1]}
+    median, p95 = _stats(walls["held"])
+    row = {"memories": size, "profile": profile or params.default_profile, "candidates": statistics.mean(candidates),
+           "cold_ms": 1000 * statistics.mean(cold), "median_ms": median, "p95_ms": p95,
+           "reread_median_ms": _stats(walls["reread"])[0], "reread_p95_ms": _stats(walls["reread"])[1],
+           "other_median_ms": _stats(walls["other"])[0], "other_p95_ms": _stats(walls["other"])[1],
+           "writing_median_ms": _stats(walls["writing"])[0], "writing_p95_ms": _stats(walls["writing"])[1],
+           "embed_median_ms": _stats(embeds)[0], "read_median_ms": _stats(reads)[0],
+           "cypher_dense_median_ms": _stats(dense)[0], "cypher_dense_p95_ms": _stats(dense)[1],
+           "vector_median_ms": _stats(vector)[0], "vector_p95_ms": _stats(vector)[1]}
+    for cell in CELLS:
+        row[f"{cell}_cpu_ms"] = _stats(cpus[cell])[0]
+        if neo4j_pids:
+            row[f"{cell}_neo4j_cpu_ms"] = _stats(neo_cpus[cell])[0]
+    return row
+
+
+CELLS = ("held", "other", "reread", "writing")
+"""The cells of :func:`run_recall`: held candidates, after another's write, after an unlogged write, writing."""
 
 
 def main(argv: Sequence[str]) -> None:
@@ -308,7 +394,10 @@ def main(argv: Sequence[str]) -> None:
                         f"unlogged write {f['reread_median_ms']:.1f}/{f['reread_p95_ms']:.1f} ms; writing recalls "
                         f"{f['writing_median_ms']:.1f}/{f['writing_p95_ms']:.1f} ms")
 
-            for r in run_recall(driver, None, params, embedder, warm_up=args.warm_up):
+            pids = local_pids(args.uri)
+            if not pids:
+                print("(Neo4j is not a process of this machine: no wait for its CPU to settle, no CPU figures)")
+            for r in run_recall(driver, None, params, embedder, warm_up=args.warm_up, neo4j_pids=pids):
                 if "first_round" in r:
                     f = r["first_round"]
                     print(f"first round, while Neo4j compiles (not in the figures below): recall "
@@ -320,6 +409,14 @@ def main(argv: Sequence[str]) -> None:
                       f"{r['cypher_dense_median_ms']:.1f}/"
                       f"{r['cypher_dense_p95_ms']:.1f} ms | vector top-10 {r['vector_median_ms']:.1f}/"
                       f"{r['vector_p95_ms']:.1f} ms")
+                print("  CPU per recall, median ms, this process" + (" + Neo4j" if pids else "") + ": " + ", ".join(
+                    f"{label} {r[f'{cell}_cpu_ms']:.1f}" + (f" + {r[f'{cell}_neo4j_cpu_ms']:.1f}" if pids else "")
+                    for cell, label in zip(CELLS, ("held", "after another's write", "after an unlogged write",
+                                                   "writing"))))
+                w = r["settled"]
+                print(f"  settled before timing: indexes {w['indexes_s']:.1f} s, full-text refresh "
+                      f"{w['fulltext_s']:.1f} s, Neo4j idle after {w['idle_s']:.1f} s" + (
+                          "" if w["settled"] else f" (not idle: {w['idle_cores']:.2f} cores)"))
 
 
 if __name__ == "__main__":

@@ -125,7 +125,8 @@ def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
                                           run_ingest(driver, database, params, embedder, sizes.conversation), steps),
             "owner_recall": _timed("recall for large owners, embedding included", lambda: bench_conversation.
                                    run_recall(driver, database, params, embedder, sizes.owners,
-                                              calls=sizes.recall_calls), steps),
+                                              calls=sizes.recall_calls,
+                                              neo4j_pids=bench_conversation.local_pids(uri)), steps),
         }
     finally:
         driver.close()
