@@ -49,6 +49,17 @@ def test_a_logged_write_that_drops_or_adds_a_candidate_gives_the_candidates_now(
     assert len(after.ids) == len(after.strengths) == len(after.flashbulbs) == len(after.thresholds) == 3
 
 
+def test_patches_in_a_row_find_the_memories_logged_by_their_place_in_the_sequence() -> None:
+    before = held(tuple(f"m{i}" for i in range(6)))
+    once = before.patched(5, ["m4"], held(("m4",), version=5, ns=(3,)))  # the same sequence: the places handed on
+    assert once.uids is before.uids and once.positions is before.positions
+    twice = once.patched(6, ["m1", "m4"], held(("m4",), version=6, ns=(4,)))  # m1 stops being a candidate
+    assert twice.uids == ("m0", "m2", "m3", "m5", "m4") and twice.ns == (0, 0, 0, 0, 4)
+    assert twice.positions == {"m0": 0, "m2": 1, "m3": 2, "m5": 3, "m4": 4}
+    thrice = twice.patched(7, ["m2", "m7"], held(("m2",), version=7, ns=(1,)))  # m7: logged, never a candidate
+    assert thrice.uids is twice.uids and thrice.ns == (0, 1, 0, 0, 4)
+
+
 class _Writes:
     """Stands in for Neo4j in :meth:`MemoryReader.write`: the write returns at once with its first raise; each second
     raise is recorded and may be held back, or fail."""
