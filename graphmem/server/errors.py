@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired, TransientError
@@ -48,6 +49,18 @@ def body(error: str, reason: str, *, field: str | None = None, index: int | None
          **extra: Any) -> dict[str, Any]:
     """The JSON error body."""
     return {"error": error, "field": field, "index": index, "reason": reason, **extra}
+
+
+def invalid_request(errors: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The 422 ``invalid_request`` body of a request whose fields pydantic refused (``errors``: its
+    ``ValidationError.errors()``): the first error's field, dotted (``k``, ``participants.0``, without FastAPI's
+    ``body``), its 0-based index when it lies in a list, and pydantic's message. An HTTP body and an MCP tool's
+    arguments are refused with it alike."""
+    first = errors[0] if errors else {}
+    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+    index = next((int(p) for p in loc if p.isdigit()), None)
+    return body("invalid_request", f"{'.'.join(loc) or 'body'}: {first.get('msg', 'invalid')}",
+                field=".".join(loc) or None, index=index)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.errors import GameMoving, NotFound
 from graphmem.server import auth
-from graphmem.server.errors import JsonAnswer, Unexpected, answer, body, send_json
+from graphmem.server.errors import JsonAnswer, Unexpected, answer, body, invalid_request, send_json
 from graphmem.server.limits import BodyLimit
 from graphmem.server.models import ErrorAnswer
 from graphmem.server.routes import ROUTERS
@@ -172,11 +172,7 @@ def create_app(service: MemoryService | Targets, *, warm: bool = True, close: bo
         malformed = _malformed(errors)
         if malformed is not None:
             return JsonAnswer(body("malformed_json", malformed), 400)
-        first = errors[0] if errors else {}
-        loc = [str(p) for p in first.get("loc", ()) if p != "body"]
-        index = next((int(p) for p in loc if p.isdigit()), None)
-        return JsonAnswer(body("invalid_request", f"{'.'.join(loc) or 'body'}: {first.get('msg', 'invalid')}",
-                                 field=".".join(loc) or None, index=index), 422)
+        return JsonAnswer(invalid_request(errors), 422)
 
     # the MCP app is mounted at the root (its route is /mcp), so it answers every unknown route: with our JSON too
     mcp_app.add_exception_handler(StarletteHTTPException, routing)

@@ -20,24 +20,37 @@ after)`` (:meth:`graphmem.service.MemoryService.add_events`, :meth:`~graphmem.se
 
 Over HTTP (``/mcp``, streamable HTTP, stateless: any server process answers any call) the caller is the
 ``Authorization: Bearer`` credential of each request; over stdio (``graphmem mcp``) it is the token or key the
-process was started with. A refused call returns an error result whose text gives the HTTP status it would have
-had ("Error executing tool recall: 403 forbidden: ...").
+process was started with.
+
+**Refusals.** A refused call answers what the HTTP route answers for the same mistake: an error result
+(``isError``) whose text is the status, the error kind and the reason ("422 invalid_request: k: Input should be
+less than or equal to 100") and whose structured content is the route's JSON error body with its ``status``
+(docs/service.md#mcp). Arguments are validated first by graphmem's own model of each tool
+(:data:`graphmem.server.models.TOOL_ARGUMENTS`, the HTTP bodies: strict types, unknown arguments refused), then the
+tool's own refusals (403, 404, 409, 503, ...) go through :func:`graphmem.server.errors.answer`, as the routes' do.
+The hook is :meth:`GraphmemMCP.call_tool`, the SDK's public ``MCPServer.call_tool`` (which its ``tools/call``
+handler calls) overridden: the SDK would otherwise validate the arguments with its own lenient model and prefix
+every refusal with "Error executing tool recall: ". Its other extension points fit worse: a middleware that answers
+in the handler's place must build the protocol version's wire envelope itself, and an ``Extension``'s
+``tools/call`` interceptor would advertise a protocol extension to every client and still not see what a tool
+raised (the handler has made it text by then).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ValidationError
 
-from graphmem.errors import Forbidden
-from graphmem.model.groups import RECALL_K_MAX
+from graphmem.errors import Forbidden, closest, did_you_mean
 from graphmem.server import auth
-from graphmem.server.errors import answer
-from graphmem.server.models import Count, Integer
+from graphmem.server.errors import answer, body, invalid_request
+from graphmem.server.models import TOOL_ARGUMENTS, Count, Integer, Priority, RecallK, Text
 from graphmem.targets import Targets
 
 INSTRUCTIONS = (
@@ -47,7 +60,25 @@ INSTRUCTIONS = (
     "phases; my_conflicts lists what you remember inconsistently.")
 
 
-def _fail(targets: Targets, game: str | None, exc: BaseException) -> ToolError:
+def refusal(status: int, payload: dict[str, Any]) -> CallToolResult:
+    """A refused tool call as MCP answers it: an error result whose text is ``"STATUS ERROR: REASON"`` (what an agent
+    reads) and whose structured content is the HTTP API's error body (:func:`graphmem.server.errors.body`) with its
+    ``status`` (what a program reads)."""
+    return CallToolResult(content=[TextContent(type="text", text=f"{status} {payload['error']}: {payload['reason']}")],
+                          structured_content={"status": status, **payload}, is_error=True)
+
+
+class Refused(ToolError):
+    """A tool's refusal, raised from its body: ``result`` is its :func:`refusal`, which :meth:`GraphmemMCP.call_tool`
+    answers (the SDK hands it over as the ``__cause__`` of its own ToolError)."""
+
+    def __init__(self, result: CallToolResult) -> None:
+        text = result.content[0]
+        super().__init__(text.text if isinstance(text, TextContent) else "refused")
+        self.result = result
+
+
+def _fail(targets: Targets, game: str | None, exc: BaseException) -> Refused:
     uri = targets.settings.uri
     if game is not None and targets.single is None:
         exc = targets.moved(game, exc)  # a place kept from before a move is dropped
@@ -55,8 +86,50 @@ def _fail(targets: Targets, game: str | None, exc: BaseException) -> ToolError:
             uri = targets.uri(targets.target_of(game))
         except Exception:  # where the game lives is not known now: the first target's URI
             pass
-    status, payload = answer(exc, uri)
-    return ToolError(f"{status} {payload['error']}: {payload['reason']}")
+    return Refused(refusal(*answer(exc, uri)))
+
+
+class GraphmemMCP(MCPServer[Any]):
+    """The SDK's MCP server, whose tool calls answer graphmem's refusals (the module docstring says why here)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> CallToolResult | InputRequiredResult:
+        """Call tool ``name``: first its arguments are validated by its model of
+        :data:`graphmem.server.models.TOOL_ARGUMENTS` (422 ``invalid_request`` naming the field, as the HTTP route;
+        an unknown tool is 404 ``not_found``), then the SDK runs it; a :class:`Refused` it raised is its answer."""
+        model = TOOL_ARGUMENTS.get(name)
+        if model is None:
+            hint = did_you_mean(closest(name, TOOL_ARGUMENTS), quote=True)
+            reason = f"no tool '{name}'{f' ({hint})' if hint else ''}; tools: {', '.join(TOOL_ARGUMENTS)}"
+            return refusal(404, body("not_found", reason, field="name"))
+        try:
+            model.model_validate(_json_in_text(model, arguments))
+        except ValidationError as exc:
+            return refusal(422, invalid_request(exc.errors()))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, Refused):
+                return exc.__cause__.result
+            raise
+
+
+def _json_in_text(model: type[BaseModel], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` as the SDK hands them to a tool: a string sent for a field that is not a string alone, holding
+    a JSON array, object or null, is that JSON (``"participants": "[\\"Ann\\"]"`` is ``["Ann"]``: Claude Desktop
+    sends lists so). The rule of ``mcp``'s ``FuncMetadata.pre_parse_json``, applied here so that graphmem's model
+    validates what the tool will get."""
+    fields = model.model_fields
+    parsed = dict(arguments)
+    for key, value in arguments.items():
+        if isinstance(value, str) and key in fields and fields[key].annotation is not str:
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(value, str | int | float):
+                parsed[key] = value
+    return parsed
 
 
 def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None = None) -> MCPServer[Any]:
@@ -66,7 +139,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
     key, or None) was given at start; otherwise each HTTP request's ``Authorization`` header is the caller. Either
     way the credential is checked on every call (a token stops working when its game ends).
     """
-    server: MCPServer[Any] = MCPServer("graphmem", instructions=INSTRUCTIONS, version=_version())
+    server = GraphmemMCP("graphmem", instructions=INSTRUCTIONS, version=_version())
 
     def caller(ctx: Context[Any]) -> auth.Principal:
         if stdio:
@@ -83,10 +156,9 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
 
     @server.tool(annotations=ToolAnnotations(title="Recall what you remember", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
-    def recall(ctx: Context[Any], topic: str | None = None, participants: list[str] | None = None,
-               k: Annotated[int, Field(ge=1, le=RECALL_K_MAX)] | None = None, dry_run: bool = False,
-               seed: Integer | None = None, at: Count | None = None,
-               game: str | None = None, player: str | None = None) -> CallToolResult:
+    def recall(ctx: Context[Any], topic: Text | None = None, participants: list[Text] | None = None,
+               k: RecallK | None = None, dry_run: bool = False, seed: Integer | None = None, at: Count | None = None,
+               game: Text | None = None, player: Text | None = None) -> CallToolResult:
         """What you remember for a conversation about `topic` with `participants` (the players you are talking
         with), at most `k` memories (default 10): the memory block to read before you speak or vote. Recalling
         strengthens and subtly changes what you recall, as human memory does; `dry_run` looks without that, `seed`
@@ -111,7 +183,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
 
     @server.tool(annotations=ToolAnnotations(title="Keep a thought in mind", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
-    def remember_thought(ctx: Context[Any], text: str, priority: float = 0.5,
+    def remember_thought(ctx: Context[Any], text: Text, priority: Priority = 0.5,
                          persistence: Count = 2) -> dict[str, Any]:
         """Keep `text` in your working memory for `persistence` phases (priority 0-1: when you hold too many
         thoughts, the least important goes)."""
@@ -139,7 +211,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
 
     @server.tool(annotations=ToolAnnotations(title="Add game events (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=True, open_world_hint=False))
-    def add_events(ctx: Context[Any], game: str, events: list[dict[str, Any]],
+    def add_events(ctx: Context[Any], game: Text, events: list[dict[str, Any]],
                    after: Count | None = None) -> dict[str, Any]:
         """Engine only: add a batch of canonical events (docs/log-format.md) to a live game, validated whole; `after` is the
         number of events sent before this batch."""
@@ -151,7 +223,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
 
     @server.tool(annotations=ToolAnnotations(title="Advance the phase (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
-    def advance_phase(ctx: Context[Any], game: str, day: int | None = None, name: str | None = None,
+    def advance_phase(ctx: Context[Any], game: Text, day: Count | None = None, name: Text | None = None,
                       after: Count | None = None) -> dict[str, Any]:
         """Engine only: open the next phase of a live game (`day`, `name`: the phase event) and let memories fade
         to it; without them, bring the game's decay up to its current phase."""

@@ -1,5 +1,7 @@
 """The shapes of the HTTP API: every request body and every answer as a pydantic model, so that the OpenAPI
-document (``/openapi.json``, ``/docs``) gives each route's request and response schema (docs/service.md).
+document (``/openapi.json``, ``/docs``) gives each route's request and response schema (docs/service.md); and the
+arguments of each MCP tool, the same bodies with what a route takes in its path (:data:`TOOL_ARGUMENTS`), so that a
+tool refuses a bad argument with the answer the route gives for the same mistake (:mod:`graphmem.server.mcp`).
 
 Request bodies refuse unknown fields (a typo is a 422 naming it, not a silently ignored option) and values of the
 wrong JSON type (strict: ``true`` or ``"2"`` is no integer, a 422 naming the field). Text a client sends
@@ -29,6 +31,10 @@ Count = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
 """A non-negative integer of the request (a number of events, a day, a phase): at most 2^63 - 1, which Neo4j stores."""
 Integer = Annotated[int, Field(ge=INTEGER_MIN, le=INTEGER_MAX)]
 """An integer of the request that Neo4j can store (a signed 64-bit integer)."""
+Priority = Annotated[float, Field(ge=0.0, le=1.0)]
+"""A working-memory item's priority, 0 to 1 (docs/model.md#working-memory)."""
+RecallK = Annotated[int, Field(ge=1, le=RECALL_K_MAX)]
+"""How many memories a recall returns at most: 1 to 100, as in MCP, the CLI and the Python API."""
 
 
 class _Body(BaseModel):
@@ -51,13 +57,16 @@ class EventBatch(_Body):
     after: Count | None = Field(None, description="events sent before this batch (a concurrency check)")
 
 
-class PhaseBody(_Body):
-    """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
-
+class _PhaseFields(_Body):
     day: Count | None = None
     name: Text | None = None
-    to: Count | None = None
     after: Count | None = None
+
+
+class PhaseBody(_PhaseFields):
+    """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
+
+    to: Count | None = None
 
 
 class EndBody(_Body):
@@ -79,8 +88,8 @@ class RecallBody(_Body):
     replay one) and ``at`` look without changing the memory (docs/service.md says who may use which)."""
 
     topic: Text | None = None
-    participants: list[Text] = Field(default_factory=list)
-    k: int | None = Field(None, ge=1, le=RECALL_K_MAX)
+    participants: list[Text] | None = Field(None, description="the players the owner is talking with (none: nobody)")
+    k: RecallK | None = None
     dry_run: bool = Field(False, description="recall without writing the reconsolidated memories back")
     seed: Integer | None = Field(None, description="the seed of this recall's random choices (default: the server's)")
     at: Count | None = Field(None, description="recall as at this phase (an earlier one is always a dry run)")
@@ -90,7 +99,7 @@ class ThoughtBody(_Body):
     """A working-memory item (docs/model.md#working-memory)."""
 
     text: Text
-    priority: float = Field(0.5, ge=0.0, le=1.0)
+    priority: Priority = 0.5
     persistence: Count = 2
 
 
@@ -101,6 +110,39 @@ class QueryBody(_Body):
     all: bool = Field(False, description="run the query for every stored game (every series, for a query of a "
                                          "series) of every target, without params.game (series): each game's rows "
                                          "in the query's order, games by id, each led by its game and target")
+
+
+# -- the MCP tools' arguments ------------------------------------------------------------------------------------
+
+
+class RecallArguments(RecallBody):
+    """The ``recall`` tool's: the route's body, and with the engine key whose memory (the route's path)."""
+
+    game: Text | None = Field(None, description="engine key only: the game of the player whose memory")
+    player: Text | None = Field(None, description="engine key only: the player whose memory")
+
+
+class NoArguments(_Body):
+    """A tool that takes no argument (``my_conflicts``: the player is the token's)."""
+
+
+class EventsArguments(EventBatch):
+    """The ``add_events`` tool's: the route's body and its game."""
+
+    game: Text
+
+
+class PhaseArguments(_PhaseFields):
+    """The ``advance_phase`` tool's: the route's body (without ``to``) and its game."""
+
+    game: Text
+
+
+TOOL_ARGUMENTS: dict[str, type[_Body]] = {
+    "recall": RecallArguments, "remember_thought": ThoughtBody, "my_conflicts": NoArguments,
+    "add_events": EventsArguments, "advance_phase": PhaseArguments}
+"""Each MCP tool's arguments, as strict as the HTTP bodies: a tool's published input schema has the same fields,
+types and bounds (tests/integration/test_mcp_refusals.py holds them equal)."""
 
 
 # -- answers -------------------------------------------------------------------------------------------------------

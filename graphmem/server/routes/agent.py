@@ -23,8 +23,8 @@ def recall(game: str, player: PlayerName, request: RecallBody, principal: Caller
     changes). ``dry_run`` looks without changing the memory, with ``seed`` to replay one (a player token for its own
     player too); ``seed`` on a recall that writes, and ``at``, a look into another phase, take the engine key."""
     return once(lambda: RecallAnswer(**auth.recall_for(
-        memory, principal, game, player, request.topic, request.participants, k=request.k, dry_run=request.dry_run,
-        seed=request.seed, at=request.at)))
+        memory, principal, game, player, request.topic, request.participants or [], k=request.k,
+        dry_run=request.dry_run, seed=request.seed, at=request.at)))
 
 
 @router.post("/games/{game}/players/{player}/thoughts", status_code=201, response_model=Thought)
