@@ -77,8 +77,9 @@ class Candidate:
     dense : float in [-1, 1] or None, the raw dense score cos(topic, text)
         (:func:`graphmem.recall.pipeline.dense_scores`; None: no topic);
     lexical : float >= 0, the lexical (BM25) score of the topic (0: not matched);
-    witnesses : names of the other players who witnessed the event (read for flashbulbs only); summary : bool,
-    labelled Summary; own : the owner's own statement or action (docs/model.md#source-memory: it keeps its source);
+    witnesses : who was there with the owner: the other witnesses of the event but a murder's victim (read for
+    flashbulbs only); summary : bool, labelled Summary; own : the owner's own statement or action
+    (docs/model.md#source-memory: it keeps its source);
     similar : (uid, cosine) of the other pre-selected candidates with cosine >= ``similarity.detail_import`` (the
     memories recalled together lend each other details and tellers,
     :func:`graphmem.recall.reconsolidate.recalled_together`). Missing numeric properties (a summary written without
@@ -174,7 +175,8 @@ class RecalledMemory:
     strength_after : m' after rehearsal; score, relevance, dense, lexical : ranking values in [0, 1];
     flashbulb, fabricated, misattributed : flags; lost : kinds of the lost details; conflicts : names of the
     players this memory holds an open conflict about; changes : what this recall did (model ``Change`` strings);
-    emotion_json : the emotional context at encoding; witnesses : the other players present (flashbulbs);
+    emotion_json : the emotional context at encoding; witnesses : who was there (flashbulbs: the other witnesses but
+    a murder's victim);
     own : the owner's own statement or action, shown without a source label ("You said ...", docs/model.md#source-memory);
     conflict_lines : (conflict uid, sentence) of each open conflict this memory holds, the sentence in a player's
     words ("Riley defended Casey on day 1 and accused Casey on day 3."), or for a conflict stored without one

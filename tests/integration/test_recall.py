@@ -194,6 +194,27 @@ def test_working_memory_and_the_vivid_flashbulb(run: Recall, driver: neo4j.Drive
     assert "=== VIVID MEMORY ===" in block and check_block(block) == []
 
 
+def test_who_was_there_leaves_out_a_murder_victim_the_log_made_a_witness(driver: neo4j.Driver, embedder: Any,
+                                                                        params: Parameters,
+                                                                        fresh_game: FreshGame) -> None:
+    # the Traitors importer lets the victim witness their own murder (docs/perception.md); Marcus found Priya's
+    # body with Eleanor and Sarah: Priya was not there with them (docs/model.md#flashbulb-memories)
+    def victim_witnesses(lines: list[str]) -> list[str]:
+        return [line.replace('"witnesses": ["Marcus", "Sarah", "Eleanor"]', '"witnesses": ["Marcus", "Sarah", '
+                             '"Eleanor", "Priya"]') if '"kind": "murder"' in line else line for line in lines]
+
+    game = fresh_game(SMALL, "victim", edit=victim_witnesses)
+    witnessed = driver.execute_query("MATCH (e:Event {game: $game, kind: 'murder'})-[:WITNESSED_BY]->(p:Player) "
+                                     "RETURN collect(p.name) AS names", game=game).records[0]["names"]
+    assert "Priya" in witnessed  # the ground truth keeps the log's witnesses
+    result = recall(driver, None, game, "Marcus", topic="Priya was murdered", params=params, embedder=embedder,
+                    dry_run=True)
+    murder = next(m for m in result.memories if m.kind == "murder")
+    assert murder.flashbulb and murder.witnesses == ("Eleanor", "Sarah")
+    assert result.vivid is not None and result.vivid.uid == murder.uid
+    assert "Who was there: Eleanor and Sarah.\n" in result.prompt()
+
+
 def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j.Driver, run: Recall,
                                                                   game: str) -> None:
     members = [r["uid"] for r in driver.execute_query(
