@@ -22,6 +22,7 @@ from graphmem.settings import load_settings
 from graphmem.targets import Targets, place
 from tests.integration.conftest import SpareNeo4j
 from tests.integration.server_process import Server, start_server
+from tests.integration.test_server import mcp_call
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,6 +258,14 @@ def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
                 rows = {row["game"]: row["target"] for row in short_list.json()}
                 assert games["a"] in rows and games["b"] in rows and games["c"] not in rows  # b's game moved to a
                 assert set(rows.values()) == {"a", "b"}
+            # an MCP tool on c's game refuses as the route does: 503, naming c's URI (docs/service.md#mcp)
+            route = one.post(f"/games/{games['c']}/players/Marcus/recall", json={"dry_run": True})
+            tool = mcp_call(first, first.key, "recall", {"game": games["c"], "player": "Marcus", "dry_run": True})
+            assert route.status_code == 503 and down_uri in route.json()["reason"], route.text
+            assert tool.is_error and tool.structured_content["status"] == 503, tool.content
+            assert tool.structured_content["error"] == route.json()["error"]
+            assert down_uri in tool.structured_content["reason"]
+            assert tool.content[0].text.startswith(f"503 {route.json()['error']}: ")
             # a new game is placed only when every target answers (it may be on c already)
             header, _ = small_game(f"new-{uuid.uuid4().hex[:6]}")
             refused = one.post("/games", json=header)
