@@ -11,13 +11,14 @@ speaker remembers every turn: N turns make two owners of N memories each):
   between the shortest and the longest conversation (1 = linear, 2 = quadratic).
 - **recall latency** (:func:`run_recall`): an owner of 1,000 and of 10,000 memories (a conversation of that many turns
   over turns/20 sessions, decayed to its end), ``calls`` recalls in-process through one
-  :class:`graphmem.recall.vectors.EmbeddingCache`, as :class:`graphmem.MemoryService` makes them, **the topic
+  :class:`graphmem.recall.vectors.EmbeddingCache` and one :class:`graphmem.store.reader.MemoryReader`, as
+  :class:`graphmem.MemoryService` keeps them, **the topic
   embedding included** (every call asks about a different topic, so the model runs each time); dry runs, so every call
   sees the same memories. The first recall of each owner (the cache empty: every candidate's embedding read) is
   reported apart. Nothing is written between these recalls, so each after the first uses the candidates the process
   holds (an agent asking several questions in a turn); ``other`` times ``calls / 2`` more recalls, each after a
-  writing recall of the same owner by another process (another :class:`EmbeddingCache`, untimed), which logs the
-  memories it changed: each reads those again (:mod:`graphmem.store.versions`, the change log); ``reread`` times
+  writing recall of the same owner by another process (another reader, untimed), which logs the memories it
+  changed: each reads those again (:mod:`graphmem.store.versions`, the change log); ``reread`` times
   ``calls / 2`` recalls each after the owner's memory version was raised without saying what changed (untimed), as
   after a job or a file ingest: every one reads all its candidates again; ``writing`` times ``calls / 2`` writing
   recalls after those (the two owners in turn), each of which brings what the process holds up to date with its own
@@ -61,6 +62,7 @@ from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, RecallResult, recall
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game
+from graphmem.store.reader import MemoryReader
 from graphmem.store.schema import ensure_schema
 from graphmem.store.versions import raise_memory_versions
 from graphmem.store.writer import mark_complete, write_game_rows
@@ -277,7 +279,8 @@ ROUND_FIGURES = ("median_ms", "p95_ms", "other_median_ms", "other_p95_ms", "rere
 
 def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int, profile: str | None,
                 params: Parameters, embedder: Embedder, calls: int, neo4j_pids: Sequence[int] = ()) -> dict[str, Any]:
-    cache = EmbeddingCache(background=True)  # as a server's: the raise after a writing recall's commit in its thread
+    cache = EmbeddingCache()
+    reader = MemoryReader(background=True)  # as a server's: the raise after a writing recall's commit in its thread
     # the model's content cache would hold the topics (and keywords) of an earlier owner of the same size: without
     # this, every profile after the first was timed without its topic embedding
     embedder.clear_cache()
@@ -289,7 +292,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
     for i, owner in enumerate(speakers):
         t0 = time.perf_counter()
         recall(driver, database, game, owner, topic=topics[i], params=params, embedder=embedder, dry_run=True,
-               cache=cache)
+               cache=cache, reader=reader)
         cold.append(time.perf_counter() - t0)
     mine, neo = TaskClock([os.getpid()]), TaskClock(neo4j_pids)
     walls: dict[str, list[float]] = {}
@@ -302,7 +305,7 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         c0 = mine.seconds()
         t0 = time.perf_counter()
         result = recall(driver, database, game, speakers[i % 2], topic=topic, params=params, embedder=embedder,
-                        dry_run=dry_run, cache=cache)
+                        dry_run=dry_run, cache=cache, reader=reader)
         walls.setdefault(cell, []).append(time.perf_counter() - t0)
         cpus.setdefault(cell, []).append(mine.seconds() - c0)
         if neo4j_pids:
@@ -319,17 +322,17 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         with driver.session(database=database) as session:  # as a write that does not say what it changed
             session.execute_write(raise_memory_versions, game)
         timed("reread", i, topics[i + 2] + " again")
-    elsewhere = EmbeddingCache(background=True)
+    elsewhere = MemoryReader(background=True)
     for i in range(calls // 2):
         # another process's writing recall of the same owner (a second server worker): it logs the memories it
         # changed, which this process reads again
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " elsewhere", params=params,
-               embedder=embedder, cache=elsewhere)
-        elsewhere.reader.settle()  # the other process's raise after its commit: its write is whole
+               embedder=embedder, reader=elsewhere)
+        elsewhere.settle()  # the other process's raise after its commit: its write is whole
         timed("other", i, topics[i + 2] + " after that")
     for i in range(calls // 2):
         timed("writing", i, topics[i + 2] + " once more", dry_run=False)
-    cache.reader.settle()  # the last writing recall's raise after its commit, before the references run
+    reader.settle()  # the last writing recall's raise after its commit, before the references run
     dense, vector = [], []
     with driver.session(database=database) as session:
         for i in range(min(calls, 100)):

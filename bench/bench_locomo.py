@@ -51,6 +51,7 @@ from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game, stored_game_ids
+from graphmem.store.reader import MemoryReader
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +267,7 @@ def run(driver: neo4j.Driver, database: str | None, path: Path, *, profiles: Seq
     asked = [(conv, q) for conv in conversations for q in conv.questions]
     found: dict[str, list[list[bool]]] = {}
     latencies: dict[str, list[float]] = {}
-    cache = EmbeddingCache()
+    cache, reader = EmbeddingCache(), MemoryReader()
     rankings = [(p, p, params) for p in wanted]
     if "perfect" in wanted:
         rankings += [(lane, "perfect", lane_params(params, lane)) for lane in (DENSE_LANE, LEXICAL_LANE)]
@@ -275,7 +276,7 @@ def run(driver: neo4j.Driver, database: str | None, path: Path, *, profiles: Seq
         found[name], latencies[name] = [], []
         for conv, q in asked:
             result = recall(driver, database, copy_id(conv, profile), conv.speakers[0], topic=q.text, k=k,
-                            dry_run=True, params=p, embedder=embedder, cache=cache)
+                            dry_run=True, params=p, embedder=embedder, cache=cache, reader=reader)
             found[name].append(_found(q, (m.event for m in result.memories)))
             latencies[name].append(1000 * result.timings["total"])
         steps[f"ask {name}"] = round(time.perf_counter() - t0, 1)

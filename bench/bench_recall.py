@@ -6,9 +6,10 @@ code, embedded with the real model once per distinct text, written with the real
 phase), then in the same session times
 
 - ``recall``: :func:`graphmem.recall.recall` with reconsolidation written, over ``calls`` calls that cycle through
-  the game's players and a list of topics, through one :class:`graphmem.recall.vectors.EmbeddingCache` as
-  :class:`graphmem.MemoryService` makes them (topics are embedded before timing: the embedding is excluded, as
-  ``timings["embed"]`` shows; so is each player's first recall, which fills the cache);
+  the game's players and a list of topics, through one :class:`graphmem.recall.vectors.EmbeddingCache` and one
+  :class:`graphmem.store.reader.MemoryReader` as :class:`graphmem.MemoryService` keeps them (topics are embedded
+  before timing: the embedding is excluded, as ``timings["embed"]`` shows; so is each player's first recall, which
+  fills the cache);
 - ``dry``: the same calls as dry runs;
 - ``reference``: a bare ``db.index.vector.queryNodes('memory_embedding', k, $v)`` with the same topic vectors;
 
@@ -51,6 +52,7 @@ from graphmem.logs.writer import dumps_line
 from graphmem.model import Parameters, default_parameters
 from graphmem.recall import EmbeddingCache, recall
 from graphmem.store.games import delete_game
+from graphmem.store.reader import MemoryReader
 from graphmem.store.schema import ensure_schema
 from graphmem.store.writer import mark_complete, write_game_rows
 
@@ -121,12 +123,13 @@ def _time_recalls(driver: neo4j.Driver, database: str | None, game: str, calls: 
                   params: Parameters, embedder: Embedder, **options: Any) -> tuple[list[float], list[list[str]]]:
     times, tops = [], []
     cache = options.pop("cache", None) or EmbeddingCache()
+    reader = options.pop("reader", None) or MemoryReader()
     for player in dict.fromkeys(p for p, _ in calls):  # the first recall of each player fills the cache: not timed
         recall(driver, database, game, player, topic=calls[0][1], params=params, embedder=embedder, dry_run=True,
-               cache=cache)
+               cache=cache, reader=reader)
     for i, (player, topic) in enumerate(calls):
         result = recall(driver, database, game, player, topic=topic, seed=i, params=params, embedder=embedder,
-                        cache=cache, **options)
+                        cache=cache, reader=reader, **options)
         times.append(result.timings["total"] - result.timings["embed"])
         tops.append([m.uid for m in result.memories])
     return times, tops
@@ -156,9 +159,10 @@ def run(driver: neo4j.Driver, database: str | None, sizes: Sequence[int] = (1_00
             embed_ms = 1000 * (time.perf_counter() - t0) / max(1, len(vectors))
             recall(driver, database, game, players[0], topic=plan[0][1], params=params, embedder=embedder,
                    dry_run=True)  # warm-up: query plans
-            cache = EmbeddingCache()
-            exact, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache)
-            written, _ = _time_recalls(driver, database, game, plan, params, embedder, cache=cache)
+            cache, reader = EmbeddingCache(), MemoryReader()
+            exact, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache,
+                                     reader=reader)
+            written, _ = _time_recalls(driver, database, game, plan, params, embedder, cache=cache, reader=reader)
             reference = []
             with driver.session(database=database) as session:
                 for _, topic in plan:
@@ -221,13 +225,14 @@ def run_stored(driver: neo4j.Driver, database: str | None, games: Sequence[str] 
     dry: list[float] = []
     written: list[float] = []
     sizes: list[int] = []
-    cache = EmbeddingCache()
+    cache, reader = EmbeddingCache(), MemoryReader()
     for game, plan in plans:
-        times, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache)
+        times, _ = _time_recalls(driver, database, game, plan, params, embedder, dry_run=True, cache=cache,
+                                 reader=reader)
         dry += times
         for player, topic in plan:
             result = recall(driver, database, game, player, topic=topic, params=params, embedder=embedder,
-                            cache=cache)
+                            cache=cache, reader=reader)
             written.append(result.timings["total"] - result.timings["embed"])
             sizes.append(result.candidates)
     owners = driver.execute_query("MATCH (m:Memory) WHERE m.game IN $games RETURN count(m) AS n, "

@@ -89,6 +89,7 @@ from graphmem.recall.lucene import lucene_query
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game, stored_game_ids
 from graphmem.store.keys import scope_token
+from graphmem.store.reader import MemoryReader
 
 log = logging.getLogger(__name__)
 
@@ -329,10 +330,11 @@ def _hits(question: Question, events: Iterable[str | None]) -> list[bool]:
 
 
 def ask(driver: neo4j.Driver, database: str | None, question: Question, game: str, params: Parameters,
-        embedder: Embedder, cache: EmbeddingCache, k: int) -> list[bool]:
-    """Whether each evidence event is among the events of the k memories recall returns on the copy ``game``."""
+        embedder: Embedder, cache: EmbeddingCache, reader: MemoryReader, k: int) -> list[bool]:
+    """Whether each evidence event is among the events of the k memories recall returns on the copy ``game``
+    (through the process's ``cache`` of vectors and ``reader`` of candidates)."""
     result = recall(driver, database, game, question.owner, topic=question.text, k=k, dry_run=True, params=params,
-                    embedder=embedder, cache=cache)
+                    embedder=embedder, cache=cache, reader=reader)
     return _hits(question, (m.event for m in result.memories))
 
 
@@ -427,17 +429,17 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
         asked += questions(game_log, _witnessed(driver, database, copy_id(game_log.game, reference)),
                            per_kind=per_kind, k=k, seed=seed)
     hits: dict[str, list[list[bool]]] = {}
-    cache = EmbeddingCache()
+    cache, reader = EmbeddingCache(), MemoryReader()
     for profile in wanted:
         t0 = time.perf_counter()
-        hits[profile] = [ask(driver, database, q, copy_id(q.game, profile), params, embedder, cache, k)
+        hits[profile] = [ask(driver, database, q, copy_id(q.game, profile), params, embedder, cache, reader, k)
                          for q in asked]
         steps[f"ask {profile}"] = round(time.perf_counter() - t0, 1)
     default = params.default_profile
     if default in wanted:
         free = replace(params, recall=replace(params.recall, cue_support=0.0))
-        hits[FREE.format(default)] = [ask(driver, database, q, copy_id(q.game, default), free, embedder, cache, k)
-                                      for q in asked]
+        hits[FREE.format(default)] = [ask(driver, database, q, copy_id(q.game, default), free, embedder, cache,
+                                          reader, k) for q in asked]
     with driver.session(database=database, default_access_mode=neo4j.READ_ACCESS) as session:
         t0 = time.perf_counter()
         hits[DENSE] = [ask_dense(session, q, copy_id(q.game, reference), embedder, k) for q in asked]
@@ -445,7 +447,7 @@ def run(driver: neo4j.Driver, database: str | None, *, profiles: Sequence[str] |
         steps["single rankings"] = round(time.perf_counter() - t0, 1)
     for lane in LANES:
         hits[lane] = [ask(driver, database, q, copy_id(q.game, reference), lane_params(params, lane), embedder,
-                          cache, k) for q in asked]
+                          cache, reader, k) for q in asked]
     for profile in wanted:  # the copies are the benchmark's own: leave the database as it was
         for game_log in logs:
             delete_game(driver, database, copy_id(game_log.game, profile))

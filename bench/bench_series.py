@@ -279,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
         with neo4j.GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF") as driver:
             with MemoryService(driver, embedder=Embedder()) as memory:
-                memory.recall_cache.reader.background = True  # as a server's; the with block settles before the close
+                memory.memory_reader.background = True  # as a server's; the with block settles before the close
                 for profile in [p for p in args.profiles.split(",") if p]:
                     for order in orders:
                         reports.append(run_profile(memory, args.folder, args.games, profile, args.repeats,

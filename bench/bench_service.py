@@ -312,7 +312,7 @@ def _mean_ms(values: Sequence[float]) -> float:
 def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: int | None) -> dict[str, Any]:
     """Where one writing recall's CPU goes, part by part: ``calls`` writing recalls in-process, one after another
     (no concurrency: every CPU second is this call's), each followed by the work its process does after it returns
-    (the second raise, :meth:`graphmem.recall.vectors.EmbeddingCache.settle`), in two passes.
+    (the second raise, :meth:`graphmem.store.reader.MemoryReader.settle`), in two passes.
 
     1. The graphmem process: for each stage of the pipeline (``RecallResult.cpu_timings``: the request thread's
        CPU; ``timings``: wall time), the whole process per call (``time.process_time``, every thread: the
@@ -339,7 +339,7 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     for game, player, topic in calls[:half]:
         before = time.process_time()
         result = service.recall(game, player, topic)
-        service.recall_cache.reader.settle()
+        service.memory_reader.settle()
         process.append(time.process_time() - before)
         for name, value in result.cpu_timings.items():
             stage_cpu.setdefault(name, []).append(value)
@@ -386,7 +386,7 @@ def breakdown(service: Any, calls: Sequence[tuple[str, str, str]], neo4j_pid: in
     try:
         for game, player, topic in calls[half:]:
             service.recall(game, player, topic)
-            service.recall_cache.reader.settle()
+            service.memory_reader.settle()
     finally:
         neo4j.Session.execute_read, neo4j.Session.execute_write = originals[0], originals[1]  # type: ignore[method-assign]
         neo4j.Driver.execute_query = originals[2]  # type: ignore[method-assign]

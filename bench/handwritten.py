@@ -79,6 +79,7 @@ from graphmem.recall.lucene import lucene_query
 from graphmem.service import MemoryService
 from graphmem.store.games import delete_game, stored_game_ids
 from graphmem.store.keys import scope_token
+from graphmem.store.reader import MemoryReader
 
 log = logging.getLogger(__name__)
 
@@ -340,14 +341,17 @@ def evaluate(questions: Sequence[HandQuestion], rank: Ranking, k: int = 10) -> d
 
 
 def recall_ranking(driver: neo4j.Driver, database: str | None, profile: str, params: Parameters,
-                   embedder: Embedder, cache: EmbeddingCache | None = None, k: int = 10) -> Ranking:
+                   embedder: Embedder, cache: EmbeddingCache | None = None, reader: MemoryReader | None = None,
+                   k: int = 10) -> Ranking:
     """graphmem's recall on the copy ``GAME.bench-PROFILE``: a dry run for the asker with the question as topic,
-    no participants, at the question's phase (the end of the game when ``at`` is None), k memories."""
+    no participants, at the question's phase (the end of the game when ``at`` is None), k memories (through the
+    process's ``cache`` of vectors and ``reader`` of candidates: new ones when None)."""
     cache = cache or EmbeddingCache()
+    reader = reader or MemoryReader()
 
     def rank(q: HandQuestion) -> list[str | None]:
         result = recall(driver, database, copy_id(q.game, profile), q.asker, topic=q.question, at=q.at, k=k,
-                        dry_run=True, params=params, embedder=embedder, cache=cache)
+                        dry_run=True, params=params, embedder=embedder, cache=cache, reader=reader)
         return [m.event for m in result.memories]
 
     return rank
@@ -423,13 +427,14 @@ def run(driver: neo4j.Driver, database: str | None, questions: Sequence[HandQues
     logs = [games[g] for g in dict.fromkeys(q.game for q in asked)]
     ingest_copies(driver, database, logs, wanted, params, embedder)
     try:
-        cache = EmbeddingCache()
-        rankings: dict[str, Ranking] = {p: recall_ranking(driver, database, p, params, embedder, cache, k)
+        cache, reader = EmbeddingCache(), MemoryReader()
+        rankings: dict[str, Ranking] = {p: recall_ranking(driver, database, p, params, embedder, cache, reader, k)
                                         for p in wanted}
         rankings[COSINE] = cosine_ranking(driver, database, wanted[0], embedder, k)
         rankings[LEXICAL] = lexical_ranking(driver, database, wanted[0], k)
         for lane in LANES:  # recall with one lane of relevance alone: the fused ranking must beat each (issue 24)
-            rankings[lane] = recall_ranking(driver, database, wanted[0], lane_params(params, lane), embedder, cache, k)
+            rankings[lane] = recall_ranking(driver, database, wanted[0], lane_params(params, lane), embedder, cache,
+                                            reader, k)
         results = {name: evaluate(asked, rank, k) for name, rank in rankings.items()}
     finally:
         delete_copies(driver, database, logs, wanted)

@@ -25,7 +25,9 @@ not hold: a live game's state is rebuilt from the stored header and event log (a
 stored event count and hash), so any process, or a restarted one, goes on with any game
 (:mod:`graphmem.ingest.live`). Recall keeps the embeddings it has read (:class:`graphmem.recall.vectors.EmbeddingCache`,
 by game incarnation): a memory's embedding never changes, so this is a cache of what Neo4j holds, not state, and is
-read again when lost. The first call that embeds something loads the model (about 1 s; about 15 s more the first
+read again when lost; and it reads each owner's candidates through the process's reader
+(:class:`graphmem.store.reader.MemoryReader`), which holds them between calls while the owner's memory version says
+they are the stored ones. The first call that embeds something loads the model (about 1 s; about 15 s more the first
 time a machine exports it to ONNX, graphmem.encoders); :meth:`warm_up` loads it ahead.
 """
 
@@ -60,7 +62,6 @@ if TYPE_CHECKING:
     from graphmem.jobs.forget import ForgetResult
     from graphmem.jobs.series_consolidation import SeriesConsolidationReport
     from graphmem.recall import RecallResult
-    from graphmem.recall.vectors import EmbeddingCache
     from graphmem.store.idempotency import Answer
     from graphmem.store.tokens import PlayerGrant
     from graphmem.viz.decay import DecayChart
@@ -88,13 +89,14 @@ class MemoryService:
     params : Parameters or None (default: the shipped parameters with the settings' overrides)
     embedder : Embedder or None (default: the settings' model, loaded on first use)
     recall_cache : int >= 0, the most memories whose vectors recall keeps between calls (default 100,000, ~150 MB
-        at 384 dimensions: a text vector each; 0 reads them again at every recall)
+        at 384 dimensions: a text vector each; 0 reads them again at every recall), and the most candidates its
+        reader holds (``memory_reader``)
 
     A service that owns its driver (``driver`` None, or :meth:`connect`) answers a writing recall once its write has
-    committed and raises the owner's memory version the second time on the thread of the recall cache's reader
-    (``recall_cache.reader``, :class:`graphmem.store.reader.MemoryReader` with ``background``); :meth:`close` waits
-    for those raises before it closes the driver. One on a caller's driver waits for each raise, unless the caller
-    sets ``service.recall_cache.reader.background = True`` and closes the service before the driver.
+    committed and raises the owner's memory version the second time on the thread of its reader
+    (``memory_reader``, :class:`graphmem.store.reader.MemoryReader` with ``background``); :meth:`close` waits for
+    those raises before it closes the driver. One on a caller's driver waits for each raise, unless the caller sets
+    ``service.memory_reader.background = True`` and closes the service before the driver.
 
     Raises Neo4jUnavailable when it has to open a driver and no Neo4j answers.
     """
@@ -117,9 +119,16 @@ class MemoryService:
         """The live games this service feeds (it caches their rebuilt state, validated against Neo4j)."""
         self.recall_retries = 0
         """Recalls run again because a concurrent recall wrote the same memories first."""
-        self.recall_cache = self._new_recall_cache(recall_cache)
-        self.recall_cache.reader.background = self._owns_driver
-        """The embeddings recall keeps between calls (see the module docstring); shared by the request threads."""
+        from graphmem.recall.vectors import DEFAULT_MAX_MEMORIES, EmbeddingCache
+        from graphmem.store.reader import MemoryReader
+
+        size = DEFAULT_MAX_MEMORIES if recall_cache is None else recall_cache
+        self.recall_cache = EmbeddingCache(size)
+        """The memories' vectors recall keeps between calls (see the module docstring); shared by the request
+        threads."""
+        self.memory_reader = MemoryReader(size, background=self._owns_driver)
+        """What recall reads each owner's candidates through, holds of them between calls and writes through
+        (:mod:`graphmem.store.reader`); shared by the request threads."""
 
     @classmethod
     def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
@@ -145,13 +154,13 @@ class MemoryService:
             driver.close()
             raise
         service._owns_driver = True
-        service.recall_cache.reader.background = True  # close() settles before it closes the driver it owns
+        service.memory_reader.background = True  # close() settles before it closes the driver it owns
         return service
 
     def close(self) -> None:
         """Finish the work writing recalls left after they returned (the second raise of the owners' memory versions:
         :meth:`graphmem.store.reader.MemoryReader.settle`), then close the driver if the service opened it."""
-        self.recall_cache.reader.settle()
+        self.memory_reader.settle()
         if self._owns_driver:
             self.driver.close()
 
@@ -450,18 +459,13 @@ class MemoryService:
         def attempt() -> RecallResult:
             return recall(self.driver, self.database, game, player, topic=topic, participants=participants, at=at,
                           k=k, seed=self.settings.seed if seed is None else seed, params=self.params,
-                          embedder=self.embedder, dry_run=dry_run, cache=self.recall_cache)
+                          embedder=self.embedder, dry_run=dry_run, cache=self.recall_cache,
+                          reader=self.memory_reader)
 
         def retried() -> None:
             self.recall_retries += 1
 
         return until_written(attempt, retried)
-
-    @staticmethod
-    def _new_recall_cache(size: int | None) -> EmbeddingCache:
-        from graphmem.recall.vectors import DEFAULT_MAX_MEMORIES, EmbeddingCache
-
-        return EmbeddingCache(DEFAULT_MAX_MEMORIES if size is None else size)
 
     def push_thought(self, game: str, player: str, content: str, *, priority: float = 0.5, persistence: int = 2,
                      trigger: str = "api") -> str:

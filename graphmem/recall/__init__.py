@@ -2,15 +2,16 @@
 docs/model.md#working-memory, docs/prompt.md).
 
 ``recall(driver, database, game, player, topic=..., participants=..., at=..., k=..., seed=..., params=...,
-embedder=..., dry_run=..., cache=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the prompt block of
-docs/prompt.md (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for programs.
+embedder=..., dry_run=..., cache=..., reader=...)`` returns a :class:`RecallResult`; ``result.prompt()`` is the
+prompt block of docs/prompt.md (:mod:`graphmem.recall.prompt`) and ``result.to_json()`` the same content for
+programs.
 
 Pipeline, one call:
 
 1. read the game, the owner and the candidates in ONE query (``cypher/recall/context.cypher``): the owner, the
    owner's thoughts and open conflicts, the candidates as parallel lists of numbers (node id, access count, strength
-   at ``now``, flashbulb flag, threshold); each candidate's uid is the one the process's
-   :class:`~graphmem.recall.vectors.EmbeddingCache` holds for its node id, the others read in the same transaction
+   at ``now``, flashbulb flag, threshold); each candidate's uid is the one the process's reader
+   (:class:`graphmem.store.reader.MemoryReader`) holds for its node id, the others read in the same transaction
    (``recall/uids``: a node id names a node only while it lives). The
    candidates are the owner's memories that some cue could bring back (cued recall, :mod:`graphmem.model.retrieval`):
    encoded by ``now``, neither consolidated nor tombstoned, and a flashbulb or at least as strong as the cue floor

@@ -25,7 +25,7 @@ from graphmem.recall.types import Candidate
 from graphmem.recall.vectors import EmbeddingCache
 from graphmem.store.games import stored_game_ids
 from graphmem.store.keys import player_uid
-from graphmem.store.reader import HeldCandidates
+from graphmem.store.reader import HeldCandidates, MemoryReader
 
 __all__ = ["Context", "check_context", "held_key", "read_context", "strength_now"]
 
@@ -65,8 +65,8 @@ class Context:
 
 
 def read_context(driver: neo4j.Driver, database: str | None, game: str, player: str, at: int | None,
-                 params: Parameters, cache: EmbeddingCache) -> Context:
-    """Read what a recall needs before ranking through ``cache``'s reader
+                 params: Parameters, reader: MemoryReader, cache: EmbeddingCache) -> Context:
+    """Read what a recall needs before ranking through ``reader``
     (:meth:`graphmem.store.reader.MemoryReader.read_candidates`: ``recall/context`` once, in a read transaction; see
     the query's header for what it reads): the owner's candidates are not read again while the reader holds them as
     the query would read them, and only the memories the owner's change log names when it holds them at an older
@@ -80,7 +80,7 @@ def read_context(driver: neo4j.Driver, database: str | None, game: str, player: 
                               "curve": params.curve,
                               "vague_floor": params.clarity.vague_floor, "cue_support": params.recall.cue_support,
                               "lowest_cue_floor": cue_floor(0.0, params), "own_kinds": list(OWN_KINDS)}
-    read = cache.reader.read_candidates(driver, database, held_key(database, game, player, at, params), game, values)
+    read = reader.read_candidates(driver, database, held_key(database, game, player, at, params), game, values)
     if read is None:
         raise unknown_game(game, stored_game_ids(driver, database))
     row, held = read.row, read.held

@@ -38,7 +38,7 @@ from graphmem.recall.series import EarlierCandidates, read_earlier, read_earlier
 from graphmem.recall.types import Candidate, RecalledMemory, RecallRequest, participants_tuple
 from graphmem.recall.vectors import EmbeddingCache, GameVectors
 from graphmem.recall.working import active_thoughts
-from graphmem.store.reader import HeldCandidates
+from graphmem.store.reader import HeldCandidates, MemoryReader
 
 __all__ = ["dense_scores", "recall", "run_recall"]
 
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *, topic: str | None = None,
            participants: Sequence[str] = (), at: int | None = None, k: int | None = None, seed: int = 0,
            params: Parameters, embedder: Embedder | None = None, dry_run: bool = False,
-           cache: EmbeddingCache | None = None) -> RecallResult:
+           cache: EmbeddingCache | None = None, reader: MemoryReader | None = None) -> RecallResult:
     """The memory context of ``player`` for a dialogue about ``topic`` with ``participants``
     (docs/model.md#recall-and-reconsolidation).
 
@@ -63,11 +63,13 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     params : the model parameters (the game's forgetting curve ``Game.curve`` replaces ``params.curve``)
     embedder : needed when there is a topic (the topic's embedding)
     dry_run : compute the same result and write nothing
-    cache : what the process keeps between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`: the memories'
-        vectors, and its ``reader``, :class:`graphmem.store.reader.MemoryReader`, which reads and holds the owners'
-        candidates; None: a new one for this call, so everything is read). A writing recall through a cache made
-        with ``background=True`` returns once its write has committed and leaves the second raise of the owner's
-        memory version to the reader's thread: call ``cache.reader.settle()`` before closing ``driver``
+    cache : the memories' vectors the process keeps between recalls (:class:`graphmem.recall.vectors.EmbeddingCache`;
+        None: a new one for this call, so every vector is read)
+    reader : what reads and holds the owners' candidates between recalls, and writes through them
+        (:class:`graphmem.store.reader.MemoryReader`; None: a new one for this call, so every candidate is read). A
+        writing recall through a reader made with ``background=True`` returns once its write has committed and
+        leaves the second raise of the owner's memory version to the reader's thread: call ``reader.settle()``
+        before closing ``driver``
 
     Returns a :class:`RecallResult` (``.prompt()`` is the docs/prompt.md block, ``.to_json()`` the same as JSON).
     Raises NotFound for an unknown game, player or participant (listing what exists); UsageProblem for ``at``
@@ -75,7 +77,7 @@ def recall(driver: neo4j.Driver, database: str | None, game: str, player: str, *
     a memory between the read and the write (nothing is written then).
     """
     request = RecallRequest(game, player, topic, participants_tuple(participants), at, k, seed, dry_run)
-    return run_recall(driver, database, request, params, embedder, cache=cache)
+    return run_recall(driver, database, request, params, embedder, cache=cache, reader=reader)
 
 
 def _curve(context: Context, params: Parameters) -> Parameters:
@@ -336,7 +338,8 @@ class Ranking:
 
 
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
-               embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None) -> RecallResult:
+               embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None,
+               reader: MemoryReader | None = None) -> RecallResult:
     """:func:`recall` for a :class:`RecallRequest` (see there), in its stages, each timed under its name: read (the
     owner's game through the reader; the earlier games of its series after it, "read earlier games"), embed (the
     topic's embedding beyond the read, which it overlaps), rank ("dense", "lexical", "neighbours", "rank", and
@@ -344,43 +347,44 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if request.has_topic and embedder is None:
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
-    kept = cache if cache is not None else EmbeddingCache(0)
+    cache = cache if cache is not None else EmbeddingCache(0)
+    reader = reader if reader is not None else MemoryReader(0)
     clock = _Clock()
     # with the model loaded, the topic is embedded while Neo4j reads; else after the check, so that a typo in a name
     # never waits for the model to load
     embedding = (embedder.encode_one_later(request.topic or "")
                  if request.has_topic and embedder is not None and embedder.loaded else None)
-    context, beside = read(driver, database, request, params, kept)
+    context, beside = read(driver, database, request, params, reader, cache)
     clock.lap("read")
     vector = embedding.result() if embedding is not None else (
         embedder.encode_one(request.topic or "") if request.has_topic and embedder is not None else None)
     clock.lap("embed")
     p = _curve(context, params)
-    segments = read_segments(driver, database, request, params, context, p.curve, beside, kept)
+    segments = read_segments(driver, database, request, params, context, p.curve, beside, reader, cache)
     clock.lap("read earlier games")
-    ranking = rank(driver, database, request, context, segments, vector, p, k, kept, clock)
-    results = reconsolidate_recalled(driver, database, request, context, ranking, p, kept, clock)
+    ranking = rank(driver, database, request, context, segments, vector, p, k, reader, cache, clock)
+    results = reconsolidate_recalled(driver, database, request, context, ranking, p, cache, clock)
     writable = not request.dry_run and request.at is None  # an explicit phase is a look, at the current phase too
-    written = write(driver, database, request, ranking, results, p, params, kept) if writable else 0
+    written = write(driver, database, request, ranking, results, p, params, reader) if writable else 0
     clock.lap("write")
     return assemble(request, context, ranking, results, p, k, writable, written, clock)
 
 
 def read(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
-         kept: EmbeddingCache) -> tuple[Context, Future[list[EarlierCandidates]] | None]:
-    """The read stage: the owner's game through ``kept``'s reader (:func:`graphmem.recall.candidates.read_context`),
+         reader: MemoryReader, cache: EmbeddingCache) -> tuple[Context, Future[list[EarlierCandidates]] | None]:
+    """The read stage: the owner's game through ``reader`` (:func:`graphmem.recall.candidates.read_context`),
     checked against the request (NotFound, UsageProblem), and, for a game the process has met as one of a series,
     the earlier games read beside it (a future)."""
-    beside = (read_earlier_beside(driver, database, request.game, request.player, params, kept)
+    beside = (read_earlier_beside(driver, database, request.game, request.player, params, reader, cache)
               if request.at is None else None)
-    context = read_context(driver, database, request.game, request.player, request.at, params, kept)
+    context = read_context(driver, database, request.game, request.player, request.at, params, reader, cache)
     check_context(context, request.game, request.player, request.participants, request.at)
     return context, beside
 
 
 def read_segments(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
                   context: Context, curve: str, beside: Future[list[EarlierCandidates]] | None,
-                  kept: EmbeddingCache) -> list[Segment]:
+                  reader: MemoryReader, cache: EmbeddingCache) -> list[Segment]:
     """The candidates of the owner's own game first, then those of the earlier games of its series
     (docs/model.md#series-of-games; a look into the past with ``at`` before the game's phase shows the owner's own
     game only); a game whose memories of the owner all faded costs nothing more."""
@@ -388,18 +392,19 @@ def read_segments(driver: neo4j.Driver, database: str | None, request: RecallReq
     if beside is not None:
         earlier = beside.result() if in_series else []  # the game left its series since: what was read is dropped
     else:
-        earlier = read_earlier(driver, database, request.game, request.player, params, kept) if in_series else []
+        earlier = (read_earlier(driver, database, request.game, request.player, params, reader, cache)
+                   if in_series else [])
     return [Segment(request.game, request.player, None, context.incarnation, context.now, curve, context.held),
             *(Segment(e.self.game, e.self.player, e.self.position, e.held.incarnation, e.now, e.curve, e.held)
               for e in earlier if e.held.uids)]
 
 
 def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
-         segments: list[Segment], vector: Vectors | None, p: Parameters, k: int, kept: EmbeddingCache,
-         clock: _Clock) -> Ranking:
+         segments: list[Segment], vector: Vectors | None, p: Parameters, k: int, reader: MemoryReader,
+         cache: EmbeddingCache, clock: _Clock) -> Ranking:
     """The rank stage (docs/model.md#candidates-and-ranking): every candidate's dense and lexical scores, source
-    route, neighbours and date routes from the vectors ``kept`` holds, the scores, the cued-recall filter and the
-    best ``k``, then the rows of those ``k`` through the reader."""
+    route, neighbours and date routes from the vectors ``cache`` holds, the scores, the cued-recall filter and the
+    best ``k``, then the rows of those ``k`` through ``reader``."""
     uids, ns, strengths, flashbulbs, thresholds = joined(segments)
     n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
@@ -414,7 +419,7 @@ def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, con
         parts: list[tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.float64] | None, npt.NDArray[np.bool_]]] = []
         held_rows: list[tuple[GameVectors, npt.NDArray[np.intp]]] = []
         for seg in segments:
-            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, seg.held.uids, seg.held.ns)
+            vectors, rows = cache.fetch(driver, database, seg.game, seg.incarnation, seg.held.uids, seg.held.ns)
             held_rows.append((vectors, rows))
             parts.append((dense_scores(vectors, rows, vector),
                           source_values(vectors, rows, named, seg.now, seg.curve, p.source.unknown_below)
@@ -427,7 +432,7 @@ def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, con
         clock.lap("dense")
         terms = topic_terms(request.topic)
         if terms:
-            lexical = np.concatenate(kept.lexical(held_rows, terms))
+            lexical = np.concatenate(cache.lexical(held_rows, terms))
         clock.lap("lexical")
         if vector is not None and p.recall.neighbour_weight > 0.0:
             near = conversation_neighbours(held_rows)
@@ -450,8 +455,8 @@ def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, con
     segment_of = {uid: seg for seg in segments for uid in seg.held.uids} if len(segments) > 1 else {}
     clock.lap("rank")
     own = segments[0]
-    chosen = kept.reader.read_memories(driver, database, request.player,
-                                       [(r.uid, ns[r.position], segment_of.get(r.uid, own).held.shown) for r in ranked])
+    chosen = reader.read_memories(driver, database, request.player,
+                                  [(r.uid, ns[r.position], segment_of.get(r.uid, own).held.shown) for r in ranked])
     index = {r.uid: r.position for r in ranked}
     candidates = [Candidate.from_row({**row, "lexical": float(lexical[index[row["uid"]]]),
                                       "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
@@ -463,7 +468,7 @@ def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, con
 
 
 def reconsolidate_recalled(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
-                           ranking: Ranking, p: Parameters, kept: EmbeddingCache,
+                           ranking: Ranking, p: Parameters, cache: EmbeddingCache,
                            clock: _Clock) -> dict[str, Reconsolidation]:
     """The reconsolidate stage (docs/model.md#reconsolidation): each recalled memory at the phase of its own game now
     (an earlier game of the series is far past its end), with its donors of details and tellers, the other memories
@@ -476,7 +481,7 @@ def reconsolidate_recalled(driver: neo4j.Driver, database: str | None, request: 
     for seg in ranking.segments:
         together = [r.uid for r in ranking.recalled if ranking.segment(r.uid) is seg]
         if together:
-            vectors, rows = kept.fetch(driver, database, seg.game, seg.incarnation, together,
+            vectors, rows = cache.fetch(driver, database, seg.game, seg.incarnation, together,
                                        [by_uid[u].n for u in together])
             pairs.update(similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import))
     donors = recalled_together([replace(by_uid[r.uid], similar=pairs[r.uid]) for r in ranking.recalled])
@@ -489,9 +494,9 @@ def reconsolidate_recalled(driver: neo4j.Driver, database: str | None, request: 
 
 
 def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, ranking: Ranking,
-          results: Mapping[str, Reconsolidation], p: Parameters, params: Parameters, kept: EmbeddingCache) -> int:
+          results: Mapping[str, Reconsolidation], p: Parameters, params: Parameters, reader: MemoryReader) -> int:
     """The write stage: every reconsolidated memory in one transaction, for every game the recalled memories come
-    from, each at its own game's phase, through ``kept``'s reader (:func:`graphmem.recall.reconsolidate.write_updates`).
+    from, each at its own game's phase, through ``reader`` (:func:`graphmem.recall.reconsolidate.write_updates`).
     What was written is not put into what the process holds: the reader's next read of each player written finds it
     in the change log and reads it. Returns the memories written."""
     own = ranking.segments[0]
@@ -504,7 +509,7 @@ def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, ra
             also.setdefault((seg.game, seg.player), []).append(uid)
     keys = [held_key(database, own.game, own.player, None, params),
             *(held_key(database, game, player, None, params) for game, player in also)]
-    return write_updates(driver, database, request.game, request.player, list(updates.values()), kept.reader, also,
+    return write_updates(driver, database, request.game, request.player, list(updates.values()), reader, also,
                          keys)
 
 

@@ -29,14 +29,14 @@ from graphmem.recall.candidates import held_key
 from graphmem.recall.vectors import EmbeddingCache
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher
-from graphmem.store.reader import HeldCandidates
+from graphmem.store.reader import HeldCandidates, MemoryReader
 from graphmem.store.series import EarlierSelf, earlier_selves
 
 __all__ = ["EarlierCandidates", "met_earlier_selves", "read_earlier", "read_earlier_beside"]
 
-_SELVES: weakref.WeakKeyDictionary[EmbeddingCache, dict[tuple[str | None, str, str], list[EarlierSelf]]] = (
+_SELVES: weakref.WeakKeyDictionary[MemoryReader, dict[tuple[str | None, str, str], list[EarlierSelf]]] = (
     weakref.WeakKeyDictionary())
-"""The earlier selves each cache's recalls have met, by (database, game, player): a person's earlier games change only
+"""The earlier selves each reader's recalls have met, by (database, game, player): a person's earlier games change only
 when a game joins or leaves the series, which ``recall/earlier_context`` reports."""
 
 
@@ -63,7 +63,7 @@ class EarlierCandidates:
 
 
 def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: str, params: Parameters,
-                 cache: EmbeddingCache) -> list[EarlierCandidates]:
+                 reader: MemoryReader, cache: EmbeddingCache) -> list[EarlierCandidates]:
     """The candidates of the players the person who is ``player`` in ``game`` was in the earlier games of its
     series, in position order ([] for a game in no series or a person new to it). See the module docstring."""
     values: dict[str, Any] = {"curve": params.curve, "vague_floor": params.clarity.vague_floor,
@@ -71,7 +71,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
                               "player": player, "own_kinds": list(OWN_KINDS)}
 
     key = (database, game, player)
-    known_selves = _SELVES.setdefault(cache, {})
+    known_selves = _SELVES.setdefault(reader, {})
     Read = tuple[EarlierSelf, HeldCandidates | None, Mapping[str, Any], list[str | None] | None]
 
     def work(tx: neo4j.ManagedTransaction) -> list[Read]:
@@ -82,7 +82,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             selves = known_selves[key] = earlier_selves(tx, database, game, player)
         if not selves:
             return []
-        held = [cache.reader.held(held_key(database, s.game, s.player, None, params)) for s in selves]
+        held = [reader.held(held_key(database, s.game, s.player, None, params)) for s in selves]
         rows = [{"game": s.game, "player": s.player, "player_uid": player_uid(s.game, s.player),
                  "known": None if h is None else h.known} for s, h in zip(selves, held)]
         record = tx.run(cypher("recall/earlier_context"), values, player_uid=player_uid(game, player),
@@ -92,7 +92,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             raise _SeriesMoved
         out: list[Read] = []
         for s, h, row in zip(selves, held, record["selves"]):
-            uids = None if row["fresh"] else cache.reader.uids(tx, database, s.game, row["incarnation"], row["ids"])
+            uids = None if row["fresh"] else reader.uids(tx, database, s.game, row["incarnation"], row["ids"])
             out.append((s, h, row, uids))
         return out
 
@@ -104,7 +104,7 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
             read = session.execute_read(work)
     found = []
     for s, held, row, uids in read:
-        taken = cache.reader.take(held_key(database, s.game, s.player, None, params), held, row, uids)
+        taken = reader.take(held_key(database, s.game, s.player, None, params), held, row, uids)
         if taken.recued:
             cache.recued(database, s.game, row["incarnation"], taken.recued)
         found.append(EarlierCandidates(s, int(row["now"]), str(row["curve"]), taken.held))
@@ -112,19 +112,19 @@ def read_earlier(driver: neo4j.Driver, database: str | None, game: str, player: 
 
 
 def read_earlier_beside(driver: neo4j.Driver, database: str | None, game: str, player: str, params: Parameters,
-                        cache: EmbeddingCache) -> Future[list[EarlierCandidates]] | None:
+                        reader: MemoryReader, cache: EmbeddingCache) -> Future[list[EarlierCandidates]] | None:
     """:func:`read_earlier` started in a thread of its own, so that it runs while the caller reads the owner's own
     game (two transactions at once instead of one after the other: 7 ms of a series recall's 49 on the 50-game
-    series, bench/README.md), when ``cache``'s recalls have met earlier selves of ``player`` in ``game`` (it is
+    series, bench/README.md), when ``reader``'s recalls have met earlier selves of ``player`` in ``game`` (it is
     known to be a game of a series); None otherwise (a game in no series, or an owner's first recall: the caller
     reads the earlier games after its own read says the game is in a series). The caller takes the result, or
     drops it when its own read says otherwise (the game left its series since)."""
-    if not met_earlier_selves(cache, database, game, player):
+    if not met_earlier_selves(reader, database, game, player):
         return None
-    return _READERS.submit(read_earlier, driver, database, game, player, params, cache)
+    return _READERS.submit(read_earlier, driver, database, game, player, params, reader, cache)
 
 
-def met_earlier_selves(cache: EmbeddingCache, database: str | None, game: str, player: str) -> bool:
-    """Whether ``cache``'s recalls have met earlier selves of ``player`` in ``game`` (it is known to be a game of a
+def met_earlier_selves(reader: MemoryReader, database: str | None, game: str, player: str) -> bool:
+    """Whether ``reader``'s recalls have met earlier selves of ``player`` in ``game`` (it is known to be a game of a
     series in which the owner's person played before)."""
-    return bool(_SELVES.get(cache, {}).get((database, game, player)))
+    return bool(_SELVES.get(reader, {}).get((database, game, player)))

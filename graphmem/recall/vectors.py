@@ -26,11 +26,11 @@ its source cue with the ``n`` it belongs to:
   used least recently are dropped whole.
 
 **Candidates.** Which memories are an owner's candidates, and at which access counts, is the reader's
-(:class:`graphmem.store.reader.MemoryReader`, the cache's ``reader``): it reads them, holds them versioned between
-recalls and learns of every change by reading, a writing recall's own included. A memory's access count is what
-tells the cache that a reconsolidation changed the row it holds: when the reader reads the memories another write
-logged, it also reads their new access counts, source cues, texts and keywords (``recued``), which
-:meth:`EmbeddingCache.recued` sets on the rows held instead of reading their embeddings again.
+(:class:`graphmem.store.reader.MemoryReader`, which a process keeps beside its cache): it reads them, holds them
+versioned between recalls and learns of every change by reading, a writing recall's own included. A memory's
+access count is what tells the cache that a reconsolidation changed the row it holds: when the reader reads the
+memories another write logged, it also reads their new access counts, source cues, texts and keywords
+(``recued``), which :meth:`EmbeddingCache.recued` sets on the rows held instead of reading their embeddings again.
 
 The first recall of an owner in a process therefore reads every candidate's embedding and source cue (on a real
 game, ~50 memories: a few milliseconds); ``graphmem recall`` on the command
@@ -63,7 +63,6 @@ from graphmem.recall.dates import told_day
 from graphmem.recall.lexical import Postings, bm25
 from graphmem.recall.neighbours import NO_TALK, conversation_key
 from graphmem.store.queries import cypher
-from graphmem.store.reader import MemoryReader
 
 __all__ = ["DEFAULT_MAX_MEMORIES", "EmbeddingCache", "GameVectors"]
 
@@ -223,21 +222,17 @@ class GameVectors:
 
 
 class EmbeddingCache:
-    """Each memory's text vector, its ``about`` list and its source cue, by game incarnation and uid (see the module
-    docstring), beside the :class:`graphmem.store.reader.MemoryReader` that reads and holds the owners' candidates
-    (``reader``): what one process keeps for recall between calls.
+    """Each memory's text vector, its ``about`` list, its source cue and its words, by game incarnation and uid (see
+    the module docstring): what one process keeps of the memories' vectors between recalls. Which memories are an
+    owner's candidates is not its business but the :class:`graphmem.store.reader.MemoryReader`'s, which a process
+    keeps beside it (:class:`graphmem.service.MemoryService` holds one of each).
 
-    max_memories : int >= 0, the most memories held, and the most candidates its reader holds (0: nothing is kept
-    between calls, every recall reads its candidates again).
-    background : bool, the reader's writes return once they have committed and leave the second raise of the owners'
-    memory versions to its thread (:meth:`graphmem.store.reader.MemoryReader.write`); then ``reader.settle()`` must
-    run before the driver closes (a driver closed under that thread's query fails it, and the raise is lost).
-    :class:`graphmem.service.MemoryService` sets it when it owns its driver, and settles when it closes.
+    max_memories : int >= 0, the most memories held (0: nothing is kept between calls, every recall reads the vectors
+    of its candidates again).
     """
 
-    def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES, *, background: bool = False) -> None:
+    def __init__(self, max_memories: int = DEFAULT_MAX_MEMORIES) -> None:
         self.max_memories = max_memories
-        self.reader = MemoryReader(max_memories, background=background)
         self._games: OrderedDict[tuple[str | None, str, str], GameVectors] = OrderedDict()
         self._lock = threading.Lock()
         self.read = 0
@@ -247,10 +242,9 @@ class EmbeddingCache:
         return sum(v.size for v in self._games.values())
 
     def clear(self) -> None:
-        """Drop everything held, the reader's candidates too."""
+        """Drop everything held."""
         with self._lock:
             self._games.clear()
-        self.reader.clear()
 
     def fetch(self, driver: neo4j.Driver, database: str | None, game: str, incarnation: str | None,
               uids: Sequence[str], ns: Sequence[int]) -> tuple[GameVectors, npt.NDArray[np.intp]]:

@@ -29,6 +29,7 @@ from graphmem.recall.lexical import Postings, bm25, topic_terms
 from graphmem.recall.pipeline import dense_scores, similar_pairs
 from graphmem.recall.prompt import check_block
 from graphmem.store.games import delete_game
+from graphmem.store.reader import MemoryReader
 from tests.integration.conftest import FreshGame
 
 pytestmark = pytest.mark.neo4j
@@ -256,26 +257,26 @@ def test_summaries_replace_their_members_and_conflicts_are_flagged(driver: neo4j
 def test_embeddings_are_read_once_and_kept_by_game_incarnation(driver: neo4j.Driver, embedder: Any,
                                                                params: Parameters, fresh_game: FreshGame) -> None:
     game = fresh_game(SMALL, "vectors")
-    cache = EmbeddingCache()
+    cache, reader = EmbeddingCache(), MemoryReader()
 
     def call(**options: Any) -> RecallResult:
         return recall(driver, None, game, "Marcus", topic="medical training", dry_run=True, k=5, params=params,
                       embedder=embedder, **options)
 
-    first = call(cache=cache)
+    first = call(cache=cache, reader=reader)
     assert first.candidates > 5 and cache.read == first.candidates
-    again = call(cache=cache)
+    again = call(cache=cache, reader=reader)
     assert cache.read == first.candidates and again.to_json() == first.to_json()
-    assert call().to_json() == first.to_json()  # without a cache: every embedding read, the same recall
+    assert call().to_json() == first.to_json()  # nothing kept: every embedding read, the same recall
     # a recall that writes raises the access count of the memories it recalls (and may rewrite their keywords):
-    # the next read through the cache's reader finds them in the owner's change log and brings the rows up to date
+    # the next read through the reader finds them in the owner's change log and brings the rows up to date
     # from what it read of them (their embeddings are not read again), and sees what a fresh read sees
     for _ in range(3):
         written = recall(driver, None, game, "Marcus", topic="medical training", k=5, params=params,
-                         embedder=embedder, cache=cache)
+                         embedder=embedder, cache=cache, reader=reader)
         assert written.written == 5
     assert cache.read == first.candidates
-    assert call(cache=cache).to_json() == call().to_json()
+    assert call(cache=cache, reader=reader).to_json() == call().to_json()
     records = driver.execute_query("MATCH (m:Memory {game: $game, owner: 'Marcus'}) RETURN m.uid AS uid, m.n AS n",
                                    game=game).records
     uids, ns = [r["uid"] for r in records], [r["n"] for r in records]

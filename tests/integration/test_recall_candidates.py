@@ -131,20 +131,21 @@ def test_candidates_read_by_node_id_rank_as_the_store_says(driver: neo4j.Driver,
                                                           params: Parameters, talk: str) -> None:
     rng = random.Random(13)
     topics: list[str | None] = [None, "Jordan", *(f"Do you remember when {statement(rng)}" for _ in range(6))]
-    warm = EmbeddingCache()
+    warm = (EmbeddingCache(), MemoryReader())
 
-    def call(owner: str, topic: str | None, participants: Sequence[str], k: int, cache: EmbeddingCache | None,
-             dry_run: bool = True) -> RecallResult:
+    def call(owner: str, topic: str | None, participants: Sequence[str], k: int,
+             kept: tuple[EmbeddingCache, MemoryReader] | None, dry_run: bool = True) -> RecallResult:
+        cache, reader = kept or (None, None)
         return recall(driver, None, talk, owner, topic=topic, participants=participants, k=k, params=params,
-                      embedder=embedder, dry_run=dry_run, cache=cache)
+                      embedder=embedder, dry_run=dry_run, cache=cache, reader=reader)
 
     for round_ in range(2):
         for i, topic in enumerate(topics):
             owner, other = SPEAKERS[i % 2], SPEAKERS[1 - i % 2]
             for participants, k in (((), 10), ((other,), 5)):
-                cold = call(owner, topic, participants, k, EmbeddingCache(0))  # nothing kept: every id read
-                first = call(owner, topic, participants, k, warm)  # the owner's first recall fills the cache
-                again = call(owner, topic, participants, k, warm)  # every uid from the ids the cache has met
+                cold = call(owner, topic, participants, k, None)  # nothing kept: every id read
+                first = call(owner, topic, participants, k, warm)  # the owner's first recall fills what the process keeps
+                again = call(owner, topic, participants, k, warm)  # every uid from the ids the reader has met
                 assert same(first) == same(again) == same(cold)
                 assert cold.candidates > k and (cold.candidates == 300 or "default" in talk)
                 expected = reference(driver, embedder, params, talk, owner, topic, participants, k)
@@ -165,17 +166,17 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
     # changed (graphmem.store.versions): after each kind of write, a recall with what the process holds must equal
     # one that reads everything
     game = small_game_started(memory, "held-candidates")
-    held = memory.recall_cache
+    held = memory.memory_reader
     topic = "what did Priya say about Thomas?"
 
     def check(step: str, owner: str = "Marcus") -> str:
         """How the recall through what the process holds got its candidates ("held", "patched" or "read"), after
         checking that it equals a fresh one."""
-        reused, patched = held.reader.candidates_reused, held.reader.candidates_patched
+        reused, patched = held.candidates_reused, held.candidates_patched
         kept = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
-                      cache=held)
-        how = ("held" if held.reader.candidates_reused > reused else
-               "patched" if held.reader.candidates_patched > patched else "read")
+                      cache=memory.recall_cache, reader=held)
+        how = ("held" if held.candidates_reused > reused else
+               "patched" if held.candidates_patched > patched else "read")
         cold = recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=EmbeddingCache(0))
         assert same(kept) == same(cold), step
@@ -183,8 +184,9 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
         # depends on the order of the candidates)
         held_now, read_now = ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                                zip(c.uids, c.ns, c.strengths, c.flashbulbs, c.thresholds, strict=True)}
-                              for c in (read_context(driver, None, game, owner, None, params, cache).held
-                                        for cache in (held, EmbeddingCache(0))))
+                              for c in (read_context(driver, None, game, owner, None, params, reader,
+                                                     EmbeddingCache(0)).held
+                                        for reader in (held, MemoryReader(0))))
         assert held_now == read_now, step
         return how
 
@@ -195,7 +197,8 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
                                   "text": "Thomas is lying to everyone about the kitchen."}])
         assert check("a live event") == "patched"  # the memories the batch logged were read again
         assert any("lying" in m.text for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
-                                                       embedder=embedder, dry_run=True, cache=held).memories)
+                                                       embedder=embedder, dry_run=True, cache=memory.recall_cache,
+                                                       reader=held).memories)
         assert memory.recall(game, "Marcus", topic).written > 0
         # the process learns of its own write as of anyone's: the change log, read again (what it holds was not
         # changed by the recall)
@@ -205,11 +208,12 @@ def test_held_candidates_are_read_again_after_every_write_that_changes_them(driv
         assert check("two writing recalls in a row") == "patched"
         assert check("nothing written since") == "held"
         forgotten = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
-                           dry_run=True, cache=held).memories[0].uid
+                           dry_run=True, cache=memory.recall_cache, reader=held).memories[0].uid
         memory.forget(game, "Marcus", forgotten, "Marcus decided it never happened")
         assert check("forgetting") == "read"
         assert forgotten not in {m.uid for m in recall(driver, None, game, "Marcus", topic=topic, params=params,
-                                                          embedder=embedder, dry_run=True, cache=held).memories}
+                                                          embedder=embedder, dry_run=True,
+                                                          cache=memory.recall_cache, reader=held).memories}
         memory.advance_phase(game, day=1, name="night")
         assert check("the decay job") == "read"
         memory.consolidate(game)
@@ -228,31 +232,31 @@ def test_a_writing_recall_raises_the_version_again_after_it_returns_and_the_owne
     # the recall wrote; without `background` (a caller that may close its driver right after) both raises are made
     # before the recall returns
     game = small_game_started(memory, "held-settle")
-    held = EmbeddingCache(background=True)
+    held = MemoryReader(background=True)
     topic = "what did Priya say about Thomas?"
 
     def version() -> int:
-        return read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
+        return read_context(driver, None, game, "Marcus", None, params, MemoryReader(0), EmbeddingCache(0)).held.version
 
     try:
         before = version()
         assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
                       cache=EmbeddingCache(), seed=9).written > 0
         assert version() == before + 2
-        recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True, cache=held)
+        recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True, reader=held)
         for seed in range(3):
             before = version()
-            assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, cache=held,
+            assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, reader=held,
                           seed=seed).written > 0
             if seed == 0:
-                held.reader.settle()
+                held.settle()
                 assert version() == before + 2
-            patched = held.reader.candidates_patched
+            patched = held.candidates_patched
             recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
-                   cache=held)
-            assert held.reader.candidates_patched == patched + 1, seed
+                   reader=held)
+            assert held.candidates_patched == patched + 1, seed
             assert version() == before + 2, seed
-            ours = held.reader.held(held_key(None, game, "Marcus", None, params))
+            ours = held.held(held_key(None, game, "Marcus", None, params))
             assert ours is not None and ours.version == before + 2, seed  # read after the second raise
         # a raise that comes after its game was deleted leaves nothing behind
         delete_game(driver, None, game)
@@ -285,14 +289,14 @@ def test_writers_of_one_owner_wait_for_each_other_and_never_deadlock(driver: neo
                     tx.close()
 
     try:
-        before = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
+        before = read_context(driver, None, game, "Marcus", None, params, MemoryReader(0), EmbeddingCache(0)).held.version
         threads = [threading.Thread(target=write, args=(40,)) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         assert deadlocks == []
-        after = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held.version
+        after = read_context(driver, None, game, "Marcus", None, params, MemoryReader(0), EmbeddingCache(0)).held.version
         assert after == before + 160
     finally:
         delete_game(driver, None, game)
@@ -310,31 +314,31 @@ def test_an_owners_recalls_in_a_row_read_each_recalled_memory_once_and_show_what
     # it wrote with the next read of the candidates (the change log's memories, their rows too), not in a second
     # transaction, and the rows go with the candidates when those are read again
     game = small_game_started(memory, "held-shown")
-    held = EmbeddingCache()
+    held = MemoryReader()
     topics = ["what did Priya say about Thomas?", "who voted for whom?", "what did Priya say about Thomas?"]
     try:
         recalled: set[str] = set()
         for seed, topic in enumerate(topics * 2):
-            result = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, cache=held,
+            result = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, reader=held,
                             seed=seed)
             assert result.written > 0
             recalled |= {m.uid for m in result.memories}
-            assert held.reader.memories_read == len(recalled), topic  # each row read once, then read with the context
-        recall(driver, None, game, "Marcus", topic=topics[1], params=params, embedder=embedder, cache=held,
+            assert held.memories_read == len(recalled), topic  # each row read once, then read with the context
+        recall(driver, None, game, "Marcus", topic=topics[1], params=params, embedder=embedder, reader=held,
                dry_run=True)  # reads what the last writing recall wrote
-        ours = held.reader.held(held_key(None, game, "Marcus", None, params))
+        ours = held.held(held_key(None, game, "Marcus", None, params))
         assert ours is not None and set(ours.shown) == recalled
         assert_shown_as_stored(driver, ours.shown, "after writing recalls")
-        look = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
+        look = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, reader=held,
                       dry_run=True)
         assert same(look) == same(recall(driver, None, game, "Marcus", topic=topics[0], params=params,
                                          embedder=embedder, dry_run=True, cache=EmbeddingCache(0)))
-        assert held.reader.memories_read == len(recalled)
+        assert held.memories_read == len(recalled)
         memory.advance_phase(game, day=1, name="night")  # the decay job: candidates and rows read again
-        read = held.reader.memories_read
-        again = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, cache=held,
+        read = held.memories_read
+        again = recall(driver, None, game, "Marcus", topic=topics[0], params=params, embedder=embedder, reader=held,
                        dry_run=True)
-        assert held.reader.memories_read == read + len(again.memories)
+        assert held.memories_read == read + len(again.memories)
     finally:
         delete_game(driver, None, game)
 
@@ -346,28 +350,28 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
     # exactly what a process holding nothing recalls; a write that does not say what it changed, or a log that no
     # longer reaches back to the version held, makes it read everything
     game = small_game_started(memory, "held-patched")
-    held, elsewhere = EmbeddingCache(), EmbeddingCache()
+    vectors, held, elsewhere = EmbeddingCache(), MemoryReader(), MemoryReader()
     topic = "what did Priya say about Thomas?"
 
     def how(step: str) -> str:
         """How the recall through ``held`` got its candidates ("held", "patched" or "read"), after checking that it
         recalls what a fresh read recalls and holds what Neo4j says."""
-        reused, patched = held.reader.candidates_reused, held.reader.candidates_patched
+        reused, patched = held.candidates_reused, held.candidates_patched
         kept = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
-                      cache=held)
+                      cache=vectors, reader=held)
         cold = recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder, dry_run=True,
                       cache=EmbeddingCache(0))
         assert same(kept) == same(cold), step
-        ours = held.reader.held(held_key(None, game, "Marcus", None, params))
-        fresh = read_context(driver, None, game, "Marcus", None, params, EmbeddingCache(0)).held
+        ours = held.held(held_key(None, game, "Marcus", None, params))
+        fresh = read_context(driver, None, game, "Marcus", None, params, MemoryReader(0), EmbeddingCache(0)).held
         assert ours is not None and ours.version == fresh.version, step
         assert_shown_as_stored(driver, ours.shown, step)
         assert ({u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                  zip(ours.uids, ours.ns, ours.strengths, ours.flashbulbs, ours.thresholds, strict=True)} ==
                 {u: (n, float(m), bool(f), float(t)) for u, n, m, f, t in
                  zip(fresh.uids, fresh.ns, fresh.strengths, fresh.flashbulbs, fresh.thresholds, strict=True)}), step
-        return ("held" if held.reader.candidates_reused > reused else
-                "patched" if held.reader.candidates_patched > patched else "read")
+        return ("held" if held.candidates_reused > reused else
+                "patched" if held.candidates_patched > patched else "read")
 
     def write(cypher_text: str, changed: dict[str, list[str]] | None, **values: Any) -> None:
         def work(tx: neo4j.ManagedTransaction) -> None:
@@ -382,24 +386,24 @@ def test_after_a_logged_write_a_process_reads_only_the_memories_logged_and_recal
         assert how("nothing written") == "held"
         for i in range(3):  # another process's writing recalls (raising the access counts of what they recall)
             assert recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
-                          cache=elsewhere, seed=i).written > 0
-            elsewhere.reader.settle()  # its raise after the commit, which it makes after returning: the write is whole
-            embeddings_read = held.read
-            before = held.reader.held(held_key(None, game, "Marcus", None, params))
+                          reader=elsewhere, seed=i).written > 0
+            elsewhere.settle()  # its raise after the commit, which it makes after returning: the write is whole
+            embeddings_read = vectors.read
+            before = held.held(held_key(None, game, "Marcus", None, params))
             assert how(f"another process's writing recall {i}") == "patched"
-            after = held.reader.held(held_key(None, game, "Marcus", None, params))
+            after = held.held(held_key(None, game, "Marcus", None, params))
             # every memory it rewrote is still a candidate: the same sequence of uids, rows not looked up again
             assert before is not None and after is not None and after.uids is before.uids, i
             # what it rewrote (access counts, believed tellers) came with the read: no embedding read again
-            assert held.read == embeddings_read, i
+            assert vectors.read == embeddings_read, i
         # a logged memory that stops being a candidate (consolidated) leaves the candidates; back, it returns
-        gone = held.reader.held(held_key(None, game, "Marcus", None, params))
+        gone = held.held(held_key(None, game, "Marcus", None, params))
         assert gone is not None
         uid = gone.uids[0]
         write("MATCH (m:Memory {uid: $uid}) SET m.state = 'consolidated'", {"Marcus": [uid]}, uid=uid)
         assert how("a memory consolidated") == "patched"
         assert uid not in recall(driver, None, game, "Marcus", topic=None, k=RECALL_K_MAX, params=params,
-                                 embedder=embedder, dry_run=True, cache=held).to_json()
+                                 embedder=embedder, dry_run=True, cache=vectors, reader=held).to_json()
         write("MATCH (m:Memory {uid: $uid}) SET m.state = 'active'", {"Marcus": [uid]}, uid=uid)
         assert how("the memory back") == "patched"
         # a write that does not say what it changed: everything read again
@@ -421,18 +425,18 @@ def test_held_candidates_are_read_again_after_a_longer_log_of_the_game_is_ingest
     # in the same phase (so the game's decayed_to stays): the file ingest's batches raise their owners' versions
     small = Path(__file__).resolve().parents[2] / "examples" / "small-game.jsonl"
     game = fresh_game(small, "held-longer", edit=lambda lines: lines[:5])  # to the start of day 1's social phase
-    held = memory.recall_cache
+    held = memory.memory_reader
     topic = "who did they vote to banish?"
 
-    def results(cache: EmbeddingCache) -> str:
+    def results(reader: MemoryReader) -> str:
         return same(recall(driver, None, game, "Marcus", topic=topic, params=params, embedder=embedder,
-                           dry_run=True, cache=cache))
+                           dry_run=True, reader=reader))
 
     before = results(held)
-    assert results(held) == before and held.reader.candidates_reused > 0
+    assert results(held) == before and held.candidates_reused > 0
     fresh_game(small, game=game, edit=lambda lines: lines[:9])  # more of that phase under the same id
     after = results(held)
-    assert after == results(EmbeddingCache(0)) and after != before
+    assert after == results(MemoryReader(0)) and after != before
 
 
 def test_a_process_that_recalls_while_another_adds_events_never_keeps_a_half_committed_batch(
@@ -475,7 +479,7 @@ def test_a_process_that_recalls_while_another_adds_events_never_keeps_a_half_com
         thread.join()
         delete_game(driver, None, game)
     assert differing == []
-    assert agent.recall_cache.reader.candidates_reused > 0  # the agent did use what it held between batches
+    assert agent.memory_reader.candidates_reused > 0  # the agent did use what it held between batches
 
 
 JOBS = Path(__file__).resolve().parents[1] / "data" / "jobs"
@@ -499,22 +503,22 @@ def test_held_candidates_are_read_again_after_a_job_changes_them(driver: neo4j.D
                           edit=with_repeats)
     else:
         game = fresh_game(JOBS / "dispute-revealed.jsonl", "held-jobs")
-    held = memory.recall_cache
+    held = memory.memory_reader
     topic = "who is a traitor, and what did they say at the round table?"
     owners = [r["name"] for r in driver.execute_query("MATCH (p:Player {game: $game}) RETURN p.name AS name "
                                                       "ORDER BY name", game=game).records]
 
-    def results(cache: EmbeddingCache) -> dict[str, str]:
+    def results(reader: MemoryReader) -> dict[str, str]:
         return {owner: same(recall(driver, None, game, owner, topic=topic, params=params, embedder=embedder,
-                                   dry_run=True, cache=cache))
+                                   dry_run=True, reader=reader))
                 for owner in owners}
 
     before = results(held)
-    assert results(held) == before and held.reader.candidates_reused >= len(before)  # held, and used
+    assert results(held) == before and held.candidates_reused >= len(before)  # held, and used
     if job == "consolidation":
         assert memory.consolidate(game).summaries > 0
     else:
         assert memory.contradictions(game).tombstoned > 0
     after = results(held)
-    assert after == results(EmbeddingCache(0))
+    assert after == results(MemoryReader(0))
     assert after != before

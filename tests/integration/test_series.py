@@ -154,18 +154,19 @@ def test_a_process_that_has_met_a_series_reads_its_earlier_games_beside_the_owne
         games: Callable[[str], str]) -> None:
     from graphmem.recall import EmbeddingCache, recall
     from graphmem.recall.series import met_earlier_selves
+    from graphmem.store.reader import MemoryReader
 
     series = f"series-{uuid.uuid4().hex[:8]}"
     ids = [games("b1"), games("b2"), games("b3")]
     memory.ingest(*(series_log(tmp_path, g, secret=g == ids[0]) for g in ids), series=series)
-    kept = EmbeddingCache()
-    assert not met_earlier_selves(kept, None, ids[2], "Alice")  # not met yet: the first recall reads them after
+    kept, reader = EmbeddingCache(), MemoryReader()
+    assert not met_earlier_selves(reader, None, ids[2], "Alice")  # not met yet: the first recall reads them after
     topics = ["Alice's cat Biscuit and quiet players", "Chen's team was rejected", "who failed the mission"]
     for i, topic in enumerate(topics * 2):
         held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
-                      dry_run=i < len(topics))  # dry runs, then writing recalls
+                      reader=reader, dry_run=i < len(topics))  # dry runs, then writing recalls
         # from the second recall on, the earlier games are read in a thread beside the owner's own read
-        assert met_earlier_selves(kept, None, ids[2], "Alice")
+        assert met_earlier_selves(reader, None, ids[2], "Alice")
         fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
                        cache=EmbeddingCache(0), dry_run=True)
         if i < len(topics):  # a writing recall changes what it recalled: only a look compares with the one before
@@ -173,7 +174,7 @@ def test_a_process_that_has_met_a_series_reads_its_earlier_games_beside_the_owne
                 (m.uid, m.series_game, m.score) for m in fresh.memories]
         assert {m.series_game for m in held.memories} >= {None, 1}
     assert any(m.event == "biscuit" for m in recall(
-        driver, None, ids[2], "Alice", topic=topics[0], params=params, embedder=embedder, cache=kept,
+        driver, None, ids[2], "Alice", topic=topics[0], params=params, embedder=embedder, cache=kept, reader=reader,
         dry_run=True).memories)
 
 
@@ -207,23 +208,26 @@ def test_after_a_writing_recall_that_wrote_earlier_games_the_process_reads_what_
     # through recall/context, the earlier games' through recall/earlier_context), and recalls what a fresh process
     # recalls
     from graphmem.recall import EmbeddingCache, recall
+    from graphmem.store.reader import MemoryReader
 
     series = f"series-{uuid.uuid4().hex[:8]}"
     ids = [games("w1"), games("w2"), games("w3")]
     memory.ingest(*(series_log(tmp_path, g, secret=True) for g in ids), series=series)
     topic = "Alice's cat Biscuit and quiet players"
-    kept = EmbeddingCache()
-    recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept, dry_run=True)
+    kept, reader = EmbeddingCache(), MemoryReader()
+    recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept, reader=reader,
+           dry_run=True)
     for step in range(3):
-        wrote = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept)
+        wrote = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
+                       cache=kept, reader=reader)
         assert wrote.written and {m.series_game for m in wrote.memories} >= {1, 2}, step  # earlier games written
-        reused, patched = kept.reader.candidates_reused, kept.reader.candidates_patched
+        reused, patched = reader.candidates_reused, reader.candidates_patched
         held = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
-                      dry_run=True)
-        assert (kept.reader.candidates_patched - patched, kept.reader.candidates_reused - reused) == (3, 0), step
+                      reader=reader, dry_run=True)
+        assert (reader.candidates_patched - patched, reader.candidates_reused - reused) == (3, 0), step
         again = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder, cache=kept,
-                       dry_run=True)
-        assert kept.reader.candidates_reused - reused == 3, step  # then her game, games 1 and 2 as held
+                       reader=reader, dry_run=True)
+        assert reader.candidates_reused - reused == 3, step  # then her game, games 1 and 2 as held
         assert again.to_json() == held.to_json(), step
         fresh = recall(driver, None, ids[2], "Alice", topic=topic, params=params, embedder=embedder,
                        cache=EmbeddingCache(0), dry_run=True)
