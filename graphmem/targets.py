@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import neo4j
 
+from graphmem.embedding import Embedder
 from graphmem.errors import GameConflict, GameMoving, GraphmemError, Neo4jUnavailable, NotFound, Unauthorized, UsageProblem
 from graphmem.service import MemoryService
 from graphmem.settings import Settings, load_settings
@@ -104,21 +105,28 @@ class Targets:
 
     @classmethod
     def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
-                **overrides: Any) -> Targets:
+                embedder: Embedder | None = None, **overrides: Any) -> Targets:
         """The services of every configured target (:meth:`graphmem.settings.Settings.target_settings`), each with
         its own driver, sharing one embedder and one set of parameters. One target is opened as
         :meth:`MemoryService.connect` opens it (checked with ``check``); several are opened unchecked, so a target
         that is down stops only its own games (the CLI checks the one a command uses: :meth:`checked`).
-        Raises as :meth:`MemoryService.connect`."""
-        from graphmem.embedding import Embedder
 
+        embedder : the embedder every target embeds with, a loaded one a process already holds (an in-process
+            caller of the CLI: :func:`graphmem.cli.embedder_of`); default None, one of the settings' model, loaded
+            on first use. Raises UsageProblem when it is not of the settings' model and backend.
+        Raises as :meth:`MemoryService.connect`."""
         base = (settings or load_settings()).with_overrides(**overrides)
+        if embedder is not None and (embedder.model_name, embedder.backend) != (base.embedding_model,
+                                                                                base.embedding_backend):
+            raise UsageProblem(f"the embedder given is of model {embedder.model_name!r} on {embedder.backend}; the "
+                               f"settings name {base.embedding_model!r} on {base.embedding_backend}")
         per_target = base.target_settings()
         if len(per_target) == 1:
-            return cls({name: MemoryService.connect(s, check=check, retry_seconds=retry_seconds)
+            return cls({name: MemoryService.connect(s, check=check, retry_seconds=retry_seconds, embedder=embedder)
                         for name, s in per_target.items()})
         params = base.parameters()
-        embedder = Embedder(base.embedding_model, base.embedding_batch_size, backend=base.embedding_backend)
+        embedder = embedder or Embedder(base.embedding_model, base.embedding_batch_size,
+                                        backend=base.embedding_backend)
         services: dict[str, MemoryService] = {}
         try:
             for name, target in per_target.items():

@@ -9,6 +9,10 @@ only when it is looked up (:class:`GraphmemGroup`); the command modules import t
 import cycle). Heavy imports (neo4j, numpy, pydantic, torch, matplotlib) happen inside the functions that need
 them, so ``graphmem --help``, which imports every command module for the one-line summaries, stays fast (under
 0.3 s, tests/unit/test_cli_startup.py).
+
+A program that runs the commands in its own process (click's ``CliRunner``, ``main.main(args, obj=...)``) may give
+its loaded :class:`~graphmem.embedding.Embedder` as click's root object: every command then embeds with it instead of
+loading the model again (:func:`embedder_of`; the tests run their commands on the session's embedder so).
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from graphmem.errors import GraphmemError, UsageProblem
 
 if TYPE_CHECKING:
+    from graphmem.embedding import Embedder
     from graphmem.service import MemoryService
     from graphmem.settings import Settings
     from graphmem.targets import Targets
@@ -145,10 +150,20 @@ def main(ctx: click.Context, config_path: Path | None, uri: str | None, user: st
     logging.getLogger("neo4j").setLevel(logging.ERROR if verbose < 2 else logging.DEBUG)
     from graphmem.settings import load_settings  # here: `graphmem --help` never reads the settings
 
+    if ctx.obj is not None:  # an in-process caller's loaded embedder (see embedder_of)
+        from graphmem.embedding import Embedder
+
+        if not isinstance(ctx.obj, Embedder):
+            raise TypeError(f"graphmem's root object is an Embedder or None, got {type(ctx.obj).__name__}")
+        ctx.meta[EMBEDDER_KEY] = ctx.obj
     try:  # flags over the environment over the file (graphmem.settings)
         ctx.obj = load_settings(config_path=config_path, uri=uri, user=user, password=password, database=database)
     except GraphmemError as e:
         raise click.ClickException(str(e)) from e
+
+
+EMBEDDER_KEY = "graphmem.embedder"
+"""Where the root context keeps the embedder an in-process caller gave (click's ``Context.meta``)."""
 
 
 def settings_of(ctx: click.Context) -> Settings:
@@ -160,13 +175,23 @@ def settings_of(ctx: click.Context) -> Settings:
     return settings
 
 
+def embedder_of(ctx: click.Context) -> Embedder | None:
+    """The loaded :class:`~graphmem.embedding.Embedder` a program that runs graphmem's commands in its own process
+    gave as the root object (click's ``obj``: ``main.main(args, obj=embedder)``, or ``CliRunner().invoke(main, args,
+    obj=embedder)``), for every command to embed with instead of loading the model again; None from the shell, where
+    each command loads the settings' model when it first embeds. It must be of the settings' model and backend
+    (:meth:`graphmem.targets.Targets.connect` refuses another)."""
+    given = ctx.meta.get(EMBEDDER_KEY)
+    return cast("Embedder | None", given)
+
+
 @contextmanager
 def memory_targets(ctx: click.Context) -> Iterator[Targets]:
     """The :class:`~graphmem.targets.Targets` of the root command's settings (one service per Neo4j target; closed
     when the command ends), for the commands over every game (ingest, games, init, query)."""
     from graphmem.targets import Targets
 
-    with Targets.connect(settings_of(ctx)) as targets:
+    with Targets.connect(settings_of(ctx), embedder=embedder_of(ctx)) as targets:
         yield targets
 
 

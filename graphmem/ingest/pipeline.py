@@ -81,7 +81,9 @@ class IngestSummary:
     games, events, memories, players : totals over the ingested logs (``events``: the logs' events, see
         :attr:`GameSummary.events`)
     nodes_created, relationships_created : what the database created (0 when everything was already stored)
-    seconds : wall time; embedding_seconds : time inside the embedding model; texts_embedded : texts encoded
+    seconds : wall time; embedding_seconds, texts_embedded : the time inside the embedding model and the texts it
+        encoded while this run embedded its memories (texts it had embedded before are not encoded again; on an
+        embedder shared with concurrent callers, a server's, their texts of that moment count too)
     rejected : the lines left out (``skip_invalid``); guesses : the keywords read as near spellings, every game's
     stages : seconds per stage of the job, {"validate", "encode", "embed", "link", "write", "decay"} (validate:
         reading and checking the logs; encode: perception, salience, encoding, working memory; embed: the embedding
@@ -204,6 +206,7 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     to_write = [game for game in encoded if game.game.uid not in unchanged]
     lap("encode")
     uids = [m.uid for game in to_write for m in game.memories]
+    encoded_before, seconds_before = embedder.encoded, embedder.seconds
     vectors = embedder.encode([m.embedded for game in to_write for m in game.memories])
     by_uid = dict(zip(uids, vectors))
     dimensions = int(vectors.shape[1]) if len(uids) else embedder.dimension
@@ -211,7 +214,8 @@ def ingest(driver: neo4j.Driver, database: str | None, paths: Sequence[Path], pa
     ensure_schema(driver, database, dimensions)
     lap("write")
 
-    summary = IngestSummary(texts_embedded=embedder.encoded, embedding_seconds=embedder.seconds)
+    summary = IngestSummary(texts_embedded=embedder.encoded - encoded_before,
+                            embedding_seconds=embedder.seconds - seconds_before)
     if on_stage:
         on_stage("writing", sum(_rows(game) for game in to_write))
 

@@ -23,10 +23,12 @@ FreshGame = Callable[..., str]
 
 
 @pytest.fixture()
-def cli(neo4j_uri: str, schema: object) -> Callable[..., Result]:
-    """cli(*args, input=None): run ``graphmem --uri <the session's Neo4j> *args`` in-process; ``input`` is stdin."""
+def cli(neo4j_uri: str, schema: object, embedder: object) -> Callable[..., Result]:
+    """cli(*args, input=None): run ``graphmem --uri <the session's Neo4j> *args`` in-process; ``input`` is stdin.
+    The commands embed with the session's embedder (the real model, loaded once: :func:`graphmem.cli.embedder_of`),
+    not a model loaded again for each command."""
     def invoke(*args: str, input: str | None = None) -> Result:
-        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args], input=input)
+        return CliRunner().invoke(main, ["--uri", neo4j_uri, *args], input=input, obj=embedder)
     return invoke
 
 

@@ -21,12 +21,12 @@ GAMES = Path(__file__).resolve().parents[2] / "examples" / "avalon-nlu"
 
 
 @pytest.fixture()
-def people(neo4j_uri: str, schema: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def people(neo4j_uri: str, schema: object, embedder: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.chdir(tmp_path)  # no ./graphmem.toml of the developer's
 
-    def invoke(*args: str) -> Result:
+    def invoke(*args: str) -> Result:  # with the session's embedder (the real model, loaded once)
         return CliRunner().invoke(main, ["--uri", neo4j_uri, "model", "people", *args],
-                                  env={"GRAPHMEM_CONFIG": None, "NEO4J_URI": None})
+                                  env={"GRAPHMEM_CONFIG": None, "NEO4J_URI": None}, obj=embedder)
     return invoke
 
 

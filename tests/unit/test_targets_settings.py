@@ -75,3 +75,19 @@ def test_placement_spreads_games_evenly() -> None:
     for i in range(3000):
         counts[place(list(counts), f"game-{i}")] += 1
     assert all(900 <= n <= 1100 for n in counts.values()), counts
+
+
+def test_an_embedder_of_another_model_is_refused_before_any_connection(tmp_path: Path) -> None:
+    """Targets.connect(embedder=...) (the CLI's in-process embedder, graphmem.cli.embedder_of) embeds every target's
+    memories with the embedder given: one of another model or backend than the settings' would store vectors the
+    configured model cannot be compared with, so it is refused, before a driver is opened (nothing listens here)."""
+    from graphmem.embedding import Embedder
+    from graphmem.errors import UsageProblem
+    from graphmem.targets import Targets
+
+    s = load_settings(environ={"GRAPHMEM_HOME": str(tmp_path), "NEO4J_URI": "bolt://127.0.0.1:1"}, cwd=tmp_path)
+    with pytest.raises(UsageProblem, match="the embedder given is of model 'other-model' on onnx; the settings name "
+                                           "'all-MiniLM-L6-v2' on onnx"):
+        Targets.connect(s, embedder=Embedder("other-model"))
+    with pytest.raises(UsageProblem, match="on torch; the settings name 'all-MiniLM-L6-v2' on onnx"):
+        Targets.connect(s, embedder=Embedder(backend="torch"))
