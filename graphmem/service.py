@@ -131,7 +131,7 @@ class MemoryService:
         (:mod:`graphmem.store.reader`); shared by the request threads."""
 
     @classmethod
-    def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
+    def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float | None = None,
                 params: Parameters | None = None, embedder: Embedder | None = None,
                 **overrides: Any) -> MemoryService:
         """A service with its own driver: the one assembly point from settings to driver, parameters, embedder and
@@ -140,8 +140,9 @@ class MemoryService:
 
         settings : default :func:`graphmem.settings.load_settings`; overrides (uri, user, password, database) win
         over them. check : check that Neo4j answers now (False: a server that starts before Neo4j, its ``/ready``
-        says when it answers); retry_seconds : how long a transaction is retried on a lost connection; params,
-        embedder : as in the constructor (the services of several targets share one embedder: graphmem.targets).
+        says when it answers); retry_seconds : how long a transaction is retried on a lost connection (None: the
+        settings' ``retry_seconds``, default 30); params, embedder : as in the constructor (the services of several
+        targets share one embedder: graphmem.targets).
         Raises Neo4jUnavailable (with ``check``), InvalidNeo4jUri, ConfigError.
         """
         from graphmem.store.connection import open_driver

@@ -104,7 +104,7 @@ class Targets:
         self._places: dict[str, str] = {}
 
     @classmethod
-    def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float = 30.0,
+    def connect(cls, settings: Settings | None = None, *, check: bool = True, retry_seconds: float | None = None,
                 embedder: Embedder | None = None, **overrides: Any) -> Targets:
         """The services of every configured target (:meth:`graphmem.settings.Settings.target_settings`), each with
         its own driver, sharing one embedder and one set of parameters. One target is opened as

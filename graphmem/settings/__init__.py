@@ -7,7 +7,7 @@ outside, and ``Settings(**values)`` alone is plain values and defaults (it reads
 The configuration file is ``graphmem.toml`` in the working directory, or the path in ``GRAPHMEM_CONFIG``
 (or ``--config``). Its tables::
 
-    [neo4j]       uri, user, password, database
+    [neo4j]       uri, user, password, database, retry_seconds   # retry_seconds: a command's wait for a lost Neo4j
     [targets.NAME] uri, database, user, password   # several Neo4j targets the games spread over (docs/service.md)
     [embedding]   model, batch_size, backend   # backend: onnx (default) or torch
     [local]       home          # where `graphmem neo4j start` keeps its data and state file
@@ -29,6 +29,7 @@ from graphmem.settings.defaults import (
     CONFIG_FILE_NAME,
     DEFAULT_EMBEDDING_MODEL,
     DEFAULT_MAX_BODY,
+    DEFAULT_RETRY_SECONDS,
     DEFAULT_SERVER_HOST,
     DEFAULT_SERVER_PORT,
     DEFAULT_SERVER_RETRY_SECONDS,
@@ -51,6 +52,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'graphmem.settings' has no attribute {name!r}")
 
 
-__all__ = ["CONFIG_FILE_NAME", "DEFAULT_EMBEDDING_MODEL", "DEFAULT_MAX_BODY", "DEFAULT_SERVER_HOST",
-           "DEFAULT_SERVER_PORT", "DEFAULT_SERVER_RETRY_SECONDS", "DEFAULT_URI", "ENVIRONMENT", "FILE_KEYS",
-           "KNOWN_KEYS", "STATE_FILE_NAME", "Settings", "default_home", "load_settings"]
+__all__ = ["CONFIG_FILE_NAME", "DEFAULT_EMBEDDING_MODEL", "DEFAULT_MAX_BODY", "DEFAULT_RETRY_SECONDS",
+           "DEFAULT_SERVER_HOST", "DEFAULT_SERVER_PORT", "DEFAULT_SERVER_RETRY_SECONDS", "DEFAULT_URI", "ENVIRONMENT",
+           "FILE_KEYS", "KNOWN_KEYS", "STATE_FILE_NAME", "Settings", "default_home", "load_settings"]

@@ -13,6 +13,11 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The host names of this machine only: without an engine key ``graphmem serve`` binds to one of them alone."""
 DEFAULT_SERVER_PORT = 8750
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
+DEFAULT_RETRY_SECONDS = 30.0
+"""How long a command (the CLI, a MemoryService of the Python API) retries a transaction on a lost connection before
+it fails: longer than a server's request (:data:`DEFAULT_SERVER_RETRY_SECONDS`), since a batch job had rather wait
+out a Neo4j restart. A command over several targets with one of them down waits this long, plus the driver's last
+wait (about 35 s in all), before it names that target."""
 DEFAULT_SERVER_RETRY_SECONDS = 8.0
 """How long a request of ``graphmem serve`` retries a transaction on a lost connection (a Neo4j restart or a cluster
 leader switch usually takes less); the driver's waits between attempts grow about 1, 2, 4, 8 s, so a request to a

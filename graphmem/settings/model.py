@@ -30,6 +30,7 @@ from graphmem.settings.defaults import (
     CONFIG_FILE_NAME,
     DEFAULT_EMBEDDING_MODEL,
     DEFAULT_MAX_BODY,
+    DEFAULT_RETRY_SECONDS,
     DEFAULT_SERVER_HOST,
     DEFAULT_SERVER_PORT,
     DEFAULT_SERVER_RETRY_SECONDS,
@@ -92,6 +93,8 @@ class Settings(BaseSettings):
     targets : {name: Target}, the Neo4j targets the games are spread over (``[targets.NAME]`` tables, or
         ``GRAPHMEM_TARGETS`` as JSON: ``{"a": {"uri": "bolt://h1:7687"}, ...}``); empty: one target, the ``[neo4j]``
         settings (:meth:`target_settings`)
+    retry_seconds : float in (0, 300], seconds a command (the CLI, the Python API) retries a transaction on a lost
+        connection before it fails (``GRAPHMEM_RETRY_SECONDS``; default 30)
     server_retry_seconds : float in (0, 300], seconds a request of the server retries a transaction on a lost
         connection before it answers 503 (``GRAPHMEM_SERVER_RETRY_SECONDS``; default 8: the 503 after 13-16 s)
 
@@ -105,6 +108,8 @@ class Settings(BaseSettings):
     user: str = _named("neo4j", file="neo4j.user", env="NEO4J_USER")
     password: str = _named("graphmem", file="neo4j.password", env="NEO4J_PASSWORD")
     database: str | None = _named(None, file="neo4j.database", env="NEO4J_DATABASE")
+    retry_seconds: float = _named(DEFAULT_RETRY_SECONDS, file="neo4j.retry_seconds", env="GRAPHMEM_RETRY_SECONDS",
+                                  gt=0, le=300)
     embedding_model: str = _named(DEFAULT_EMBEDDING_MODEL, file="embedding.model", env="GRAPHMEM_EMBEDDING_MODEL")
     embedding_batch_size: int = _named(64, file="embedding.batch_size", ge=1)
     embedding_backend: Backend = _named("onnx", file="embedding.backend", env="GRAPHMEM_EMBEDDING_BACKEND")

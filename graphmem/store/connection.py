@@ -125,13 +125,15 @@ def check_server(driver: neo4j.Driver, settings: Settings) -> str:
     return version
 
 
-def open_driver(settings: Settings, *, check: bool = True, max_retry_seconds: float = 30.0) -> neo4j.Driver:
+def open_driver(settings: Settings, *, check: bool = True,
+                max_retry_seconds: float | None = None) -> neo4j.Driver:
     """A driver for ``settings.uri`` (a scheme of :data:`SUPPORTED_SCHEMES`), checked with :func:`check_server`.
 
     Raises InvalidNeo4jUri (a Neo4jUnavailable and a usage error) for a malformed URI or an unsupported scheme,
     Neo4jUnavailable for an unreachable server, refused credentials, a missing database, or a server older than
     5.26. The caller closes the driver. max_retry_seconds : how long a managed transaction is retried on transient
-    errors and lost connections (a server answers 503 sooner than a batch job gives up).
+    errors and lost connections (a server answers 503 sooner than a batch job gives up); None: the settings'
+    ``retry_seconds`` (``[neo4j] retry_seconds``, ``GRAPHMEM_RETRY_SECONDS``, default 30).
     """
     check_uri(settings.uri)
     try:
@@ -139,7 +141,8 @@ def open_driver(settings: Settings, *, check: bool = True, max_retry_seconds: fl
         # property such as Thought.forgotten that nothing has set yet); the driver would print each to stderr.
         driver = GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
                                       connection_acquisition_timeout=30.0, connection_timeout=5.0,
-                                      max_transaction_retry_time=max_retry_seconds,
+                                      max_transaction_retry_time=(
+                                          settings.retry_seconds if max_retry_seconds is None else max_retry_seconds),
                                       notifications_disabled_classifications=["UNRECOGNIZED"])
     except (ConfigurationError, ValueError) as e:
         raise InvalidNeo4jUri(f"invalid Neo4j URI {settings.uri!r}: {e}") from e

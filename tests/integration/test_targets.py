@@ -107,7 +107,9 @@ def recalls(server: Server, token: str, game: str) -> list[Any]:
 def test_games_live_on_their_targets_and_a_stopped_target_stops_only_its_own(
         targets: dict[str, tuple[str, Path]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configured = json.dumps({name: {"uri": uri} for name, (uri, _) in targets.items()})
-    env = {"GRAPHMEM_TARGETS": configured, "GRAPHMEM_SERVER_RETRY_SECONDS": "1"}
+    # a 1 s retry (default 8 for the servers, 30 for a command): a command or request on stopped target c gives up
+    # after a few seconds instead of 13-16 (a request) or about 35 (a command)
+    env = {"GRAPHMEM_TARGETS": configured, "GRAPHMEM_SERVER_RETRY_SECONDS": "1", "GRAPHMEM_RETRY_SECONDS": "1"}
     runner = CliRunner()
     init = runner.invoke(main, ["init"], env=env)
     assert init.exit_code == 0, init.output
@@ -294,7 +296,9 @@ def test_games_lists_the_targets_that_answer_and_names_the_one_down(neo4j_uri: s
     names the target that did not answer, and the exit code is 3 (a script sees the listing is short)."""
     runner = CliRunner()
     assert runner.invoke(main, ["--uri", neo4j_uri, "ingest", str(SMALL)]).exit_code == 0
-    env = {"GRAPHMEM_TARGETS": json.dumps({"up": {"uri": neo4j_uri}, "down": {"uri": "bolt://127.0.0.1:1"}})}
+    env = {"GRAPHMEM_TARGETS": json.dumps({"up": {"uri": neo4j_uri}, "down": {"uri": "bolt://127.0.0.1:1"}}),
+           "GRAPHMEM_RETRY_SECONDS": "1"}  # the down target named after a few seconds, not the default's 35
+
     listed = runner.invoke(main, ["games", "--json"], env=env)
     assert listed.exit_code == 3, listed.output
     rows = json.loads(listed.stdout)

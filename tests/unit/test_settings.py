@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
+import neo4j
 import pytest
 
 from graphmem.errors import ConfigError
@@ -41,6 +43,7 @@ def test_local_state_file_gives_the_uri_when_nothing_else_does(tmp_path: Path) -
     ("[server]\nport = 70000\n", r"field 'server.port' must be 1..65535, got 70000"),
     ("[server]\nmax_body_bytes = 0\n", r"field 'server.max_body_bytes' must be >= 1, got 0"),
     ("[server]\nretry_seconds = 0\n", r"field 'server.retry_seconds' must be > 0 and <= 300, got 0"),
+    ("[neo4j]\nretry_seconds = 301\n", r"field 'neo4j.retry_seconds' must be > 0 and <= 300, got 301"),
     ("[embedding]\nbatch_size = -1\n", r"field 'embedding.batch_size' must be >= 1, got -1"),
     ('seed = "abc"\n', r"field 'seed' must be int"),
 ])
@@ -106,6 +109,24 @@ def test_the_servers_retry_time_comes_from_the_file_or_the_environment(tmp_path:
     refused = r"GRAPHMEM_SERVER_RETRY_SECONDS: field 'server.retry_seconds' must be > 0 and <= 300, got 301"
     with pytest.raises(ConfigError, match=refused):
         load_settings(environ={**env, "GRAPHMEM_SERVER_RETRY_SECONDS": "301"}, cwd=tmp_path)
+
+
+def test_a_commands_retry_time_comes_from_the_file_or_the_environment_and_reaches_the_driver(tmp_path: Path) -> None:
+    """``[neo4j] retry_seconds`` / ``GRAPHMEM_RETRY_SECONDS``: how long a command retries a lost Neo4j (default 30),
+    the driver's max_transaction_retry_time unless the caller names its own (the server: its retry_seconds)."""
+    from graphmem.store.connection import open_driver
+
+    env = {"GRAPHMEM_HOME": str(tmp_path), "NEO4J_URI": "bolt://127.0.0.1:1"}
+    assert load_settings(environ=env, cwd=tmp_path).retry_seconds == 30.0
+    (tmp_path / "graphmem.toml").write_text("[neo4j]\nretry_seconds = 4\n", encoding="utf-8")
+    assert load_settings(environ=env, cwd=tmp_path).retry_seconds == 4.0
+    s = load_settings(environ={**env, "GRAPHMEM_RETRY_SECONDS": "1.5"}, cwd=tmp_path)
+    assert s.retry_seconds == 1.5 and s.server_retry_seconds == 8.0  # the server's own is another setting
+    with open_driver(s, check=False) as driver:  # nothing listens there: a read gives up after about 1.5 s
+        started = time.monotonic()
+        with pytest.raises(neo4j.exceptions.ServiceUnavailable):
+            driver.execute_query("RETURN 1")
+        assert time.monotonic() - started < 10  # with the default 30 s: about 35 s
 
 
 def test_flags_win_over_the_environment_and_the_file_and_the_settings_travel_to_workers(tmp_path: Path) -> None:
