@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,17 +33,70 @@ if TYPE_CHECKING:
 settings.register_profile("graphmem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("graphmem")
 
+JIT_FIRST_TIER = "-XX:TieredStopAtLevel=1"
+"""The JVM flag of the JVMs the tests start (see :func:`pytest_configure`)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The JVMs the tests start (local Neo4j servers, Maven) compile with the JIT's first tier only (C1), but the
+    session's Neo4j of the worker that ingests the real games (:func:`neo4j_uri`): ``$JDK_JAVA_OPTIONS``, read by
+    every ``java`` launcher of JDK 9 and later, gains :data:`JIT_FIRST_TIER`, here and in every process started from
+    here (pytest-xdist's workers, ``graphmem serve``, Neo4j).
+
+    Most of the tests' Neo4j servers live for minutes and run hundreds of distinct queries a few times each, so the
+    second tier's compiler (C2) spent much of their CPU optimising code that ran little afterwards. Measured alone, CPU
+    seconds of the test process tree (bench/README, "The test suite's time"): tests/e2e/test_avalon_nlu_corpus.py 87.8
+    with C2 against 52.6 with C1 only (Neo4j 74.5 against 40.1), test_server_processes.py 178.4 against 114.9,
+    test_recall_isolation.py with test_targets.py 298.6 against 181.4. The ingest of the three real corpora is the
+    exception: a long heavy write load, on which C2's faster code pays (the real-games group 379.9 against 441.4; its
+    Neo4j's query threads 133.8 against 259.5). The same queries run against the same Neo4j either way, so no test
+    checks less; the product's own ``graphmem neo4j start`` keeps the JVM's default."""
+    present = os.environ.get("JDK_JAVA_OPTIONS", "")
+    if JIT_FIRST_TIER not in present.split():
+        os.environ["JDK_JAVA_OPTIONS"] = f"{present} {JIT_FIRST_TIER}".strip()
+
+
+_setting_up: list[pytest.Item] = []
+"""The test whose setup runs now (the one that starts a session fixture; :func:`pytest_runtest_setup`)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Note the test being set up, before its fixtures are (:func:`neo4j_uri` asks whose first it is)."""
+    _setting_up[:] = [item]
+
+
+@contextmanager
+def _jit_of_the_real_games(wanted: bool) -> Iterator[None]:
+    """Within: ``$JDK_JAVA_OPTIONS`` without :data:`JIT_FIRST_TIER` when ``wanted`` (the JVM's default tiers)."""
+    present = os.environ.get("JDK_JAVA_OPTIONS")
+    if wanted and present is not None:
+        os.environ["JDK_JAVA_OPTIONS"] = " ".join(o for o in present.split() if o != JIT_FIRST_TIER)
+    try:
+        yield
+    finally:
+        if present is not None:
+            os.environ["JDK_JAVA_OPTIONS"] = present
+
+
+def _reads_real_games(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("xdist_group")
+    return marker is not None and bool(marker.args) and marker.args[0] == REAL_GAMES_GROUP
+
 
 @pytest.fixture(scope="session")
 def neo4j_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The Bolt URI of the session's Neo4j: ``$NEO4J_URI``, else a local Neo4j started for this session."""
+    """The Bolt URI of the session's Neo4j: ``$NEO4J_URI``, else a local Neo4j started for this session: with the
+    JVM's default JIT when the test that starts it reads the real games (that worker ingests the three corpora
+    first), else with C1 only (:func:`pytest_configure`)."""
     external = os.environ.get("NEO4J_URI")
     if external:
         yield external
         return
     home = tmp_path_factory.mktemp("neo4j-session")
     try:
-        state = local_neo4j.start(home, port=0, timeout=300)
+        with _jit_of_the_real_games(bool(_setting_up) and _reads_real_games(_setting_up[0])):
+            state = local_neo4j.start(home, port=0, timeout=300)
     except LocalNeo4jError as e:
         pytest.fail(f"cannot start the local Neo4j for the tests (set NEO4J_URI, or run -m 'not neo4j'): {e}")
     try:
