@@ -322,12 +322,13 @@ def _time_owner(driver: neo4j.Driver, database: str | None, game: str, size: int
         with driver.session(database=database) as session:  # as a write that does not say what it changed
             session.execute_write(raise_memory_versions, game)
         timed("reread", i, topics[i + 2] + " again")
-    elsewhere = MemoryReader(background=True)
+    elsewhere, elsewhere_cache = MemoryReader(background=True), EmbeddingCache()
     for i in range(calls // 2):
-        # another process's writing recall of the same owner (a second server worker): it logs the memories it
-        # changed, which this process reads again
+        # another process's writing recall of the same owner (a second server worker, which keeps its vectors as
+        # this one does: without a cache of its own, each of its recalls read all 10,000 embeddings of the `perfect`
+        # owner just before the timed recall): it logs the memories it changed, which this process reads again
         recall(driver, database, game, speakers[i % 2], topic=topics[i + 2] + " elsewhere", params=params,
-               embedder=embedder, reader=elsewhere)
+               embedder=embedder, cache=elsewhere_cache, reader=elsewhere)
         elsewhere.settle()  # the other process's raise after its commit: its write is whole
         timed("other", i, topics[i + 2] + " after that")
     for i in range(calls // 2):
