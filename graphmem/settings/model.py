@@ -279,13 +279,31 @@ class ConfigFileSource(PydanticBaseSettingsSource):
             if not isinstance(holder, dict):
                 raise ConfigError(f"{self.path}: [{table}] must be a table")
             if field in holder:
-                found[name] = holder[field]
+                found[name] = _file_typed(holder[field], name, key, self.path)
         if "uri" in found:
             found["uri_source"] = "config"
         if self.path is not None:
             found["config_file"] = self.path
         found["config"] = self.read
         return found
+
+
+_WANTED = {"int": "an integer", "float": "a number", "string": "a string", "bool": "true or false"}
+"""What a value of each of pydantic's type errors (``int_parsing``, ``float_type``, ...) must be, in a message."""
+
+
+def _file_typed(value: Any, name: str, key: str, path: Path | None) -> Any:
+    """``value`` of the file's ``key`` (the setting ``name``), refused when the setting is a number and the file
+    gives a boolean or a string: TOML has numbers, so ``retry_seconds = true`` or ``port = "8750"`` is a mistake,
+    where pydantic would read them as 1 and 8750 (the environment's strings are still read as numbers). Raises
+    ConfigError naming the file, the field and what it must be."""
+    number = Settings.model_fields[name].annotation
+    if number in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        wanted = _WANTED["int" if number is int else "float"]
+        given = f"{str(value).lower()} (a boolean)" if isinstance(value, bool) else (
+            f"{value!r} (a string: write it without quotes)" if isinstance(value, str) else repr(value))
+        raise ConfigError(f"{path}: field '{key}' must be {wanted}, got {given}")
+    return value
 
 
 class DefaultsSource(PydanticBaseSettingsSource):
@@ -380,8 +398,7 @@ def _refusal(error: ValidationError, flags: Mapping[str, Any], env: Mapping[str,
             allowed = " and ".join(f"{signs[op]} {bound}" for op, bound in bounds.items())
         return ConfigError(f"{where}: field '{key}' must be {allowed}, got {value}")
     if kind.startswith(("int_", "string_", "float_", "bool_")):
-        wanted = {"int": "int", "string": "str", "float": "float", "bool": "bool"}[kind.split("_")[0]]
-        return ConfigError(f"{where}: field '{key}' must be {wanted}, got {value!r}")
+        return ConfigError(f"{where}: field '{key}' must be {_WANTED[kind.split('_')[0]]}, got {value!r}")
     return ConfigError(f"{where}: field '{key}' {str(first['msg']).removeprefix('Value error, ')}")
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import neo4j
 import pytest
+from click.testing import CliRunner
 
+from graphmem.cli import main
 from graphmem.errors import ConfigError
 from graphmem.settings import load_settings
 
@@ -45,7 +47,12 @@ def test_local_state_file_gives_the_uri_when_nothing_else_does(tmp_path: Path) -
     ("[server]\nretry_seconds = 0\n", r"field 'server.retry_seconds' must be > 0 and <= 300, got 0"),
     ("[neo4j]\nretry_seconds = 301\n", r"field 'neo4j.retry_seconds' must be > 0 and <= 300, got 301"),
     ("[embedding]\nbatch_size = -1\n", r"field 'embedding.batch_size' must be >= 1, got -1"),
-    ('seed = "abc"\n', r"field 'seed' must be int"),
+    ('seed = "abc"\n', r"field 'seed' must be an integer, got 'abc' \(a string"),
+    # TOML has numbers: a boolean or a quoted number is a mistake, not 1 or 8750 (pydantic alone reads them so)
+    ("[neo4j]\nretry_seconds = true\n", r"field 'neo4j.retry_seconds' must be a number, got true \(a boolean\)"),
+    ('[server]\nport = "8750"\n',
+     r"field 'server.port' must be an integer, got '8750' \(a string: write it without quotes\)"),
+    ("[server]\nmax_body_bytes = false\n", r"field 'server.max_body_bytes' must be an integer, got false"),
 ])
 def test_a_value_out_of_its_range_names_the_field_and_the_range(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "graphmem.toml").write_text(text, encoding="utf-8")
@@ -65,7 +72,7 @@ def test_malformed_config_names_the_file(tmp_path: Path) -> None:
 
 def test_wrongly_typed_value_names_the_field(tmp_path: Path) -> None:
     (tmp_path / "graphmem.toml").write_text("[neo4j]\nuri = 7687\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be str"):
+    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be a string"):
         load_settings(environ={}, cwd=tmp_path)
 
 
@@ -129,6 +136,23 @@ def test_a_commands_retry_time_comes_from_the_file_or_the_environment_and_reache
         assert time.monotonic() - started < 10  # with the default 30 s: about 35 s
 
 
+def test_a_command_refuses_a_retry_time_that_is_not_a_number_naming_where_it_came_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a new user met: ``graphmem games`` with ``retry_seconds = true`` in graphmem.toml listed the games,
+    retrying for 1 s; and GRAPHMEM_RETRY_SECONDS=abc said 'must be float'. Exit 1, one line, before any Neo4j."""
+    monkeypatch.chdir(tmp_path)
+    env = {"GRAPHMEM_HOME": str(tmp_path), "NEO4J_URI": "bolt://127.0.0.1:1", "GRAPHMEM_RETRY_SECONDS": ""}
+    (tmp_path / "graphmem.toml").write_text("[neo4j]\nretry_seconds = true\n", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["games"], env=env)
+    assert refused.exit_code == 1
+    assert refused.output.strip().splitlines() == [
+        f"Error: {tmp_path / 'graphmem.toml'}: field 'neo4j.retry_seconds' must be a number, got true (a boolean)"]
+    (tmp_path / "graphmem.toml").unlink()
+    refused = CliRunner().invoke(main, ["games"], env={**env, "GRAPHMEM_RETRY_SECONDS": "abc"})
+    assert refused.exit_code == 1
+    assert refused.output.strip() == "Error: GRAPHMEM_RETRY_SECONDS: field 'neo4j.retry_seconds' must be a number, got 'abc'"
+
+
 def test_flags_win_over_the_environment_and_the_file_and_the_settings_travel_to_workers(tmp_path: Path) -> None:
     import pickle
 
@@ -137,5 +161,5 @@ def test_flags_win_over_the_environment_and_the_file_and_the_settings_travel_to_
     s = load_settings(environ=env, cwd=tmp_path, uri="bolt://flag:3", user=None)
     assert (s.uri, s.uri_source, s.user) == ("bolt://flag:3", "flag", "env")  # a None flag is no flag
     assert pickle.loads(pickle.dumps(s)) == s  # `graphmem serve --workers N` hands them over in its app factory
-    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be str, got 7"):
+    with pytest.raises(ConfigError, match=r"field 'neo4j.uri' must be a string, got 7"):
         load_settings(environ=env, cwd=tmp_path, uri=7)
