@@ -33,8 +33,8 @@ DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
 def _unreachable(settings: Settings, reason: str) -> Neo4jUnavailable:
     where = ""
     if settings.uri_source == "default":  # no URI given and no local Neo4j's state file in the home searched
-        where = (f" (no local Neo4j was started in {settings.home}: one started with another --home or GRAPHMEM_HOME "
-                 "is found by setting GRAPHMEM_HOME to that directory)")
+        where = (f" (no local Neo4j runs from {settings.home}, stopped or never started there; one started with "
+                 "another --home or GRAPHMEM_HOME is found by setting GRAPHMEM_HOME to that directory)")
     return Neo4jUnavailable(f"cannot reach Neo4j at {settings.uri} ({reason}): {HINT}{where}")
 
 
