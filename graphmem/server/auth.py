@@ -77,8 +77,10 @@ def is_engine_key(targets: Targets, credential: str) -> bool:
     return key is not None and hmac.compare_digest(credential.encode(), key.encode())
 
 
-def require_engine(principal: Principal, what: str) -> None:
-    """Return for the engine; raise Forbidden for an agent (``what``: the operation refused, for the message)."""
+def require_engine(principal: Principal, what: str = "this operation") -> None:
+    """Return for the engine; raise Forbidden for an agent. ``what``: the part of an operation an agent may not use
+    (a recall's ``at``); an operation that is the engine's whole (an engine route, an engine MCP tool) keeps the
+    default, so that a route and a tool refuse a token in the same words (the caller knows what it called)."""
     if isinstance(principal, Agent):
         raise Forbidden(f"a player token grants only its player's memory ({principal.player} in game "
                         f"'{principal.game}'): {what} needs the engine key")

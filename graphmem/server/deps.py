@@ -92,7 +92,7 @@ Caller = Annotated[auth.Principal, Depends(caller)]
 
 async def engine(principal: Caller) -> None:
     """Return for the engine; Forbidden (403) for a player token."""
-    auth.require_engine(principal, "this operation")
+    auth.require_engine(principal)
 
 
 EngineOnly = Depends(engine)

@@ -216,7 +216,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
         """Engine only: add a batch of canonical events (docs/log-format.md) to a live game, validated whole; `after` is the
         number of events sent before this batch."""
         try:
-            auth.require_engine(caller(ctx), "adding events")
+            auth.require_engine(caller(ctx))
             return targets.for_game(game).add_events(game, events, after=after).to_json()
         except Exception as exc:
             raise _fail(targets, game, exc) from exc
@@ -228,7 +228,7 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
         """Engine only: open the next phase of a live game (`day`, `name`: the phase event) and let memories fade
         to it; without them, bring the game's decay up to its current phase."""
         try:
-            auth.require_engine(caller(ctx), "advancing the phase")
+            auth.require_engine(caller(ctx))
             report = targets.for_game(game).advance_phase(game, day=day, name=name, after=after)
         except Exception as exc:
             raise _fail(targets, game, exc) from exc
