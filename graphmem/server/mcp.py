@@ -16,7 +16,8 @@ the player's words
   (``said``); read-only.
 
 Engine tools, refused to a player token: ``add_events(game, events, after)`` and ``advance_phase(game, day, name,
-after)`` (:meth:`graphmem.service.MemoryService.add_events`, :meth:`~graphmem.service.MemoryService.advance_phase`).
+after, to)`` (:meth:`graphmem.service.MemoryService.add_events`, :meth:`~graphmem.service.MemoryService.advance_phase`),
+the arguments of ``POST /games/{game}/events`` and ``POST /games/{game}/phase``.
 
 Over HTTP (``/mcp``, streamable HTTP, stateless: any server process answers any call) the caller is the
 ``Authorization: Bearer`` credential of each request; over stdio (``graphmem mcp``) it is the token or key the
@@ -224,12 +225,13 @@ def build_mcp(targets: Targets, *, stdio: bool = False, credential: str | None =
     @server.tool(annotations=ToolAnnotations(title="Advance the phase (engine)", read_only_hint=False,
                                              destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     def advance_phase(ctx: Context[Any], game: Text, day: Count | None = None, name: Text | None = None,
-                      after: Count | None = None) -> dict[str, Any]:
-        """Engine only: open the next phase of a live game (`day`, `name`: the phase event) and let memories fade
-        to it; without them, bring the game's decay up to its current phase."""
+                      after: Count | None = None, to: Count | None = None) -> dict[str, Any]:
+        """Engine only: open the next phase of a live game (`day`, `name`: the phase event, `after` the events sent
+        before it) and let memories fade to it; without them, let them fade to phase `to` (a live game: up to its
+        current phase, the default; a game ingested from a file or ended: any later phase, default one phase on)."""
         try:
             auth.require_engine(caller(ctx))
-            report = targets.for_game(game).advance_phase(game, day=day, name=name, after=after)
+            report = targets.for_game(game).advance_phase(game, to, day=day, name=name, after=after)
         except Exception as exc:
             raise _fail(targets, game, exc) from exc
         return {"game": report.game, "from_phase": report.from_phase, "to_phase": report.to_phase,

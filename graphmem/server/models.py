@@ -57,16 +57,15 @@ class EventBatch(_Body):
     after: Count | None = Field(None, description="events sent before this batch (a concurrency check)")
 
 
-class _PhaseFields(_Body):
-    day: Count | None = None
-    name: Text | None = None
-    after: Count | None = None
+class PhaseBody(_Body):
+    """Open the next phase of a live game (``day`` and ``name``: its phase event, ``after`` as a batch's), or decay a
+    game to phase ``to`` (a game ingested from a file or ended; a live game only up to its current phase)."""
 
-
-class PhaseBody(_PhaseFields):
-    """Open the next phase of a live game (day and name), or decay a game to phase ``to``."""
-
-    to: Count | None = None
+    day: Count | None = Field(None, description="the phase event's day (with name)")
+    name: Text | None = Field(None, description="the phase event's name, e.g. 'night' (with day)")
+    after: Count | None = Field(None, description="events sent before the phase event (a concurrency check)")
+    to: Count | None = Field(None, description="the phase to decay to, without day and name (default: a live game's "
+                                               "current phase; one phase on for a game ingested from a file or ended)")
 
 
 class EndBody(_Body):
@@ -132,8 +131,8 @@ class EventsArguments(EventBatch):
     game: Text
 
 
-class PhaseArguments(_PhaseFields):
-    """The ``advance_phase`` tool's: the route's body (without ``to``) and its game."""
+class PhaseArguments(PhaseBody):
+    """The ``advance_phase`` tool's: the route's body and its game."""
 
     game: Text
 

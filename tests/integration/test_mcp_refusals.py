@@ -62,6 +62,8 @@ def test_every_bad_argument_is_refused_as_the_route_refuses_it(server: Server, e
          engine.post(recall, json={"at": 2**63 - 1})),
         ("advance_phase", {"game": game, "day": True, "name": "night"},
          engine.post(f"/games/{game}/phase", json={"day": True, "name": "night"})),
+        ("advance_phase", {"game": game, "to": 99},  # a live game fades only to a phase its phase events opened
+         engine.post(f"/games/{game}/phase", json={"to": 99})),
         ("add_events", {"game": game, "events": [{"kind": "say", "speaker": "Nobody", "to": "all",
                                                   "channel": "public", "text": "Hi."}], "after": 26},
          engine.post(f"/games/{game}/events", json={"events": [{"kind": "say", "speaker": "Nobody", "to": "all",

@@ -388,6 +388,23 @@ def test_the_mcp_tools_are_annotated_and_engine_tools_take_the_engine_key(server
     assert recalled.is_error and "player's memory: call it with that player's token" in recalled.content[0].text
 
 
+def test_advance_phase_over_mcp_takes_to_as_the_phase_route_does(server: Server, engine: httpx.Client) -> None:
+    """``to`` lets a game that takes no more phase events (ended, or ingested from a file) fade to a later phase: an
+    engine over MCP says it as one over HTTP does, and both games fade alike (docs/service.md#mcp)."""
+    by_http, _ = live_game(engine, name="srv-to-http")  # the whole small log: the game has ended
+    by_mcp, _ = live_game(engine, name="srv-to-mcp")
+    last = engine.get("/games").json()
+    phase = next(g["decayed_to"] for g in last if g["game"] == by_http)
+    route = engine.post(f"/games/{by_http}/phase", json={"to": phase + 3})
+    assert route.status_code == 200, route.text
+    tool = mcp_call(server, ENGINE_KEY, "advance_phase", {"game": by_mcp, "to": phase + 3})
+    assert not tool.is_error, tool.content
+    assert tool.structured_content == {**route.json(), "game": by_mcp}
+    assert tool.structured_content["from_phase"] == phase and tool.structured_content["to_phase"] == phase + 3
+    stored = {g["game"]: g["decayed_to"] for g in engine.get("/games").json()}
+    assert stored[by_http] == stored[by_mcp] == phase + 3
+
+
 def test_my_conflicts_gives_each_conflict_in_the_players_words(server: Server, engine: httpx.Client) -> None:
     lines = [json.loads(line) for line in (JOBS / "lie.jsonl").read_text(encoding="utf-8").splitlines()]
     game = fresh("srv-lie")  # Ben votes for Dan, then tells Cara he voted for Eve: a lie Cara catches
