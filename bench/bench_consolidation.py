@@ -299,6 +299,8 @@ def compare_clustering(sizes: Sequence[int] = (1_000, 5_000, 10_000), rounds: in
 def main(argv: Sequence[str]) -> None:
     """``python -m bench.bench_consolidation [URI] [SIZE ...]``: the job against a Neo4j, one line per size;
     ``python -m bench.bench_consolidation --clustering [SIZE ...]``: the clustering comparison, no database."""
+    from bench.run import bench_driver
+
     parser = argparse.ArgumentParser(prog="python -m bench.bench_consolidation", description=__doc__.splitlines()[0])
     parser.add_argument("--clustering", action="store_true",
                         help="compare graphmem's clustering with the hand-written one it replaced and scipy's (no Neo4j)")
@@ -320,7 +322,7 @@ def main(argv: Sequence[str]) -> None:
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     uri = args.args[0] if args.args else "bolt://127.0.0.1:7687"
     sizes = [int(a) for a in args.args[1:]] or [1_000, 10_000]
-    with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+    with bench_driver(uri) as driver:
         for row in run(driver, None, sizes):
             print(f"{row['size']:>7,} memories: {row['seconds']:.2f} s (clustering {row['clustering_seconds']:.2f} s), "
                   f"clustering peak {row['peak_mb']:.0f} MB traced, job +{row['rss_growth_mb']:.0f} MB peak RSS, "

@@ -368,11 +368,13 @@ def main(argv: Sequence[str]) -> None:
     """``python -m bench.bench_conversation URI [--ingest] [--recall]``: print the figures (both without a flag)."""
     import argparse
 
+    from bench.run import bench_driver
+
     parser = argparse.ArgumentParser(prog="python -m bench.bench_conversation",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("uri", nargs="?", default=os.environ.get("NEO4J_URI"),
-                        help="the Neo4j to measure against (default $NEO4J_URI; user neo4j, password graphmem, as "
-                             "`graphmem neo4j start` sets them)")
+                        help="the Neo4j to measure against (default $NEO4J_URI; user $NEO4J_USER or neo4j, password "
+                             "$NEO4J_PASSWORD or graphmem, as `graphmem neo4j start` sets them)")
     parser.add_argument("--ingest", action="store_true", help="ingest by stage, 150 to 2,400 turns")
     parser.add_argument("--recall", action="store_true", help="recall latency, owners of 1,000 and 10,000 memories")
     parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
@@ -385,7 +387,7 @@ def main(argv: Sequence[str]) -> None:
     ingest, recall_ = args.ingest or not args.recall, args.recall or not args.ingest
     params = default_parameters()
     embedder = Embedder()
-    with neo4j.GraphDatabase.driver(args.uri, auth=("neo4j", "graphmem")) as driver:
+    with bench_driver(args.uri) as driver:
         if ingest:
             result = run_ingest(driver, None, params, embedder)
             for r in result["rows"]:

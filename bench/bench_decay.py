@@ -102,11 +102,13 @@ def run(driver: neo4j.Driver, database: str | None,
 
 def main(argv: Sequence[str]) -> None:
     """``python bench/bench_decay.py URI [SIZE ...]``: print one line per size."""
+    from bench.run import bench_driver
+
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     uri = argv[0] if argv else "bolt://127.0.0.1:7687"
     sizes = [int(a) for a in argv[1:]] or [10_000, 100_000]
-    with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+    with bench_driver(uri) as driver:
         for row in run(driver, None, sizes):
             print(f"{row['size']:>9,} memories: decay {row['decay_s']:.2f} s, bare SET {row['reference_s']:.2f} s "
                   f"({row['reference_concurrent_s']:.2f} s concurrent), ratio {row['ratio']:.2f}")

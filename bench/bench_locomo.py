@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import re
 import sys
 import tempfile
@@ -328,11 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         read_conversations(args.path)
     except (ValueError, UnicodeDecodeError) as e:
         parser.error(str(e))
-    from bench.run import neo4j_uri  # the benchmarks' throw-away Neo4j, or $NEO4J_URI
+    from bench.run import bench_driver, neo4j_uri  # the benchmarks' throw-away Neo4j, or $NEO4J_URI
 
     with neo4j_uri() as uri:
-        auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
-        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+        with bench_driver(uri) as driver:
             from graphmem.store.schema import ensure_schema
 
             embedder = Embedder()

@@ -247,19 +247,21 @@ def run_stored(driver: neo4j.Driver, database: str | None, games: Sequence[str] 
 def main(argv: Sequence[str]) -> None:
     """``python bench/bench_recall.py URI [SIZE ...]``: print one line per size;
     ``python bench/bench_recall.py URI --stored [GAME ...]``: one line for the stored games."""
+    from bench.run import bench_driver
+
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
     uri = argv[0] if argv else "bolt://127.0.0.1:7687"
     if "--stored" in argv[1:]:
         chosen = [a for a in argv[1:] if a != "--stored"] or None
-        with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+        with bench_driver(uri) as driver:
             s = run_stored(driver, None, chosen)
         print(f"{s['games']} stored games, {s['recalls']} recalls ({s['memories']:.0f} memories per owner, "
               f"{s['recallable']:.0f} recallable per recall): recall median {s['recall_median_ms']:.1f} ms "
               f"p95 {s['recall_p95_ms']:.1f} ms | dry exact {s['exact_median_ms']:.1f}/{s['exact_p95_ms']:.1f} ms")
         return
     sizes = [int(a) for a in argv[1:]] or [1_000, 10_000, 100_000]
-    with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "graphmem")) as driver:
+    with bench_driver(uri) as driver:
         for r in run(driver, None, sizes):
             print(f"{r['memories']:>9,} memories ({r['candidates']:.0f} per player): recall median "
                   f"{r['recall_median_ms']:.1f} ms p95 {r['recall_p95_ms']:.1f} ms | dry exact "

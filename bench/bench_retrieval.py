@@ -622,12 +622,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--corpus: choose among {', '.join(CORPUS_NAMES)} (got {args.corpus!r})")
     logging.basicConfig(level=logging.INFO, format="[retrieval] %(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    from bench.run import machine, neo4j_uri
+    from bench.run import bench_driver, machine, neo4j_uri
 
     started = time.perf_counter()
     with neo4j_uri() as uri:
-        auth = (os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "graphmem"))
-        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+        with bench_driver(uri) as driver:
             report = run(driver, os.environ.get("NEO4J_DATABASE") or None,
                          profiles=args.profiles.split(",") if args.profiles else None, games=args.games,
                          corpora=corpora, per_kind=args.per_kind, k=args.k, seed=args.seed)

@@ -491,12 +491,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if failed else 0
     logging.basicConfig(level=logging.INFO, format="[handwritten] %(message)s")
     logging.getLogger("neo4j").setLevel(logging.ERROR)
-    from bench.run import neo4j_uri
+    from bench.run import bench_driver, neo4j_uri
 
     started = time.perf_counter()
     with neo4j_uri() as uri:
-        auth = (os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "graphmem"))
-        with neo4j.GraphDatabase.driver(uri, auth=auth) as driver:
+        with bench_driver(uri) as driver:
             report = run(driver, os.environ.get("NEO4J_DATABASE") or None, questions, games,
                          profiles=args.profiles.split(",") if args.profiles else None, k=args.k)
     report["seconds"] = round(time.perf_counter() - started, 1)

@@ -75,6 +75,16 @@ def neo4j_uri() -> Iterator[str]:
             local_neo4j.stop(Path(home))
 
 
+def bench_driver(uri: str) -> neo4j.Driver:
+    """A driver for a benchmark's Neo4j (:func:`neo4j_uri`) with ``$NEO4J_USER`` and ``$NEO4J_PASSWORD`` (default
+    neo4j and graphmem, the local Neo4j's), configured as graphmem's own drivers are
+    (:func:`graphmem.store.connection.new_driver`: on a fresh database the queries' "property key does not exist"
+    notifications filled stderr). The caller closes it."""
+    from graphmem.store.connection import new_driver
+
+    return new_driver(uri, (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem"))
+
+
 def growth(rows: list[dict[str, Any]], size_key: str, time_key: str) -> float | None:
     """The exponent b of time ~ size^b between the first and the last row."""
     first, last = rows[0], rows[-1]
@@ -101,8 +111,7 @@ def run_all(uri: str, sizes: Sizes) -> dict[str, Any]:
 
     params = default_parameters()
     steps: list[str] = []
-    driver = neo4j.GraphDatabase.driver(uri, auth=(os.environ.get("NEO4J_USER", "neo4j"),
-                                                   os.environ.get("NEO4J_PASSWORD", "graphmem")))
+    driver = bench_driver(uri)
     database = os.environ.get("NEO4J_DATABASE") or None
     try:
         ensure_schema(driver, database, 384)

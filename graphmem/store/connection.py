@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 import neo4j
@@ -125,6 +126,28 @@ def check_server(driver: neo4j.Driver, settings: Settings) -> str:
     return version
 
 
+QUIET_NOTIFICATIONS = (neo4j.NotificationDisabledClassification.UNRECOGNIZED,)
+"""The classifications of server notifications graphmem's drivers ask Neo4j not to send. UNRECOGNIZED (01N50-01N52:
+"the label / relationship type / property key does not exist") is what a young graph answers to graphmem's queries
+for what nothing has set yet (an optional property such as ``Thought.forgotten``, ``Conflict`` nodes before the
+contradictions job), and the driver logs every notification it gets to the ``neo4j.notifications`` logger, a
+WARNING per query: a benchmark on a fresh database printed one for nearly every query. Nothing a user needs goes with
+them: graphmem runs only its own queries (``cypher/``, each run against a live Neo4j by the tests), never Cypher a
+user writes. Every other classification still comes (PERFORMANCE, DEPRECATION, HINT, ...)."""
+
+
+def new_driver(uri: str, auth: tuple[str, str] | None, **config: Any) -> neo4j.Driver:
+    """A driver for ``uri``, configured as graphmem configures each driver it creates: Neo4j sends no notification of
+    :data:`QUIET_NOTIFICATIONS` (the driver's notification filter, ``notifications_disabled_classifications``).
+
+    auth : (user, password), or None for a server without authentication. config : other driver options
+    (``connection_timeout``, ``max_transaction_retry_time``, ...). Neither connects nor checks the server
+    (:func:`open_driver` does); raises as ``neo4j.GraphDatabase.driver`` (ConfigurationError, ValueError) for a bad
+    URI or option. The caller closes the driver."""
+    return GraphDatabase.driver(uri, auth=auth, notifications_disabled_classifications=list(QUIET_NOTIFICATIONS),
+                                **config)
+
+
 def open_driver(settings: Settings, *, check: bool = True,
                 max_retry_seconds: float | None = None) -> neo4j.Driver:
     """A driver for ``settings.uri`` (a scheme of :data:`SUPPORTED_SCHEMES`), checked with :func:`check_server`.
@@ -137,13 +160,10 @@ def open_driver(settings: Settings, *, check: bool = True,
     """
     check_uri(settings.uri)
     try:
-        # UNRECOGNIZED notifications ("property key does not exist") are expected on a young graph (an optional
-        # property such as Thought.forgotten that nothing has set yet); the driver would print each to stderr.
-        driver = GraphDatabase.driver(settings.uri, auth=(settings.user, settings.password),
-                                      connection_acquisition_timeout=30.0, connection_timeout=5.0,
-                                      max_transaction_retry_time=(
-                                          settings.retry_seconds if max_retry_seconds is None else max_retry_seconds),
-                                      notifications_disabled_classifications=["UNRECOGNIZED"])
+        driver = new_driver(settings.uri, (settings.user, settings.password),
+                            connection_acquisition_timeout=30.0, connection_timeout=5.0,
+                            max_transaction_retry_time=(
+                                settings.retry_seconds if max_retry_seconds is None else max_retry_seconds))
     except (ConfigurationError, ValueError) as e:
         raise InvalidNeo4jUri(f"invalid Neo4j URI {settings.uri!r}: {e}") from e
     if check:
