@@ -7,7 +7,7 @@
 // @param threshold: FLOAT  the RetrievalThreshold of the default profile
 // @param flashbulb_floor: FLOAT  parameters.flashbulb.floor (0.8)
 // @returns memories, games
-CALL {
+CALL () {
   MATCH (m:Memory)
   WHERE m.t_ref IS NULL OR m.e_ref IS NULL OR m.s IS NULL OR m.floor IS NULL OR m.threshold IS NULL
      OR m.flashbulb IS NULL OR m.n IS NULL OR m.strength IS NULL
@@ -19,7 +19,7 @@ CALL {
       m.threshold = coalesce(m.threshold, p.threshold, $threshold), m.n = coalesce(m.n, 0)
   RETURN count(m) AS memories
 }
-CALL {
+CALL () {
   MATCH (g:Game) WHERE g.incarnation IS NULL
   SET g.incarnation = randomUUID()
   RETURN count(g) AS games

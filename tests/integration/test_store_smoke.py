@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import threading
 import traceback
@@ -259,3 +260,37 @@ def test_a_query_naming_a_property_nothing_has_set_logs_nothing_through_graphmem
             assert [s.raw_classification for s in cartesian.gql_status_objects
                     if s.is_notification] == ["PERFORMANCE"], cartesian.gql_status_objects
     assert not [r for r in caplog.records if "01N5" in r.getMessage()], caplog.text
+
+
+def test_no_shipped_query_uses_cypher_that_neo4j_deprecates(neo4j_uri: str, schema: object) -> None:
+    """Each query under ``cypher/`` planned (EXPLAIN, nothing runs) by graphmem's driver draws no DEPRECATION
+    notification: those are kept (graphmem.store.connection.QUIET_NOTIFICATIONS), so one would print a warning
+    to the stderr of every command that runs the query (``CALL {`` without a scope clause did, in
+    cypher/schema/recall_backfill.cypher)."""
+    from graphmem.settings import load_settings
+    from graphmem.store.connection import open_driver
+    from graphmem.store.queries import cypher, query_names, with_identifiers
+
+    auth = (os.environ.get("NEO4J_USER") or "neo4j", os.environ.get("NEO4J_PASSWORD") or "graphmem")
+    settings = load_settings(environ={"NEO4J_URI": neo4j_uri, "NEO4J_USER": auth[0], "NEO4J_PASSWORD": auth[1]})
+    deprecated: dict[str, list[str]] = {}
+    unplanned: dict[str, str] = {}
+    with open_driver(settings, check=False) as own, own.session() as session:
+        for name in query_names():
+            try:
+                text = cypher(name)  # a label, type or index name the caller fills in: any will do to plan it
+                text = with_identifiers(text, **{key: "Memory" for key in re.findall(r"\{(\w+)\}", text)})
+                summary = session.run("EXPLAIN " + text).consume()
+            except neo4j.exceptions.Neo4jError as e:
+                unplanned[name] = e.message
+                continue
+            found = [s.status_description for s in summary.gql_status_objects if s.raw_classification == "DEPRECATION"]
+            if found:
+                deprecated[name] = found
+    # id() is deprecated without a replacement; the recall's reads of candidates take node ids on purpose (cheaper to
+    # decode than uids or element ids: graphmem/store/reader.py, MemoryReader.uids) in sessions asking for no
+    # notifications
+    node_ids = {name for name, found in deprecated.items()
+                if name.startswith("recall/") and all("id is deprecated" in text for text in found)}
+    assert {name: found for name, found in deprecated.items() if name not in node_ids} == {}
+    assert unplanned == {}
