@@ -31,13 +31,17 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from graphmem.encoders import Backend, Encoder, backend_named, load_encoder
 from graphmem.encoders import Vectors as Vectors  # float32 vectors, shape (n, dimension): the type recall and ingest use
-from graphmem.errors import EmbeddingError
+from graphmem.errors import EmbeddingError, UsageProblem
 from graphmem.settings.defaults import DEFAULT_EMBEDDING_MODEL
+
+if TYPE_CHECKING:
+    from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -311,3 +315,19 @@ class Embedder:
             if self._callers is None:
                 self._callers = ThreadPoolExecutor(CALLER_THREADS, thread_name_prefix="graphmem-embed")
         return self._callers.submit(self.encode_one, text)
+
+
+def settings_embedder(settings: Settings, given: Embedder | None = None) -> Embedder:
+    """The embedder of ``settings``' model, backend and batch size (``embedding_model``, ``embedding_backend``,
+    ``embedding_batch_size``): ``given``, a loaded one the process already holds (an in-process caller of the CLI,
+    :func:`graphmem.cli.embedder_of`), or else a new one, whose model loads on first use.
+
+    Raises UsageProblem when ``given`` is of another model or backend than the settings name: its vectors would not
+    be the ones stored with the settings' model (the backends give the same vectors, but a caller asking for one
+    and getting the other is told)."""
+    if given is None:
+        return Embedder(settings.embedding_model, settings.embedding_batch_size, backend=settings.embedding_backend)
+    if (given.model_name, given.backend) != (settings.embedding_model, settings.embedding_backend):
+        raise UsageProblem(f"the embedder given is of model {given.model_name!r} on {given.backend}; the "
+                           f"settings name {settings.embedding_model!r} on {settings.embedding_backend}")
+    return given

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import neo4j
 
-from graphmem.embedding import Embedder, model_dimension
+from graphmem.embedding import Embedder, model_dimension, settings_embedder
 from graphmem.errors import GameConflict, NotFound, UsageProblem
 from graphmem.ingest.live import BatchReport, LiveGames
 from graphmem.ingest.pipeline import IngestSummary
@@ -113,8 +113,7 @@ class MemoryService:
         self.driver = driver
         self.database = self.settings.database
         self.params = params or self.settings.parameters()
-        self.embedder = embedder or Embedder(self.settings.embedding_model, self.settings.embedding_batch_size,
-                                             backend=self.settings.embedding_backend)
+        self.embedder = embedder or settings_embedder(self.settings)
         self.live = LiveGames(self.driver, self.database, self.params, self.embedder)
         """The live games this service feeds (it caches their rebuilt state, validated against Neo4j)."""
         self.recall_retries = 0

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import neo4j
 
-from graphmem.embedding import Embedder
+from graphmem.embedding import Embedder, settings_embedder
 from graphmem.errors import GameConflict, GameMoving, GraphmemError, Neo4jUnavailable, NotFound, Unauthorized, UsageProblem
 from graphmem.service import MemoryService
 from graphmem.settings import Settings, load_settings
@@ -116,17 +116,12 @@ class Targets:
             on first use. Raises UsageProblem when it is not of the settings' model and backend.
         Raises as :meth:`MemoryService.connect`."""
         base = (settings or load_settings()).with_overrides(**overrides)
-        if embedder is not None and (embedder.model_name, embedder.backend) != (base.embedding_model,
-                                                                                base.embedding_backend):
-            raise UsageProblem(f"the embedder given is of model {embedder.model_name!r} on {embedder.backend}; the "
-                               f"settings name {base.embedding_model!r} on {base.embedding_backend}")
+        embedder = settings_embedder(base, embedder)
         per_target = base.target_settings()
         if len(per_target) == 1:
             return cls({name: MemoryService.connect(s, check=check, retry_seconds=retry_seconds, embedder=embedder)
                         for name, s in per_target.items()})
         params = base.parameters()
-        embedder = embedder or Embedder(base.embedding_model, base.embedding_batch_size,
-                                        backend=base.embedding_backend)
         services: dict[str, MemoryService] = {}
         try:
             for name, target in per_target.items():

@@ -180,7 +180,7 @@ def embedder_of(ctx: click.Context) -> Embedder | None:
     gave as the root object (click's ``obj``: ``main.main(args, obj=embedder)``, or ``CliRunner().invoke(main, args,
     obj=embedder)``), for every command to embed with instead of loading the model again; None from the shell, where
     each command loads the settings' model when it first embeds. It must be of the settings' model and backend
-    (:meth:`graphmem.targets.Targets.connect` refuses another)."""
+    (:func:`graphmem.embedding.settings_embedder` refuses another)."""
     given = ctx.meta.get(EMBEDDER_KEY)
     return cast("Embedder | None", given)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from graphmem.cli import UTF8_TEXT, settings_of
+from graphmem.cli import UTF8_TEXT, embedder_of, settings_of
 from graphmem.model.forgetting import CURVES
 
 if TYPE_CHECKING:  # the rest is imported where it is used, so that `graphmem --help` loads no numpy nor driver
@@ -176,11 +176,11 @@ def findings_cmd(ctx: click.Context, seed: int, as_json: bool) -> None:
     a few seconds; no database needed, but the embedding model (co-witness contamination measures two accounts of one
     event as graphmem stores and embeds them). Exit code 0 whatever the verdicts.
     """
-    from graphmem.embedding import Embedder
+    from graphmem.embedding import settings_embedder
 
     settings = settings_of(ctx)
     params = settings.parameters()
-    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, backend=settings.embedding_backend)
+    embedder = settings_embedder(settings, embedder_of(ctx))  # an in-process caller's, or the settings' model
     findings = run_findings(params, seed, co_witness_accounts(embedder, params))
     if as_json:
         click.echo(json.dumps([f.as_dict() for f in findings], indent=1))

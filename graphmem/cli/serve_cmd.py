@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from graphmem.cli import UTF8_TEXT, settings_of
+from graphmem.cli import UTF8_TEXT, embedder_of, settings_of
 
 
 @click.command()
@@ -61,7 +61,8 @@ def mcp_stdio(ctx: click.Context, token: str | None) -> None:
     from graphmem.server.mcp import build_mcp
     from graphmem.targets import Targets
 
-    with Targets.connect(settings_of(ctx), check=False) as targets:  # closed (the drivers) when stdin closes
+    # the targets (their drivers) close when stdin closes; an in-process caller's embedder is the one warmed up
+    with Targets.connect(settings_of(ctx), check=False, embedder=embedder_of(ctx)) as targets:
         first = targets.services[targets.names[0]]
         warm = threading.Thread(target=first.embedder.encode_one, args=("warm up",), daemon=True)
         warm.start()

@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from graphmem.cli import main
 from graphmem.cli.model_cmd import findings_table
+from graphmem.embedding import Embedder
 from graphmem.ingest.texts import wording
 from graphmem.logs.reader import read_game_log
 from graphmem.logs.schema import ObserveEvent, SayEvent, VoteEvent
@@ -232,6 +235,21 @@ def test_the_command_uses_the_configured_parameters(run: Any, tmp_path: Path, sh
     for author in ("Wixted", "Neisser", "Gabbert"):
         assert "OUTSIDE" in next(line for line in result.output.splitlines() if author in line)
     assert "6 of 9 findings inside their target range" in result.output
+
+
+def test_the_command_embeds_with_the_embedder_an_in_process_caller_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, findings: dict[str, Finding],
+        shared_findings_command: Any) -> None:
+    """A program running the command in its own process gives its embedder as click's root object
+    (graphmem.cli.embedder_of): the co-witness accounts are embedded with it, and no model of the command's own."""
+    monkeypatch.chdir(tmp_path)  # no ./graphmem.toml of the developer's
+    given = Embedder()  # not loaded yet
+    result = CliRunner().invoke(main, ["model", "findings", "--json"], obj=given,
+                                env={"GRAPHMEM_CONFIG": None, "NEO4J_URI": None})
+    assert result.exit_code == 0, result.output
+    assert given.loaded
+    co_witness = next(row for row in json.loads(result.output) if row["key"] == "co_witness")
+    assert co_witness["values"] == findings["co_witness"].values
 
 
 def test_docs_show_the_table_as_the_command_prints_it(findings: dict[str, Finding]) -> None:
