@@ -35,11 +35,13 @@ Pipeline, one call:
    :func:`.ranking.source_route`);
 4. rank every candidate at once (:mod:`.ranking`, numpy): relevance from dense, lexical, the source route and the
    participant boost, score with strength, the cued-recall filter, the best ``k``; read those ``k`` in full
-   (``recall/memories``);
+   (``recall/memories``, for those the reader does not show: in the write transaction of a writing recall, step 6,
+   in a read transaction of their own for a look);
 5. reconsolidate each recalled memory with the pure model (:mod:`.reconsolidate`). Its donors of details and
    tellers are the other memories recalled with it whose text embeddings have cosine >= 0.5 with its own (from the
    vectors the cache holds): memories that come to mind together blend. No second query;
-6. write every update in ONE managed write transaction (one UNWIND statement), unless ``dry_run`` or an earlier
+6. write every update in ONE managed write transaction (the rows read and reconsolidated in it, then one
+   statement: the move fence, the version raise and one UNWIND), unless ``dry_run`` or an earlier
    ``at``; then working memory (:mod:`.working`) and the flashbulb for the VIVID MEMORY section.
 
 ``now`` is ``at`` when given, else ``Game.decayed_to``. A recall with ``at`` is a read-only look (at the current

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import overload
+from typing import Any, overload
 
 import neo4j
 import numpy as np
@@ -320,13 +320,17 @@ class _Clock:
 
 
 @dataclass(frozen=True)
-class Ranking:
-    """What the rank stage leaves to the later ones: the memories recalled (``recalled``, best first, each with its
-    :class:`Candidate` in ``by_uid``, read in full), the segment each candidate belongs to (:meth:`segment`), the
-    candidates ranked (``candidates``) and the owner's profile."""
+class TopK:
+    """What the rank stage leaves to the later ones, before the rows of the memories it chose are read: the best
+    ``k`` candidates (``ranked``, best first), each candidate's access count (``ns``), lexical and dense scores (by
+    position; ``dense`` None without a topic), the owner's retrieval threshold and profile, the segment each candidate
+    belongs to (:meth:`segment`) and the number of candidates ranked (``candidates``)."""
 
-    recalled: list[Ranked]
-    by_uid: dict[str, Candidate]
+    ranked: list[Ranked]
+    ns: Sequence[int]
+    lexical: npt.NDArray[np.float64]
+    dense: npt.NDArray[np.float64] | None
+    threshold: float
     segments: list[Segment]
     candidates: int
     profile: Profile
@@ -336,14 +340,46 @@ class Ranking:
         """The segment of candidate ``uid`` (the own game's unless an earlier game's)."""
         return self.segment_of.get(uid, self.segments[0])
 
+    def wanted(self) -> list[tuple[str, int, dict[str, Mapping[str, Any]]]]:
+        """What the reader reads the rows of the memories chosen from (:meth:`MemoryReader.read_memories`): (uid, the
+        access count it was ranked at, the rows its segment's candidates show) of each."""
+        return [(r.uid, self.ns[r.position], self.segment(r.uid).held.shown) for r in self.ranked]
+
+    def with_rows(self, rows: Sequence[Mapping[str, Any]]) -> Ranking:
+        """The ranking with the rows read of the memories chosen (``recall/memories``; a memory deleted since it was
+        ranked has none and is not recalled)."""
+        index = {r.uid: r.position for r in self.ranked}
+        candidates = [Candidate.from_row({**row, "lexical": float(self.lexical[index[row["uid"]]]),
+                                          "dense": None if self.dense is None
+                                          else _nan_none(self.dense[index[row["uid"]]])}, self.threshold)
+                      for row in rows]
+        by_uid = {c.uid: c for c in candidates}
+        return Ranking(self, [r for r in self.ranked if r.uid in by_uid], by_uid)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The memories recalled (``recalled``, best first, each with its :class:`Candidate` in ``by_uid``, read in full)
+    of the rank stage's choice ``top``."""
+
+    top: TopK
+    recalled: list[Ranked]
+    by_uid: dict[str, Candidate]
+
+    def segment(self, uid: str) -> Segment:
+        """The segment of candidate ``uid`` (the own game's unless an earlier game's)."""
+        return self.top.segment(uid)
+
 
 def run_recall(driver: neo4j.Driver, database: str | None, request: RecallRequest, params: Parameters,
                embedder: Embedder | None = None, *, cache: EmbeddingCache | None = None,
                reader: MemoryReader | None = None) -> RecallResult:
     """:func:`recall` for a :class:`RecallRequest` (see there), in its stages, each timed under its name: read (the
     owner's game through the reader; the earlier games of its series after it, "read earlier games"), embed (the
-    topic's embedding beyond the read, which it overlaps), rank ("dense", "lexical", "neighbours", "rank", and
-    "memories", the recalled memories' rows), reconsolidate ("similar", "reconsolidate"), write and assemble."""
+    topic's embedding beyond the read, which it overlaps), rank ("dense", "lexical", "neighbours", "rank"), the
+    cosines among the memories chosen ("similar"), the chosen memories' rows ("memories"), "reconsolidate", "write"
+    and "assemble". A writing recall reads the rows and reconsolidates in its write transaction (:func:`write`), a
+    look in a read transaction of its own; "write" is then the statement and the commit."""
     if request.has_topic and embedder is None:
         raise UsageProblem("recall with a topic needs an embedder (the topic is embedded to rank memories)")
     k = request.k if request.k is not None else params.recall.k
@@ -362,10 +398,18 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     p = _curve(context, params)
     segments = read_segments(driver, database, request, params, context, p.curve, beside, reader, cache)
     clock.lap("read earlier games")
-    ranking = rank(driver, database, request, context, segments, vector, p, k, reader, cache, clock)
-    results = reconsolidate_recalled(driver, database, request, context, ranking, p, cache, clock)
+    top = rank(request, context, segments, vector, p, k, cache, driver, database, clock)
+    pairs = similar(driver, database, top, p, cache)
+    clock.lap("similar")
     writable = not request.dry_run and request.at is None  # an explicit phase is a look, at the current phase too
-    written = write(driver, database, request, ranking, results, p, params, reader) if writable else 0
+    if writable:
+        ranking, results, written = write(driver, database, request, context, top, pairs, p, params, reader, clock)
+    else:
+        ranking = top.with_rows(reader.read_memories(driver, database, request.player, top.wanted()))
+        clock.lap("memories")
+        results = reconsolidate_recalled(request, context, ranking, pairs, p)
+        clock.lap("reconsolidate")
+        written = 0
     clock.lap("write")
     return assemble(request, context, ranking, results, p, k, writable, written, clock)
 
@@ -399,12 +443,11 @@ def read_segments(driver: neo4j.Driver, database: str | None, request: RecallReq
               for e in earlier if e.held.uids)]
 
 
-def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
-         segments: list[Segment], vector: Vectors | None, p: Parameters, k: int, reader: MemoryReader,
-         cache: EmbeddingCache, clock: _Clock) -> Ranking:
+def rank(request: RecallRequest, context: Context, segments: list[Segment], vector: Vectors | None, p: Parameters,
+         k: int, cache: EmbeddingCache, driver: neo4j.Driver, database: str | None, clock: _Clock) -> TopK:
     """The rank stage (docs/model.md#candidates-and-ranking): every candidate's dense and lexical scores, source
-    route, neighbours and date routes from the vectors ``cache`` holds, the scores, the cued-recall filter and the
-    best ``k``, then the rows of those ``k`` through ``reader``."""
+    route, neighbours and date routes from the vectors ``cache`` holds (read through ``driver`` for the memories it
+    lacks), the scores, the cued-recall filter and the best ``k``; their rows are read after it (:class:`TopK`)."""
     uids, ns, strengths, flashbulbs, thresholds = joined(segments)
     n = len(uids)
     dense: npt.NDArray[np.float64] | None = None
@@ -454,63 +497,76 @@ def rank(driver: neo4j.Driver, database: str | None, request: RecallRequest, con
     ranked = top_k(uids, strengths, flashbulbs, thresholds, scores, k, p, ties=tie_order(segments, uids))
     segment_of = {uid: seg for seg in segments for uid in seg.held.uids} if len(segments) > 1 else {}
     clock.lap("rank")
-    own = segments[0]
-    chosen = reader.read_memories(driver, database, request.player,
-                                  [(r.uid, ns[r.position], segment_of.get(r.uid, own).held.shown) for r in ranked])
-    index = {r.uid: r.position for r in ranked}
-    candidates = [Candidate.from_row({**row, "lexical": float(lexical[index[row["uid"]]]),
-                                      "dense": None if dense is None else _nan_none(dense[index[row["uid"]]])},
-                                     threshold) for row in chosen]
-    by_uid = {c.uid: c for c in candidates}
-    recalled = [r for r in ranked if r.uid in by_uid]  # a memory deleted in between is not recalled
-    clock.lap("memories")
-    return Ranking(recalled, by_uid, segments, n, profile, segment_of)
+    return TopK(ranked, ns, lexical, dense, threshold, segments, n, profile, segment_of)
 
 
-def reconsolidate_recalled(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context,
-                           ranking: Ranking, p: Parameters, cache: EmbeddingCache,
-                           clock: _Clock) -> dict[str, Reconsolidation]:
+def similar(driver: neo4j.Driver, database: str | None, top: TopK, p: Parameters,
+            cache: EmbeddingCache) -> dict[str, tuple[tuple[str, float], ...]]:
+    """The memories chosen that may lend each other details and tellers (docs/model.md#reconsolidation): for each of
+    ``top.ranked``, the others of the same game chosen with it whose text embeddings have cosine >= 0.5
+    (:func:`similar_pairs`, the vectors ``cache`` keeps; read now for a recall that needed none). Before the rows are
+    read: a text embedding never changes once written."""
+    pairs: dict[str, tuple[tuple[str, float], ...]] = {}
+    for seg in top.segments:
+        together = [r for r in top.ranked if top.segment(r.uid) is seg]
+        if together:
+            uids = [r.uid for r in together]
+            vectors, rows = cache.fetch(driver, database, seg.game, seg.incarnation, uids,
+                                       [top.ns[r.position] for r in together])
+            pairs.update(similar_pairs(vectors, [int(r) for r in rows], uids, p.similarity.detail_import))
+    return pairs
+
+
+def reconsolidate_recalled(request: RecallRequest, context: Context, ranking: Ranking,
+                           pairs: Mapping[str, tuple[tuple[str, float], ...]],
+                           p: Parameters) -> dict[str, Reconsolidation]:
     """The reconsolidate stage (docs/model.md#reconsolidation): each recalled memory at the phase of its own game now
     (an earlier game of the series is far past its end), with its donors of details and tellers, the other memories
-    of the same game recalled with it, by the cosine of their text embeddings (kept by the cache; read now for a
-    recall that needed none). {uid: its result}."""
+    recalled with it that ``pairs`` names (:func:`similar`). {uid: its result}."""
     by_uid = ranking.by_uid
     emotion_now = EmotionalContext.from_json(context.emotion_json).peak
     states = {r.uid: memory_state(by_uid[r.uid], ranking.segment(r.uid).now) for r in ranking.recalled}
-    pairs: dict[str, tuple[tuple[str, float], ...]] = {}
-    for seg in ranking.segments:
-        together = [r.uid for r in ranking.recalled if ranking.segment(r.uid) is seg]
-        if together:
-            vectors, rows = cache.fetch(driver, database, seg.game, seg.incarnation, together,
-                                       [by_uid[u].n for u in together])
-            pairs.update(similar_pairs(vectors, [int(r) for r in rows], together, p.similarity.detail_import))
     donors = recalled_together([replace(by_uid[r.uid], similar=pairs[r.uid]) for r in ranking.recalled])
-    clock.lap("similar")
-    results = {uid: reconsolidate(states[uid], ranking.segment(uid).now, emotion_now, donors.get(uid, ()),
-                                  ranking.profile, p, request.seed)
-               for uid in states}
-    clock.lap("reconsolidate")
-    return results
+    return {uid: reconsolidate(states[uid], ranking.segment(uid).now, emotion_now, donors.get(uid, ()),
+                               ranking.top.profile, p, request.seed)
+            for uid in states}
 
 
-def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, ranking: Ranking,
-          results: Mapping[str, Reconsolidation], p: Parameters, params: Parameters, reader: MemoryReader) -> int:
-    """The write stage: every reconsolidated memory in one transaction, for every game the recalled memories come
-    from, each at its own game's phase, through ``reader`` (:func:`graphmem.recall.reconsolidate.write_updates`).
-    What was written is not put into what the process holds: the reader's next read of each player written finds it
-    in the change log and reads it. Returns the memories written."""
-    own = ranking.segments[0]
-    updates = {uid: update_row(ranking.by_uid[uid], result, ranking.segment(uid).now, p)
-               for uid, result in results.items()}
-    also: dict[tuple[str, str], list[str]] = {}
-    for uid in updates:
-        seg = ranking.segment(uid)
-        if seg is not own:
-            also.setdefault((seg.game, seg.player), []).append(uid)
+def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, context: Context, top: TopK,
+          pairs: Mapping[str, tuple[tuple[str, float], ...]], p: Parameters, params: Parameters, reader: MemoryReader,
+          clock: _Clock) -> tuple[Ranking, dict[str, Reconsolidation], int]:
+    """The write stage of a writing recall, in one write transaction through ``reader``
+    (:func:`graphmem.recall.reconsolidate.write_updates`): the rows of the memories chosen (``recall/memories``, for
+    those the candidates do not show; "memories"), their reconsolidation ("reconsolidate"), then every reconsolidated
+    memory written, for every game the recalled memories come from, each at its own game's phase. The rows' read was
+    a read transaction of its own before the write (bench/README.md, "CPU per writing recall"). What was written is
+    not put into what the process holds: the reader's next read of each player written finds it in the change log and
+    reads it. Returns (the ranking with its rows, {uid: reconsolidation}, the memories written)."""
+    if not top.ranked:
+        return top.with_rows([]), {}, 0
+    own = top.segments[0]
     keys = [held_key(database, own.game, own.player, None, params),
-            *(held_key(database, game, player, None, params) for game, player in also)]
-    return write_updates(driver, database, request.game, request.player, list(updates.values()), reader, also,
-                         keys)
+            *{held_key(database, seg.game, seg.player, None, params): None
+              for seg in map(top.segment, (r.uid for r in top.ranked)) if seg is not own}]
+    done: list[tuple[Ranking, dict[str, Reconsolidation]]] = []
+
+    def updates(tx: neo4j.ManagedTransaction) -> tuple[list[dict[str, Any]], dict[tuple[str, str], list[str]]]:
+        ranking = top.with_rows(reader.memories_in(tx, request.player, top.wanted()))
+        clock.lap("memories")
+        results = reconsolidate_recalled(request, context, ranking, pairs, p)
+        clock.lap("reconsolidate")
+        done[:] = [(ranking, results)]  # a retried transaction computes them again
+        also: dict[tuple[str, str], list[str]] = {}
+        for uid in results:
+            seg = ranking.segment(uid)
+            if seg is not own:
+                also.setdefault((seg.game, seg.player), []).append(uid)
+        return [update_row(ranking.by_uid[uid], result, ranking.segment(uid).now, p)
+                for uid, result in results.items()], also
+
+    written = write_updates(driver, database, request.game, request.player, updates, reader, keys)
+    ranking, results = done[0]
+    return ranking, results, written
 
 
 def assemble(request: RecallRequest, context: Context, ranking: Ranking, results: Mapping[str, Reconsolidation],
@@ -528,14 +584,14 @@ def assemble(request: RecallRequest, context: Context, ranking: Ranking, results
         for r in ranking.recalled)
     vivid_ones = [m for m in memories if m.marker is Marker.FLASHBULB]
     vivid = min(vivid_ones, key=lambda m: (-m.relevance, -m.score, m.uid)) if vivid_ones else None
-    capacity = context.wm_capacity or ranking.profile.working_memory_capacity
+    capacity = context.wm_capacity or ranking.top.profile.working_memory_capacity
     thoughts = active_thoughts(context.thoughts, now, capacity, already_active=now == context.decayed_to)
     clock.lap("assemble")
     total = clock.total()
     log.info("recall %s/%s at phase %d: %d of %d candidates, %d written, %.1f ms", request.game, request.player,
-             now, len(memories), ranking.candidates, written, 1000 * total)
+             now, len(memories), ranking.top.candidates, written, 1000 * total)
     return RecallResult(
         game=request.game, player=request.player, phase=now, decayed_to=context.decayed_to, topic=request.topic,
         participants=request.participants, k=k, seed=request.seed, dry_run=not writable, written=written,
-        candidates=ranking.candidates, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
+        candidates=ranking.top.candidates, thoughts=thoughts, memories=tuple(memories), vivid=vivid,
         timings=MappingProxyType(clock.timings), cpu_timings=MappingProxyType(clock.cpu))

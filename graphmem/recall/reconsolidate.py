@@ -6,13 +6,14 @@ similar memories that may lend it a detail or a teller are the other memories re
 (:func:`recalled_together`: cosine >= 0.5 of their text embeddings, which the recall pipeline keeps,
 :func:`graphmem.recall.pipeline.similar_pairs`), since memories that come to mind together are the ones that blend.
 :func:`update_row` turns each result into the properties to write, and :func:`write_updates` writes them all in one
-managed write transaction with one ``UNWIND`` statement (``recall/write``, run in one statement with the move fence and
-the version raise), rolled back if another recall changed one of the memories in between.
+managed write transaction, which first reads the recalled memories' rows and reconsolidates them, with one ``UNWIND``
+statement (``recall/write``, run in one statement with the move fence and the version raise), rolled back if another
+recall changed one of the memories in between.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import neo4j
@@ -26,8 +27,9 @@ from graphmem.model.source import keeps_source, source_belief, source_confidence
 from graphmem.model.vocabulary import LIVE_STATES, SourceType
 from graphmem.recall.types import Candidate
 from graphmem.store.reader import MemoryReader
+from graphmem.store.versions import PlannedWrite
 
-__all__ = ["belief_at", "keywords", "memory_state", "recalled_together", "update_row", "write_updates"]
+__all__ = ["Updates", "belief_at", "keywords", "memory_state", "recalled_together", "update_row", "write_updates"]
 
 
 def _source_type(value: str | None) -> SourceType:
@@ -114,32 +116,42 @@ def update_row(candidate: Candidate, result: Reconsolidation, now: int, params: 
     }
 
 
-def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str,
-                  rows: Sequence[Mapping[str, Any]], reader: MemoryReader,
-                  also: Mapping[tuple[str, str], Sequence[str]] | None = None,
-                  keys: Collection[tuple[object, ...]] = ()) -> int:
-    """Write every row (memories of ``owner`` in ``game``, and of the players ``also``, {(game, name): the uids of
-    their memories among the rows}, the owner's earlier selves in a series: docs/model.md#series-of-games) in one
-    managed write transaction (one UNWIND statement, run in one statement with the move fence and the version raise),
-    through ``reader`` (:meth:`graphmem.store.reader.MemoryReader.write`: the players' memory versions raised and the
-    memories written logged, so that the next read of each, in this process or another, reads them again; ``keys``:
-    what the reader holds their candidates under). Returns the memories written (0 when there was nothing to write).
+Updates = Callable[[neo4j.ManagedTransaction], tuple[Sequence[Mapping[str, Any]], Mapping[tuple[str, str], Sequence[str]]]]
+"""What computes a writing recall's rows in its write transaction (:func:`write_updates`), reading there what it
+needs: (the rows of ``recall/write``, :func:`update_row`; {(game, name): the uids among them of memories of a
+player of another game}, the owner's earlier selves in a series, docs/model.md#series-of-games)."""
+
+
+def write_updates(driver: neo4j.Driver, database: str | None, game: str, owner: str, updates: Updates,
+                  reader: MemoryReader, keys: Collection[tuple[object, ...]] = ()) -> int:
+    """Write the rows ``updates`` computes (memories of ``owner`` in ``game``, and of the players of other games it
+    names) in one managed write transaction: ``updates`` runs first in it (it reads the recalled memories' rows there,
+    one read transaction less, and reconsolidates them), then one UNWIND statement, run in one statement with the
+    move fence and the version raise, through ``reader`` (:meth:`graphmem.store.reader.MemoryReader.write`: the
+    players' memory versions raised and the memories written logged, so that the next read of each, in this process
+    or another, reads them again; ``keys``: what the reader holds their candidates under). A transaction the driver
+    retries runs ``updates`` again. Returns the memories written (0 when there was nothing to write: no statement
+    runs then).
 
     Raises RecallConflict, after rolling back, when a memory's access count changed since it was read.
     """
-    if not rows:
-        return 0
+    expected: list[int] = []
+
+    def planned(tx: neo4j.ManagedTransaction) -> PlannedWrite | None:
+        rows, also = updates(tx)
+        if not rows:
+            return None
+        expected[:] = [len(rows)]
+        elsewhere = {uid for uids in also.values() for uid in uids}
+        mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
+        return PlannedWrite({"rows": sorted((dict(r) for r in rows), key=lambda r: r["uid"])}, {owner: mine}, also)
 
     def check(record: neo4j.Record) -> int:
         written = int(record["written"])
-        if written != len(rows):
-            raise RecallConflict(f"{len(rows) - written} of {len(rows)} recalled memories changed while they were "
-                                 "being recalled (a concurrent recall?); nothing was written: recall again")
+        if written != expected[0]:
+            raise RecallConflict(f"{expected[0] - written} of {expected[0]} recalled memories changed while they "
+                                 "were being recalled (a concurrent recall?); nothing was written: recall again")
         return written
 
-    elsewhere = {uid for uids in (also or {}).values() for uid in uids}
-    mine = [str(r["uid"]) for r in rows if str(r["uid"]) not in elsewhere]
-    written, _, _ = reader.write(driver, database, game, [owner], "recall/write",
-                                 {"rows": sorted((dict(r) for r in rows), key=lambda r: r["uid"])}, check,
-                                 {owner: mine}, also or {}, keys)
-    return written
+    written, _, _ = reader.write(driver, database, game, [owner], "recall/write", planned, check, keys)
+    return written or 0

@@ -46,7 +46,7 @@ import numpy.typing as npt
 
 from graphmem.model.source import OWN_KINDS
 from graphmem.store.queries import cypher
-from graphmem.store.versions import raise_after_commit, run_raising_versions
+from graphmem.store.versions import PlannedWrite, raise_after_commit, run_raising_versions
 
 __all__ = ["DEFAULT_MAX_CANDIDATES", "RAISE_WINDOW", "CandidatesRead", "HeldCandidates", "MemoryReader",
            "held_from_row"]
@@ -331,7 +331,8 @@ class MemoryReader:
 
     def read_memories(self, driver: neo4j.Driver, database: str | None, player: str,
                       recalled: Sequence[tuple[str, int, dict[str, Mapping[str, Any]]]]) -> list[Mapping[str, Any]]:
-        """The full properties of the recalled memories (``recall/memories``), in their order, with ``own``.
+        """The full properties of the recalled memories (``recall/memories``), in their order, with ``own``, for a
+        recall that writes nothing (a writing recall reads them in its write transaction: :meth:`memories_in`).
 
         recalled : (uid, the access count it was ranked at, the rows the candidates it was ranked among show,
         :attr:`HeldCandidates.shown`) of each memory. A row shown at that access count is taken as it is (a memory
@@ -339,41 +340,55 @@ class MemoryReader:
         transaction and shown from then on (an owner's recalls in a row then read none: a second transaction, 4-6 ms,
         bench/README.md). A memory gone since it was ranked has no row.
         """
-        missing = {uid for uid, n, shown in recalled if uid not in shown or shown[uid].get("n") != n}
+        missing = _missing(recalled)
         read: dict[str, Mapping[str, Any]] = {}
         if missing:
-            def work(tx: neo4j.ManagedTransaction) -> list[Mapping[str, Any]]:
-                return [r["memory"] for r in tx.run(cypher("recall/memories"), uids=sorted(missing), player=player,
-                                                    own_kinds=list(OWN_KINDS))]
-
             with _read_session(driver, database) as session:
-                read = {str(row["uid"]): row for row in session.execute_read(work)}
+                read = session.execute_read(self._read_rows, player, missing)
             for uid, _, shown in recalled:
                 if uid in read:
                     shown[uid] = read[uid]
+        return _in_order(recalled, missing, read)
+
+    def memories_in(self, tx: neo4j.ManagedTransaction, player: str,
+                    recalled: Sequence[tuple[str, int, dict[str, Mapping[str, Any]]]]) -> list[Mapping[str, Any]]:
+        """:meth:`read_memories` in the caller's transaction ``tx``: a writing recall's write transaction
+        (:meth:`write` with a plan), one transaction less than a read of their own (bench/README.md, "CPU per
+        writing recall"). The rows read are not shown from then on: the recall rewrites every one of them, and the
+        owner's next read reads them again from the change log, rows included (:meth:`read_candidates`)."""
+        missing = _missing(recalled)
+        return _in_order(recalled, missing, self._read_rows(tx, player, missing) if missing else {})
+
+    def _read_rows(self, tx: neo4j.ManagedTransaction, player: str,
+                   uids: Collection[str]) -> dict[str, Mapping[str, Any]]:
+        """{uid: its row} of the memories ``uids`` that exist, read in ``tx`` (``recall/memories``)."""
+        read = {str(r["memory"]["uid"]): r["memory"] for r in tx.run(cypher("recall/memories"), uids=sorted(uids),
+                                                                     player=player, own_kinds=list(OWN_KINDS))}
+        with self._lock:
             self.memories_read += len(read)
-        rows = {uid: shown[uid] for uid, _, shown in recalled if uid not in missing}
-        rows.update(read)
-        return [rows[uid] for uid, _, _ in recalled if uid in rows]
+        return read
 
     def write(self, driver: neo4j.Driver, database: str | None, game: str, owners: Collection[str], query: str,
-              parameters: Mapping[str, Any], check: Callable[[neo4j.Record], T],
-              changed: Mapping[str, Collection[str]], also: Mapping[Pair, Collection[str]], keys: Collection[Key]
-              ) -> tuple[T, dict[Pair, int], dict[Pair, int]]:
-        """Run ``query`` (its name under ``cypher/``, with ``parameters``; ``check`` reads its row and may raise to
-        roll back) in one write statement with the move fence and the raise of the memory versions of ``owners`` of
-        ``game`` and of the players ``also``, logging the memories ``changed``
+              planned: PlannedWrite | Callable[[neo4j.ManagedTransaction], PlannedWrite | None],
+              check: Callable[[neo4j.Record], T], keys: Collection[Key]
+              ) -> tuple[T | None, dict[Pair, int], dict[Pair, int]]:
+        """Run ``query`` (its name under ``cypher/``) as ``planned`` (its parameters and the memories it changes, or
+        what plans them first in the transaction; ``check`` reads its row and may raise to roll back) in one write
+        statement with the move fence and the raise of the memory versions of ``owners`` of ``game`` and of the
+        players of other games it changes, logging the memories it changes
         (:func:`graphmem.store.versions.run_raising_versions`, which gives the arguments' meaning). The second raise
         follows the commit: at once, or with ``background`` on this reader's thread, and the reads of ``keys`` (the
         candidates of the players written) wait for it.
 
         Nothing held changes: the next read of each owner finds the change log and reads what was written
-        (:meth:`read_candidates`). Returns (what ``check`` returned, {pair: version after the first raise},
-        {pair: version after the second}, {} when it is left to the thread or failed).
+        (:meth:`read_candidates`). Returns (what ``check`` returned, None when the plan was None and nothing was
+        written; {pair: version after the first raise}; {pair: version after the second}, {} when it is left to the
+        thread or failed).
         """
-        with driver.session(database=database) as session:
-            result, first, second = run_raising_versions(session, game, owners, query, parameters, check, changed,
-                                                         also, raise_after=not self.background)
+        # the planner's "unknown property" notifications are expected of a plan's reads, as in _read_session
+        with driver.session(database=database, notifications_min_severity="OFF") as session:
+            result, first, second = run_raising_versions(session, game, owners, query, planned, check,
+                                                         raise_after=not self.background)
         if self.background and first:
             self._raise_later(keys, list(first), lambda pairs: raise_after_commit(driver, database, pairs))
         return result, first, second
@@ -426,6 +441,21 @@ class MemoryReader:
         finally:
             for item in batch:
                 item.future.set_result(None)
+
+
+def _missing(recalled: Sequence[tuple[str, int, Mapping[str, Mapping[str, Any]]]]) -> set[str]:
+    """The uids of ``recalled`` (see :meth:`MemoryReader.read_memories`) whose rows are not shown at the access count
+    they were ranked at."""
+    return {uid for uid, n, shown in recalled if uid not in shown or shown[uid].get("n") != n}
+
+
+def _in_order(recalled: Sequence[tuple[str, int, Mapping[str, Mapping[str, Any]]]], missing: Collection[str],
+              read: Mapping[str, Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The row of each of ``recalled``, in order: read (``read``) when ``missing``, else as shown; none for a memory
+    gone."""
+    rows = {uid: shown[uid] for uid, _, shown in recalled if uid not in missing}
+    rows.update(read)
+    return [rows[uid] for uid, _, _ in recalled if uid in rows]
 
 
 def _read_session(driver: neo4j.Driver, database: str | None) -> neo4j.Session:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import neo4j
@@ -55,7 +56,7 @@ from graphmem.store.idempotency import fence, fence_parameters, refuse_if_lost
 from graphmem.store.keys import player_uid
 from graphmem.store.queries import cypher, in_sequence
 
-__all__ = ["LOG_SIZE", "raise_after_commit", "raise_again", "raise_memory_versions", "run_raising_versions",
+__all__ = ["LOG_SIZE", "PlannedWrite", "raise_after_commit", "raise_again", "raise_memory_versions", "run_raising_versions",
            "statement_parts", "write_raising_versions"]
 
 log = logging.getLogger(__name__)
@@ -181,17 +182,33 @@ def statement_parts(query: str, *, fenced: bool) -> tuple[str, ...]:
     return ("targets/moving", *(("idempotency/fence",) if fenced else ()), "recall/raise_versions", query)
 
 
+@dataclass(frozen=True)
+class PlannedWrite:
+    """One write of :func:`run_raising_versions`: the parameters of its query and the memories it changes, ``changed``
+    {owner of the game: uids} and ``also`` {(game, name) of a player of another game: uids}, whose memory versions are
+    raised with it (:func:`raise_memory_versions` gives their meaning)."""
+
+    parameters: Mapping[str, Any]
+    changed: Mapping[str, Collection[str]] = field(default_factory=dict)
+    also: Mapping[tuple[str, str], Collection[str]] = field(default_factory=dict)
+
+
 def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str], query: str,
-                         parameters: Mapping[str, Any], check: Callable[[neo4j.Record], T],
-                         changed: Mapping[str, Collection[str]] | None = None,
-                         also: Mapping[tuple[str, str], Collection[str]] | None = None, *,
-                         raise_after: bool = True
-                         ) -> tuple[T, dict[tuple[str, str], int], dict[tuple[str, str], int]]:
-    """:func:`write_raising_versions` for a write that is one query (``query``, its name under ``cypher/``, run with
-    ``parameters``): the move fence (``targets/moving``), the Idempotency-Key's fence when a key is held
-    (``idempotency/fence``), the first raise (``recall/raise_versions``) and the query run as **one statement**
-    (:func:`graphmem.store.queries.in_sequence`), in that order, in one managed write transaction; ``check(record)``
-    reads the statement's row (the query's columns among others) and may raise to roll the transaction back.
+                         planned: PlannedWrite | Callable[[neo4j.ManagedTransaction], PlannedWrite | None],
+                         check: Callable[[neo4j.Record], T], *, raise_after: bool = True
+                         ) -> tuple[T | None, dict[tuple[str, str], int], dict[tuple[str, str], int]]:
+    """:func:`write_raising_versions` for a write that is one query (``query``, its name under ``cypher/``): the move
+    fence (``targets/moving``), the Idempotency-Key's fence when a key is held (``idempotency/fence``), the first
+    raise (``recall/raise_versions``, of ``owners`` of ``game`` and the players ``also``) and the query run as **one
+    statement** (:func:`graphmem.store.queries.in_sequence`), in that order, in one managed write transaction;
+    ``check(record)`` reads the statement's row (the query's columns among others) and may raise to roll the
+    transaction back.
+
+    planned : the write (:class:`PlannedWrite`), or what plans it first in the same transaction from what it reads
+        there (a writing recall reads the rows of the memories it reconsolidates: one read transaction less,
+        bench/README.md, "CPU per writing recall"); None from it: nothing to write, the statement is not run, the
+        result is None and no version is raised. A transaction the driver retries plans again, so the plan must
+        depend on nothing but what it reads and what it is given.
 
     The same writes, locks and refusals as :func:`write_raising_versions`, in one round trip: a writing recall ran them
     as three statements (bench/README.md, "CPU per writing recall"). A refusal (GameMoving, RetryConflict) comes
@@ -199,13 +216,18 @@ def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str
     than moving_to, held and versions. Returns and raises as :func:`write_raising_versions`.
     """
     names = sorted(set(owners))
-    others = dict(also or {})
     key = fence_parameters()
     statement = in_sequence(*statement_parts(query, fenced=key is not None))
-    arguments = {**moving_parameters(game), **(key or {}), "owners": _owner_rows(game, names, changed, others),
-                 "log_size": LOG_SIZE, **parameters}
+    fixed = {**moving_parameters(game), **(key or {}), "log_size": LOG_SIZE}
+    raised: list[tuple[str, str]] = []
 
-    def work(tx: neo4j.ManagedTransaction) -> tuple[T, dict[tuple[str, str], int]]:
+    def work(tx: neo4j.ManagedTransaction) -> tuple[T | None, dict[tuple[str, str], int]]:
+        plan = planned(tx) if callable(planned) else planned
+        if plan is None:
+            return None, {}
+        others = dict(plan.also)
+        raised[:] = [(game, name) for name in names] + list(others)
+        arguments = {**fixed, "owners": _owner_rows(game, names, plan.changed, others), **plan.parameters}
         record = tx.run(statement, arguments).single(strict=True)
         refuse_moving(record["moving_to"], game)
         if key is not None:
@@ -213,6 +235,6 @@ def run_raising_versions(session: neo4j.Session, game: str, owners: Iterable[str
         return check(record), _versions(record["versions"])
 
     result, first = session.execute_write(work)
-    if not raise_after or (not names and not others):
+    if not raise_after or not first:  # first is {} with no owners, or no statement
         return result, first, {}
-    return result, first, _raise_again_or_warn(session, [(game, name) for name in names] + list(others))
+    return result, first, _raise_again_or_warn(session, raised)

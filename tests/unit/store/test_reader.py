@@ -16,6 +16,7 @@ import pytest
 
 import graphmem.store.reader as reader_module
 from graphmem.store.reader import RAISE_WINDOW, HeldCandidates, MemoryReader
+from graphmem.store.versions import PlannedWrite
 
 Pair = tuple[str, str]
 
@@ -70,8 +71,8 @@ class _Writes:
         self.release.set()
         self.failure: Exception | None = None
 
-        def write(session: Any, game: str, owners: Any, query: str, parameters: Any, check: Callable[[Any], Any],
-                  changed: Any, also: Any, *, raise_after: bool) -> tuple[Any, dict[Pair, int], dict[Pair, int]]:
+        def write(session: Any, game: str, owners: Any, query: str, planned: Any, check: Callable[[Any], Any], *,
+                  raise_after: bool) -> tuple[Any, dict[Pair, int], dict[Pair, int]]:
             assert not raise_after  # a background reader makes the second raise itself
             return check(None), {(game, o): 5 for o in owners}, {}
 
@@ -85,7 +86,7 @@ class _Writes:
         monkeypatch.setattr(reader_module, "run_raising_versions", write)
         monkeypatch.setattr(reader_module, "raise_after_commit", raise_after_commit)
 
-    def session(self, database: str | None = None) -> contextlib.AbstractContextManager[None]:
+    def session(self, database: str | None = None, **config: Any) -> contextlib.AbstractContextManager[None]:
         return contextlib.nullcontext()
 
 
@@ -95,8 +96,8 @@ def writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Writes]:
 
 
 def _write(reader: MemoryReader, writes: _Writes, owner: str, key: tuple[object, ...]) -> None:
-    reader.write(writes, None, "game", [owner], "recall/write", {}, lambda record: 1, {owner: ["m"]}, {},  # type: ignore[arg-type]
-                 [key])
+    reader.write(writes, None, "game", [owner], "recall/write", PlannedWrite({}, {owner: ["m"]}),  # type: ignore[arg-type]
+                 lambda record: 1, [key])
 
 
 def test_the_owners_next_read_waits_for_the_second_raise_and_another_owners_does_not(writes: _Writes) -> None:
