@@ -95,6 +95,9 @@ class EncodedGame(GameRows):
     statements: list[Statement] = field(default_factory=list)
     memory_order: dict[str, int] = field(default_factory=dict)
     memory_claims: dict[str, tuple[ClaimTuple, ...]] = field(default_factory=dict)
+    game_changed: bool = True
+    """False when :meth:`GameEncoder.take` gave the game row as the previous take did (a live batch then leaves the
+    stored Game node to ``ingest/live_claim``)."""
 
 
 def _claims(logged: LoggedEvent) -> tuple[ClaimTuple, ...]:
@@ -172,6 +175,8 @@ class GameEncoder:
         self.conversations: dict[tuple[str, frozenset[str]], tuple[int, str, frozenset[str]]] = {}
         """The last statement of each conversation (:func:`_conversation`): its phase, words and perceivers."""
         self._taken = (0, 0, 0, 0, 0)
+        self._taken_rows: tuple[GameRow | None, dict[str, PlayerRow], int] = (None, {}, 0)
+        """The game row, the player rows by uid and the number of phases the last ``take`` gave."""
         self.extractor = claim_extractor_for(header)
         self.roles = frozenset(header.roles.values())
         side = header.side_names.traitor
@@ -356,7 +361,10 @@ class GameEncoder:
     # -- the game -------------------------------------------------------------------------------------------------
 
     def take(self, phases: Sequence[PhaseInfo]) -> EncodedGame:
-        """The rows added since the last ``take`` (players, phases and the game row are always complete)."""
+        """The rows added or changed since the last ``take``: the new events, memories, told rows, thoughts,
+        statements and phases, the players whose row changed (a role, a fate, an emotion), and the game row always,
+        with ``game_changed`` False when it is the last take's (a live batch writes only these: what an earlier take
+        gave is stored already, and a stored row that did not change needs no statement)."""
         full = self.result(phases)
         marks = self._taken
         self._taken = (len(self.events), len(self.memories), len(self.told), len(self.thoughts),
@@ -364,6 +372,11 @@ class GameEncoder:
         full.events, full.memories, full.told, full.thoughts, full.statements = (
             full.events[marks[0]:], full.memories[marks[1]:], full.told[marks[2]:], full.thoughts[marks[3]:],
             full.statements[marks[4]:])
+        game, players, phase_count = self._taken_rows
+        self._taken_rows = (full.game, {p.uid: p for p in full.players}, len(full.phases))
+        full.game_changed = full.game != game
+        full.players = [p for p in full.players if players.get(p.uid) != p]
+        full.phases = full.phases[phase_count:]
         return full
 
     def result(self, phases: Sequence[PhaseInfo]) -> EncodedGame:

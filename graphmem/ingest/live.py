@@ -676,7 +676,7 @@ class LiveGames:
                 if not claim["claimed"]:
                     return None
                 counts = write_rows_in(tx, rows, embeddings, derived, log_sha256=after[1], log_events=after[0],
-                                       live=True)
+                                       live=True, game_row=rows.game_changed)
                 tx.run(cypher("ingest/live_log_write"), uid=log_batch_uid(state.game, start), game=state.game,
                        start=start, lines=lines).consume()
                 if ended:

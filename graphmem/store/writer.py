@@ -79,12 +79,15 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
 
 def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict[str, list[float]],
                   derived: list[DerivedRow], *, batch_size: int = 1000, log_sha256: str | None = None,
-                  log_events: int | None = None, live: bool = False) -> WriteCounts:
+                  log_events: int | None = None, live: bool = False, game_row: bool = True) -> WriteCounts:
     """:func:`write_game_rows` inside the caller's transaction ``tx``, so that the rows commit together with
     whatever else the transaction does (a live batch: its claim and its event log), or not at all. The caller runs
-    ``tx`` through :func:`graphmem.store.versions.write_raising_versions` with the owners of ``rows.memories``."""
+    ``tx`` through :func:`graphmem.store.versions.write_raising_versions` with the owners of ``rows.memories``.
+    ``game_row=False`` leaves the Game node as it is (a live batch whose game row did not change: its event count
+    and log hash are the claim's, ``ingest/live_claim``). A statement with no rows is not run."""
     counts = WriteCounts()
-    for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
+    statements = _statements(rows, embeddings, derived, log_sha256, log_events, live)
+    for name, params in statements if game_row else statements[1:]:
         for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
             counts.add(_run(name, params if batch is None else {**params, "rows": list(batch)}, tx))
     return counts
