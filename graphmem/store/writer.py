@@ -2,8 +2,9 @@
 
 Nodes first, then relationships: game, players, phases, events, memories (with sources), then who-told-whom, rumour
 chains and thoughts. Every statement is a parameterised ``UNWIND $rows`` that MERGEs by uid and sets properties only
-``ON CREATE``, in managed write transactions of ``batch_size`` rows (retried by the driver on transient errors);
-a batch of memories raises its owners' memory versions (:func:`graphmem.store.versions.write_raising_versions`).
+``ON CREATE``. The statements' batches are packed in order into managed write transactions of at most
+``batch_size`` rows (retried by the driver on transient errors; a game smaller than that is one transaction); a
+transaction with memories raises their owners' memory versions (:func:`graphmem.store.versions.write_raising_versions`).
 Writing the same game again creates nothing; a run killed half-way is completed by the next one.
 """
 
@@ -49,6 +50,33 @@ def _batches(rows: Sequence[dict[str, Any]], size: int) -> list[Sequence[dict[st
     return [rows[i:i + size] for i in range(0, len(rows), size)]
 
 
+Statement = tuple[str, dict[str, Any]]
+"""One statement of a game's write: (query name under ``cypher/ingest/``, its parameters)."""
+
+
+def _transactions(statements: Sequence[Statement], size: int) -> list[list[Statement]]:
+    """The statements of a game's write cut into batches of at most ``size`` rows, packed in order into
+    transactions of at most ``size`` rows each (a statement without ``rows`` counts none): one transaction for a game
+    of fewer rows than ``size``, instead of one per statement. Each transaction is a round of the move fence and a
+    commit in Neo4j (bench/README.md, "The test suite's time"), and a transaction of ``size`` rows is what
+    ``batch_size`` bounds anyway."""
+    packed: list[list[Statement]] = []
+    current: list[Statement] = []
+    held = 0
+    for name, params in statements:
+        for batch in _batches(params["rows"], size) if "rows" in params else [None]:
+            bound = params if batch is None else {**params, "rows": list(batch)}
+            rows = 0 if batch is None else len(batch)
+            if current and held + rows > size:
+                packed.append(current)
+                current, held = [], 0
+            current.append((name, bound))
+            held += rows
+    if current:
+        packed.append(current)
+    return packed
+
+
 def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
                     embeddings: dict[str, list[float]], derived: list[DerivedRow], *,
                     batch_size: int = 1000, progress: Progress | None = None,
@@ -57,7 +85,8 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
     """Write one game's rows; returns the database's counters.
 
     embeddings : {memory uid: embedding as a list of floats}
-    batch_size : int, rows per transaction (1k-10k; memories carry 384 floats each, so keep it near 1000)
+    batch_size : int, rows per transaction (1k-10k; memories carry 384 floats each, so keep it near 1000): the
+        statements' batches are packed in order into transactions of at most this many rows
     log_sha256, log_events : the hash of the whole log (:func:`graphmem.logs.writer.log_sha256`) and its number
         of events, stored with the Game node (and replaced by a longer log's) so that a later ingest of a different
         log under the same id is refused
@@ -65,13 +94,15 @@ def write_game_rows(driver: neo4j.Driver, database: str | None, rows: GameRows,
     """
     counts = WriteCounts()
     with driver.session(database=database) as session:
-        for name, params in _statements(rows, embeddings, derived, log_sha256, log_events, live):
-            for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-                bound = params if batch is None else {**params, "rows": list(batch)}
-                owners = {r["owner"] for r in bound["rows"]} if name == "write_memories" else set()
-                counts.add(write_raising_versions(session, rows.game.uid, owners, partial(_run, name, bound))[0])
-                if progress and batch is not None:
-                    progress(name, len(batch))
+        for transaction in _transactions(_statements(rows, embeddings, derived, log_sha256, log_events, live),
+                                         batch_size):
+            owners = {r["owner"] for name, bound in transaction if name == "write_memories" for r in bound["rows"]}
+            for summary in write_raising_versions(session, rows.game.uid, owners, partial(_run_all, transaction))[0]:
+                counts.add(summary)
+            if progress:
+                for name, bound in transaction:
+                    if "rows" in bound:
+                        progress(name, len(bound["rows"]))
     log.info("game %s: %d nodes and %d relationships created", rows.game.uid, counts.nodes_created,
              counts.relationships_created)
     return counts
@@ -96,6 +127,11 @@ def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict
 def _run(name: str, params: dict[str, Any], tx: neo4j.ManagedTransaction) -> neo4j.ResultSummary:
     """Run the statement ``ingest/{name}`` in ``tx``."""
     return tx.run(cypher(f"ingest/{name}"), params).consume()
+
+
+def _run_all(statements: Sequence[Statement], tx: neo4j.ManagedTransaction) -> list[neo4j.ResultSummary]:
+    """Run ``statements`` in ``tx``, in order."""
+    return [_run(name, params, tx) for name, params in statements]
 
 
 def _statements(rows: GameRows, embeddings: dict[str, list[float]], derived: list[DerivedRow],
