@@ -110,12 +110,14 @@ def _conflicts(context: Context, by_uid: Mapping[str, Candidate]
 
 
 def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: str,
-                    conflicts: tuple[str, ...], conflict_lines: tuple[tuple[str, str], ...] = ()) -> RecalledMemory:
+                    conflicts: tuple[str, ...], conflict_lines: tuple[tuple[str, str], ...] = (), *,
+                    game: str | None = None, series_game: int | None = None) -> RecalledMemory:
     """The memory as the owner now remembers it: ranked as ``r`` (marker and score from the strength at recall),
     shown with the details and believed teller after this recall's reconsolidation ``result``; the day is the one
     the owner believes (None when the ``when`` detail is lost, a fabricated day when one was imported). The teller is
     the one the owner believes in, none once the source is forgotten ("[Source unclear]": the JSON an agent reads
-    must not name whom its prompt no longer can)."""
+    must not name whom its prompt no longer can). ``game``, ``series_game``: the earlier game of the series it comes
+    from and its place (None for the recall's own game)."""
     assert r.marker is not None
     lost = tuple(str(d.kind) for d in result.details if d.lost)
     day = displayed_day(result.details, c.day) if c.day is not None else None
@@ -129,7 +131,7 @@ def recalled_memory(c: Candidate, r: Ranked, result: Reconsolidation, belief: st
         flashbulb=c.flashbulb, summary=c.summary, fabricated=any_fabricated(result.details),
         misattributed=result.misattributed, lost=lost, conflicts=conflicts,
         changes=tuple(str(change) for change in result.changes), emotion_json=c.emotion_json,
-        witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines)
+        witnesses=c.witnesses, own=c.own, conflict_lines=conflict_lines, game=game, series_game=series_game)
 
 
 def dense_scores(vectors: GameVectors, rows: npt.NDArray[np.intp],
@@ -576,12 +578,11 @@ def assemble(request: RecallRequest, context: Context, ranking: Ranking, results
     by_uid, now = ranking.by_uid, context.now
     conflicts = _conflicts(context, by_uid)
     memories = display_order(
-        replace(recalled_memory(by_uid[r.uid], r, results[r.uid],
-                                belief_at(by_uid[r.uid], ranking.segment(r.uid).now, p, results[r.uid].misattributed),
-                                *conflicts.get(r.uid, ((), ()))),
-                game=ranking.segment(r.uid).game if ranking.segment(r.uid).position is not None else None,
-                series_game=ranking.segment(r.uid).position)
-        for r in ranking.recalled)
+        recalled_memory(by_uid[r.uid], r, results[r.uid],
+                        belief_at(by_uid[r.uid], seg.now, p, results[r.uid].misattributed),
+                        *conflicts.get(r.uid, ((), ())),
+                        game=seg.game if seg.position is not None else None, series_game=seg.position)
+        for r, seg in ((r, ranking.segment(r.uid)) for r in ranking.recalled))
     vivid_ones = [m for m in memories if m.marker is Marker.FLASHBULB]
     vivid = min(vivid_ones, key=lambda m: (-m.relevance, -m.score, m.uid)) if vivid_ones else None
     capacity = context.wm_capacity or ranking.top.profile.working_memory_capacity

@@ -206,6 +206,7 @@ class MemoryReader:
         self.max_candidates = max_candidates
         self.background = background
         self._candidates: OrderedDict[Key, HeldCandidates] = OrderedDict()
+        self._held_total = 0  # candidates held over every owner: summing them on every keep was O(owners)
         self._uids: OrderedDict[tuple[str | None, str, str], dict[int, str]] = OrderedDict()
         self._lock = threading.Lock()
         self._settling: dict[Key, Future[None]] = {}
@@ -225,6 +226,7 @@ class MemoryReader:
         """Drop everything held."""
         with self._lock:
             self._candidates.clear()
+            self._held_total = 0
             self._uids.clear()
 
     def held(self, key: Key, *, wait: bool = True) -> HeldCandidates | None:
@@ -244,12 +246,13 @@ class MemoryReader:
         if self.max_candidates <= 0 or len(held.uids) > self.max_candidates or not held.incarnation:
             return
         with self._lock:
+            before = self._candidates.get(key)
+            self._held_total += len(held.uids) - (len(before.uids) if before is not None else 0)
             self._candidates[key] = held
             self._candidates.move_to_end(key)
-            total = sum(len(h.uids) for h in self._candidates.values())
-            while total > self.max_candidates:
+            while self._held_total > self.max_candidates:
                 _, dropped = self._candidates.popitem(last=False)
-                total -= len(dropped.uids)
+                self._held_total -= len(dropped.uids)
 
     def uids(self, tx: neo4j.ManagedTransaction, database: str | None, game: str, incarnation: str | None,
              ids: Sequence[int]) -> list[str | None]:

@@ -29,6 +29,21 @@ def held(uids: tuple[str, ...], version: int = 4, ns: tuple[int, ...] | None = N
                           thresholds=np.full(count, 0.2))
 
 
+def test_a_reader_holds_at_most_max_candidates_and_drops_the_owners_used_least_recently() -> None:
+    reader = MemoryReader(5)
+    reader.keep(("a",), held(("a1", "a2", "a3")))
+    reader.keep(("b",), held(("b1", "b2")))
+    reader.keep(("a",), held(("a1", "a2")))  # a's candidates replaced (4 held in all), a used last
+    reader.keep(("c",), held(("c1", "c2")))  # 6 held: b, used least recently, goes, and only b
+    assert reader.held(("b",)) is None
+    assert [h.uids for h in (reader.held(("a",)), reader.held(("c",)))] == [("a1", "a2"), ("c1", "c2")]  # type: ignore[union-attr]
+    reader.keep(("d",), held(("d1", "d2", "d3", "d4", "d5", "d6")))  # more than the reader holds: not kept
+    assert reader.held(("d",)) is None and reader.held(("a",)) is not None
+    reader.clear()
+    reader.keep(("e",), held(("e1", "e2", "e3", "e4", "e5")))  # after a clear the whole room is free again
+    assert reader.held(("e",)) is not None
+
+
 def test_a_logged_write_that_keeps_every_memory_a_candidate_keeps_the_sequence_of_uids() -> None:
     before = held(("m0", "m1", "m2", "m3"))
     read = HeldCandidates(incarnation="i", version=6, now=3, decayed_to=3, ids=np.array([3, 1], dtype=np.int64),
