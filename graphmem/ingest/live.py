@@ -68,7 +68,7 @@ from graphmem.logs.writer import LogDigest, dumps_line, event_line, to_json_obje
 from graphmem.model import Parameters
 from graphmem.store.idempotency import fence
 from graphmem.store.keys import log_batch_uid
-from graphmem.store.queries import cypher
+from graphmem.store.queries import cypher, in_sequence
 from graphmem.store.versions import write_raising_versions
 from graphmem.store.writer import WriteCounts, write_rows_in
 
@@ -669,9 +669,9 @@ class LiveGames:
 
             def work(tx: neo4j.ManagedTransaction) -> WriteCounts | None:
                 now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-                tx.run(cypher("ingest/live_lock"), game=state.game, now=now).consume()
-                claim = tx.run(cypher("ingest/live_claim"), game=state.game, before_events=before[0],
-                               before_sha256=before[1], after_events=after[0],
+                # the lock, then the claim, as one statement (one round trip and one statement less per batch)
+                claim = tx.run(in_sequence("ingest/live_lock", "ingest/live_claim"), game=state.game, now=now,
+                               before_events=before[0], before_sha256=before[1], after_events=after[0],
                                after_sha256=after[1]).single(strict=True)
                 if not claim["claimed"]:
                     return None
