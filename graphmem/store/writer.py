@@ -50,18 +50,18 @@ def _batches(rows: Sequence[dict[str, Any]], size: int) -> list[Sequence[dict[st
     return [rows[i:i + size] for i in range(0, len(rows), size)]
 
 
-Statement = tuple[str, dict[str, Any]]
+CypherStatement = tuple[str, dict[str, Any]]
 """One statement of a game's write: (query name under ``cypher/ingest/``, its parameters)."""
 
 
-def _transactions(statements: Sequence[Statement], size: int) -> list[list[Statement]]:
+def _transactions(statements: Sequence[CypherStatement], size: int) -> list[list[CypherStatement]]:
     """The statements of a game's write cut into batches of at most ``size`` rows, packed in order into
     transactions of at most ``size`` rows each (a statement without ``rows`` counts none): one transaction for a game
     of fewer rows than ``size``, instead of one per statement. Each transaction is a round of the move fence and a
     commit in Neo4j (bench/README.md, "The test suite's time"), and a transaction of ``size`` rows is what
     ``batch_size`` bounds anyway."""
-    packed: list[list[Statement]] = []
-    current: list[Statement] = []
+    packed: list[list[CypherStatement]] = []
+    current: list[CypherStatement] = []
     held = 0
     for name, params in statements:
         for batch in _batches(params["rows"], size) if "rows" in params else [None]:
@@ -129,7 +129,7 @@ def _run(name: str, params: dict[str, Any], tx: neo4j.ManagedTransaction) -> neo
     return tx.run(cypher(f"ingest/{name}"), params).consume()
 
 
-def _run_all(statements: Sequence[Statement], tx: neo4j.ManagedTransaction) -> list[neo4j.ResultSummary]:
+def _run_all(statements: Sequence[CypherStatement], tx: neo4j.ManagedTransaction) -> list[neo4j.ResultSummary]:
     """Run ``statements`` in ``tx``, in order."""
     return [_run(name, params, tx) for name, params in statements]
 
