@@ -117,10 +117,11 @@ def write_rows_in(tx: neo4j.ManagedTransaction, rows: GameRows, embeddings: dict
     ``game_row=False`` leaves the Game node as it is (a live batch whose game row did not change: its event count
     and log hash are the claim's, ``ingest/live_claim``). A statement with no rows is not run."""
     counts = WriteCounts()
-    statements = _statements(rows, embeddings, derived, log_sha256, log_events, live)
-    for name, params in statements if game_row else statements[1:]:
-        for batch in _batches(params["rows"], batch_size) if "rows" in params else [None]:
-            counts.add(_run(name, params if batch is None else {**params, "rows": list(batch)}, tx))
+    statements = [(name, params) for name, params in _statements(rows, embeddings, derived, log_sha256, log_events,
+                                                                  live) if game_row or name != "write_game"]
+    for transaction in _transactions(statements, batch_size):  # the batches, in order, all in ``tx``
+        for summary in _run_all(transaction, tx):
+            counts.add(summary)
     return counts
 
 
@@ -135,7 +136,7 @@ def _run_all(statements: Sequence[CypherStatement], tx: neo4j.ManagedTransaction
 
 
 def _statements(rows: GameRows, embeddings: dict[str, list[float]], derived: list[DerivedRow],
-                log_sha256: str | None, log_events: int | None, live: bool) -> list[tuple[str, dict[str, Any]]]:
+                log_sha256: str | None, log_events: int | None, live: bool) -> list[CypherStatement]:
     """Every statement of a game's write, in order (nodes first): (query name, parameters); ``rows`` parameters
     are split into batches by the caller."""
     game = rows.game.uid
