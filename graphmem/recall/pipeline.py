@@ -407,10 +407,8 @@ def run_recall(driver: neo4j.Driver, database: str | None, request: RecallReques
     if writable:
         ranking, results, written = write(driver, database, request, context, top, pairs, p, params, reader, clock)
     else:
-        ranking = top.with_rows(reader.read_memories(driver, database, request.player, top.wanted()))
-        clock.lap("memories")
-        results = reconsolidate_recalled(request, context, ranking, pairs, p)
-        clock.lap("reconsolidate")
+        rows = reader.read_memories(driver, database, request.player, top.wanted())
+        ranking, results = reconsolidate_chosen(request, context, top, rows, pairs, p, clock)
         written = 0
     clock.lap("write")
     return assemble(request, context, ranking, results, p, k, writable, written, clock)
@@ -519,6 +517,19 @@ def similar(driver: neo4j.Driver, database: str | None, top: TopK, p: Parameters
     return pairs
 
 
+def reconsolidate_chosen(request: RecallRequest, context: Context, top: TopK, rows: Sequence[Mapping[str, Any]],
+                         pairs: Mapping[str, tuple[tuple[str, float], ...]], p: Parameters,
+                         clock: _Clock) -> tuple[Ranking, dict[str, Reconsolidation]]:
+    """The memories ``top`` chose with their ``rows`` just read (``recall/memories``; timed as "memories"), and their
+    reconsolidation (:func:`reconsolidate_recalled`; "reconsolidate"): what a look does after its read transaction and
+    a writing recall inside its write transaction (:func:`write`)."""
+    ranking = top.with_rows(rows)
+    clock.lap("memories")
+    results = reconsolidate_recalled(request, context, ranking, pairs, p)
+    clock.lap("reconsolidate")
+    return ranking, results
+
+
 def reconsolidate_recalled(request: RecallRequest, context: Context, ranking: Ranking,
                            pairs: Mapping[str, tuple[tuple[str, float], ...]],
                            p: Parameters) -> dict[str, Reconsolidation]:
@@ -553,10 +564,8 @@ def write(driver: neo4j.Driver, database: str | None, request: RecallRequest, co
     done: list[tuple[Ranking, dict[str, Reconsolidation]]] = []
 
     def updates(tx: neo4j.ManagedTransaction) -> tuple[list[dict[str, Any]], dict[tuple[str, str], list[str]]]:
-        ranking = top.with_rows(reader.memories_in(tx, request.player, top.wanted()))
-        clock.lap("memories")
-        results = reconsolidate_recalled(request, context, ranking, pairs, p)
-        clock.lap("reconsolidate")
+        ranking, results = reconsolidate_chosen(request, context, top, reader.memories_in(tx, request.player,
+                                                                                       top.wanted()), pairs, p, clock)
         done[:] = [(ranking, results)]  # a retried transaction computes them again
         also: dict[tuple[str, str], list[str]] = {}
         for uid in results:
